@@ -1,0 +1,1 @@
+"""layoutcheck.fuzz (being built)."""

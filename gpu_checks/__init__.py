@@ -1,0 +1,1 @@
+"""layoutcheck.gpu_checks (being built)."""

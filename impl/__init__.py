@@ -1,0 +1,1 @@
+"""layoutcheck.impl (being built)."""

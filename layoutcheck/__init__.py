@@ -1,0 +1,26 @@
+"""layoutcheck: a verification and fuzzing harness for the CuTe layout algebra.
+
+``layoutcheck.spec`` is the executable specification, ``layoutcheck.impl`` the fast
+implementation with the same API, ``layoutcheck.oracles`` drives other implementations,
+``layoutcheck.fuzz`` finds disagreements, ``layoutcheck.proofs`` proves lemmas with z3 and
+``layoutcheck.gpu_checks`` checks addresses computed on a GPU.
+"""
+
+from .errors import LayoutError
+from .integers import C
+
+__version__ = "0.1.0"
+__all__ = ["LayoutError", "C", "parse", "Layout"]
+
+
+def parse(text):
+    """Parse CuTe notation (``"(2,(3,_4)):(1,(2,6))"``) into a ``layoutcheck.spec.Layout``."""
+    from .spec import parse as _parse
+    return _parse(text)
+
+
+def __getattr__(name):
+    if name == "Layout":
+        from .spec import Layout
+        return Layout
+    raise AttributeError(name)

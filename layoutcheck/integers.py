@@ -1,0 +1,89 @@
+"""CuTe integers: static ``C<v>`` (printed ``_v``) and dynamic ones (plain ``int``).
+
+Seeds 000 and 003: a static integer carries its value in its type.  static op static stays
+static (``_2 * _3 -> _6``), static op dynamic becomes dynamic (``_2 + n -> int``), with the
+documented special case that multiplying by a static zero stays static (``_0 * n -> _0``).
+
+``C`` is an ``int`` subclass, so every layout function and algebra operation written with
+plain integer arithmetic also propagates staticness the way CuTe does.  The predicates
+(``is_static``, ``is_constant``, ...) live in ``layoutcheck.spec.integers``.
+"""
+
+__all__ = ["C", "static", "dynamic"]
+
+
+class C(int):
+    """A static integer ``C<v>``; ``C(3)`` prints as ``_3`` and equals ``3``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"_{int(self)}"
+
+    __str__ = __repr__
+
+    # static op static -> static; static op dynamic -> dynamic (seed 003).
+    def _lift(self, other, value):
+        if isinstance(other, C):
+            return C(value)
+        return int(value)
+
+    def __add__(self, o):
+        return self._lift(o, int(self) + int(o)) if isinstance(o, int) else NotImplemented
+
+    __radd__ = __add__
+
+    def __sub__(self, o):
+        return self._lift(o, int(self) - int(o)) if isinstance(o, int) else NotImplemented
+
+    def __rsub__(self, o):
+        return self._lift(o, int(o) - int(self)) if isinstance(o, int) else NotImplemented
+
+    def __mul__(self, o):
+        if not isinstance(o, int):
+            return NotImplemented
+        if int(self) == 0:  # _0 * n -> _0 (seed 003: CuTe special-cases a static zero)
+            return C(0)
+        return self._lift(o, int(self) * int(o))
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, o):
+        return self._lift(o, int(self) // int(o)) if isinstance(o, int) else NotImplemented
+
+    def __rfloordiv__(self, o):
+        return self._lift(o, int(o) // int(self)) if isinstance(o, int) else NotImplemented
+
+    def __mod__(self, o):
+        return self._lift(o, int(self) % int(o)) if isinstance(o, int) else NotImplemented
+
+    def __rmod__(self, o):
+        return self._lift(o, int(o) % int(self)) if isinstance(o, int) else NotImplemented
+
+    def __neg__(self):
+        return C(-int(self))
+
+    def __abs__(self):
+        return C(abs(int(self)))
+
+    def __hash__(self):
+        return int.__hash__(self)
+
+    def __eq__(self, o):
+        return int(self) == o
+
+    def __ne__(self, o):
+        return int(self) != o
+
+    def __reduce__(self):
+        return (C, (int(self),))
+
+
+def static(v):
+    """``Int<v>{}``."""
+    return C(v)
+
+
+def dynamic(v):
+    """A runtime ``int`` holding ``v``."""
+    return int(v)

@@ -1,0 +1,142 @@
+"""The layout value shared by every part of layoutcheck (the neutral form).
+
+``LayoutBase`` holds a shape and a stride (nested tuples of ``int`` and static ``C``),
+checks them, prints and parses CuTe notation, and compares and hashes by structure.  It
+does *not* evaluate: ``layoutcheck.spec.Layout`` and ``layoutcheck.impl.Layout`` subclass it
+and each brings its own layout function, so the two stay independent witnesses.
+
+Equality (``==``) is structural: same nested shape and stride values.  Staticness is part
+of the printed form only (``str``), which is the strictest comparison level.
+"""
+
+from .errors import LayoutError
+from .integers import C
+from .notation import format_tuple, parse_layout_parts, parse_tile_parts
+
+__all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "default_stride", "parse_tile"]
+
+
+def leaves(t):
+    """The flattening of a nested tuple (its leaves, left to right)."""
+    if isinstance(t, tuple):
+        return tuple(x for e in t for x in leaves(e))
+    return (t,)
+
+
+def congruent(a, b):
+    """Same profile (Def 2.2: congruence of nested tuples)."""
+    if isinstance(a, tuple) != isinstance(b, tuple):
+        return False
+    if not isinstance(a, tuple):
+        return True
+    return len(a) == len(b) and all(congruent(x, y) for x, y in zip(a, b))
+
+
+def _path(path):
+    return "(" + ",".join(map(str, path)) + ")" if path else "top level"
+
+
+def check_inttuple(t, what, minimum, path=()):
+    """Check a nested integer tuple; return it normalised (ints stay ints, C stays C)."""
+    if isinstance(t, (tuple, list)):
+        return tuple(check_inttuple(x, what, minimum, path + (i,)) for i, x in enumerate(t))
+    if isinstance(t, bool) or not isinstance(t, int):
+        try:
+            import numpy as np  # numpy integers are accepted as dynamic integers
+            if isinstance(t, np.integer):
+                t = int(t)
+            else:
+                raise TypeError
+        except (ImportError, TypeError):
+            raise LayoutError(
+                f"{what} entry at mode {_path(path)} is {t!r}, not an integer") from None
+    if t < minimum:
+        rule = "positive integers" if minimum == 1 else "non-negative integers"
+        raise LayoutError(f"{what} entry at mode {_path(path)} is {t}; {what} entries must be {rule}")
+    return t if isinstance(t, C) else int(t)
+
+
+def default_stride(shape):
+    """CuTe's default stride, LayoutLeft: exclusive prefix products, first stride ``_1``."""
+    acc = [C(1)]
+
+    def go(s):
+        if isinstance(s, tuple):
+            return tuple(go(x) for x in s)
+        d = acc[0]
+        acc[0] = d * s
+        return d
+
+    return go(shape)
+
+
+class LayoutBase:
+    """A layout ``shape:stride``; immutable and hashable."""
+
+    __slots__ = ("_shape", "_stride")
+
+    def __init__(self, shape, stride=None):
+        if isinstance(shape, LayoutBase):
+            shape, stride = shape.shape, shape.stride
+        shape = check_inttuple(shape, "shape", 1)
+        stride = default_stride(shape) if stride is None else check_inttuple(stride, "stride", 0)
+        if not congruent(shape, stride):
+            raise LayoutError(
+                f"shape {format_tuple(shape)} and stride {format_tuple(stride)} have different "
+                "profiles (they must be congruent)")
+        object.__setattr__(self, "_shape", shape)
+        object.__setattr__(self, "_stride", stride)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("layouts are immutable")
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def stride(self):
+        return self._stride
+
+    @classmethod
+    def parse(cls, text):
+        """Parse CuTe notation; a bare shape gets CuTe's default (LayoutLeft) stride."""
+        shape, stride = parse_layout_parts(text)
+        try:
+            return cls(shape, stride)
+        except LayoutError as e:
+            raise LayoutError(f"{e} in {text!r}") from None
+
+    def __str__(self):
+        return f"{format_tuple(self._shape)}:{format_tuple(self._stride)}"
+
+    def __repr__(self):
+        return f"{type(self).__module__.rsplit('.', 1)[0]}.Layout('{self}')"
+
+    def __eq__(self, other):
+        if not isinstance(other, LayoutBase):
+            return NotImplemented
+        return self._shape == other._shape and self._stride == other._stride
+
+    def __hash__(self):
+        return hash((self._shape, self._stride))
+
+    def __iter__(self):
+        raise TypeError("a layout is not iterable; use its modes")
+
+    def __reduce__(self):
+        return (type(self), (self._shape, self._stride))
+
+
+def parse_tile(text, layout_cls):
+    """Parse a layout or a CuTe Tile into a layout or a nested tuple of layouts/ints."""
+
+    def build(node):
+        kind = node[0]
+        if kind == "layout":
+            return layout_cls(node[1], node[2])
+        if kind == "int":
+            return check_inttuple(node[1], "tile", 1)
+        return tuple(build(x) for x in node[1])
+
+    return build(parse_tile_parts(text))

@@ -1,0 +1,180 @@
+"""CuTe's notation, in and out: ``(2,(3,_4)):(1,(2,6))``.
+
+Grammar (spaces allowed between tokens)::
+
+    layout  := inttuple ':' inttuple
+    inttuple:= integer | '(' [ inttuple (',' inttuple)* ] ')'
+    integer := ['_'] ['-'] digits          -- '_' marks a static integer C<v>
+    tile    := layout | integer | '(' [ tile (',' tile)* ] ')'   -- CuTe's Tile
+
+Printing follows CuTe's ``print``: no spaces, statics as ``_N``, rank-1 tuples keep
+their parentheses (``(8):(1)`` is not ``8:1``).
+"""
+
+from .errors import LayoutError
+from .integers import C
+
+__all__ = ["format_tuple", "parse_tuple", "parse_layout_parts", "parse_tile_parts"]
+
+
+def format_tuple(t):
+    """Print a nested integer tuple as CuTe does."""
+    if isinstance(t, tuple):
+        return "(" + ",".join(format_tuple(x) for x in t) + ")"
+    return repr(t) if isinstance(t, C) else str(int(t))
+
+
+class _Reader:
+    def __init__(self, text):
+        if not isinstance(text, str):
+            raise LayoutError(f"expected a string in CuTe notation, got {type(text).__name__}")
+        self.text = text
+        self.pos = 0
+
+    def skip(self):
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self):
+        self.skip()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def fail(self, what, pos=None):
+        pos = self.pos if pos is None else pos
+        found = self.text[pos] if pos < len(self.text) else "end of text"
+        found = found if found == "end of text" else repr(found)
+        raise LayoutError(f"malformed notation: {what}, found {found}", position=pos, text=self.text)
+
+    def expect(self, ch):
+        if self.peek() != ch:
+            self.fail(f"expected {ch!r}")
+        self.pos += 1
+
+    def integer(self):
+        self.skip()
+        start = self.pos
+        static = False
+        if self.peek() == "_":
+            static = True
+            self.pos += 1
+        neg = False
+        if self.pos < len(self.text) and self.text[self.pos] == "-":
+            neg = True
+            self.pos += 1
+        digits_start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos].isdigit():
+            self.pos += 1
+        if self.pos == digits_start:
+            self.fail("expected an integer", start if not static and not neg else self.pos)
+        value = int(self.text[digits_start:self.pos]) * (-1 if neg else 1)
+        return C(value) if static else value
+
+    def inttuple(self):
+        if self.peek() == "(":
+            open_pos = self.pos
+            self.pos += 1
+            items = []
+            if self.peek() == ")":
+                self.pos += 1
+                return ()
+            while True:
+                items.append(self.inttuple())
+                ch = self.peek()
+                if ch == ",":
+                    self.pos += 1
+                    continue
+                if ch == ")":
+                    self.pos += 1
+                    return tuple(items)
+                if ch == "":
+                    raise LayoutError(
+                        "malformed notation: unbalanced parentheses, '(' is never closed",
+                        position=open_pos, text=self.text)
+                self.fail("expected ',' or ')'")
+        if self.peek() == ")":
+            self.fail("unbalanced parentheses: unexpected ')'")
+        return self.integer()
+
+    def tile_item(self):
+        """A layout, an integer, or a parenthesised tuple of tile items."""
+        start = self.pos
+        if self.peek() == "(":
+            # Either a layout whose shape is a tuple, or a tuple of tile items.
+            saved = self.pos
+            try:
+                shape = self.inttuple()
+                if self.peek() == ":":
+                    self.pos += 1
+                    return ("layout", shape, self.inttuple())
+            except LayoutError:
+                pass
+            self.pos = saved
+            self.pos += 1
+            items = []
+            if self.peek() == ")":
+                self.pos += 1
+                return ("tuple", ())
+            while True:
+                items.append(self.tile_item())
+                ch = self.peek()
+                if ch == ",":
+                    self.pos += 1
+                    continue
+                if ch == ")":
+                    self.pos += 1
+                    return ("tuple", tuple(items))
+                if ch == "":
+                    raise LayoutError("malformed tile: '(' is never closed", position=start,
+                                      text=self.text)
+                self.fail("expected ',' or ')' in tile")
+        value = self.integer()
+        if self.peek() == ":":
+            self.pos += 1
+            return ("layout", value, self.inttuple())
+        return ("int", value)
+
+    def end(self):
+        if self.peek() != "":
+            self.fail("unexpected text after the end")
+
+
+def parse_tuple(text):
+    """Parse a nested integer tuple such as ``(2,(3,_4))`` or ``8``."""
+    r = _Reader(text)
+    t = r.inttuple()
+    r.end()
+    return t
+
+
+def parse_layout_parts(text):
+    """Parse ``shape:stride`` and return ``(shape, stride)`` as nested tuples.
+
+    A bare shape without ``:stride`` is accepted and returns ``(shape, None)``; the caller
+    supplies CuTe's default (LayoutLeft) stride.
+    """
+    r = _Reader(text)
+    if r.peek() == "":
+        r.fail("expected a layout such as (2,3):(1,2)")
+    shape = r.inttuple()
+    if r.peek() == "":
+        return shape, None
+    if r.peek() != ":":
+        r.fail("expected ':' between shape and stride")
+    r.pos += 1
+    stride = r.inttuple()
+    r.end()
+    return shape, stride
+
+
+def parse_tile_parts(text):
+    """Parse a layout or a CuTe Tile: ``(2:1,(4,2):(1,8))`` or ``(2,4)``.
+
+    Returns a tree of ``("layout", shape, stride)``, ``("int", n)`` and
+    ``("tuple", items)`` nodes.
+    """
+    r = _Reader(text)
+    if r.peek() == "":
+        r.fail("expected a layout or a tile")
+    item = r.tile_item()
+    r.end()
+    return item

@@ -1,0 +1,1 @@
+"""layoutcheck.oracles (being built)."""

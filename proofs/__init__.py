@@ -1,0 +1,1 @@
+"""layoutcheck.proofs (being built)."""
