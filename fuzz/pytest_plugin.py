@@ -1,1 +1,92 @@
-"""pytest plugin (registered through the ``pytest11`` entry point); filled in by the fuzz issue."""
+"""pytest plugin (``pytest11`` entry point): the ``layoutcheck fuzz`` gate inside a test suite.
+
+``pytest --layoutcheck=pycute,module:mylib`` adds one test item per (check, oracle), named
+``layoutcheck::<oracle>::<check>``; a new failure fails the item with the minimal
+counterexample, both answers and the replay command; a known finding passes (reported in
+the item's output); an unavailable oracle skips with the reason.  Options:
+``--layoutcheck-budget`` (seconds per item, default 2), ``--layoutcheck-max-examples``
+(cases per item instead of time), ``--layoutcheck-seed``, ``--layoutcheck-ops``.
+
+This module loads on every pytest run, so it imports nothing heavy at module level.
+"""
+
+import pytest
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("layoutcheck", "layoutcheck fuzz gate")
+    group.addoption("--layoutcheck", metavar="ORACLES", default=None,
+                    help="run the layoutcheck fuzz gate against these comma-separated oracles")
+    group.addoption("--layoutcheck-ops", metavar="OPS", default=None,
+                    help="only the checks of these comma-separated operations")
+    group.addoption("--layoutcheck-budget", type=float, default=2.0,
+                    help="seconds per check (default 2)")
+    group.addoption("--layoutcheck-max-examples", type=int, default=None,
+                    help="cases per check instead of a time budget")
+    group.addoption("--layoutcheck-seed", type=int, default=0, help="base seed (default 0)")
+
+
+def _split(text):
+    return [x.strip() for x in text.split(",") if x.strip()] if text else None
+
+
+class LayoutcheckFailure(Exception):
+    pass
+
+
+class LayoutcheckItem(pytest.Item):
+    def __init__(self, *, check_name, oracle_name, **kw):
+        super().__init__(**kw)
+        self.check_name, self.oracle_name = check_name, oracle_name
+
+    def runtest(self):
+        from layoutcheck.fuzz.campaign import format_failure, run_check
+        from layoutcheck.fuzz.properties import BY_NAME
+        from layoutcheck.fuzz.targets import get_oracle
+
+        cfg = self.config
+        oracle = get_oracle(self.oracle_name)
+        reason = oracle.unavailable_reason()
+        if reason:
+            pytest.skip(f"oracle {self.oracle_name} unavailable: {reason}")
+        check = BY_NAME[self.check_name]
+        spec = get_oracle("spec")
+        if check.kind == "differential":
+            if self.oracle_name == "spec":
+                pytest.skip("the spec against itself")
+            if spec.unavailable_reason():
+                pytest.skip(f"spec unavailable: {spec.unavailable_reason()}")
+        mx = cfg.getoption("layoutcheck_max_examples")
+        r = run_check(check, oracle, spec, budget=None if mx else cfg.getoption("layoutcheck_budget"),
+                      max_examples=mx, seed=cfg.getoption("layoutcheck_seed"))
+        self.user_properties.append(("cases", r["cases"]))
+        if r["status"] == "skipped":
+            pytest.skip(r["message"])
+        if r["status"] in ("fail", "error") and not r["known_finding"]:
+            raise LayoutcheckFailure(format_failure(r))
+        if r["known_finding"]:
+            print(format_failure(r))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, LayoutcheckFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, f"layoutcheck {self.oracle_name} {self.check_name}"
+
+
+def pytest_collection_modifyitems(session, config, items):
+    oracles = _split(config.getoption("layoutcheck", None))
+    if not oracles:
+        return
+    from layoutcheck.fuzz.properties import checks_for
+    ops = _split(config.getoption("layoutcheck_ops"))
+    selected = checks_for(ops)
+    if not selected:
+        raise pytest.UsageError(f"--layoutcheck-ops {ops} selects no check")
+    for oracle in oracles:
+        for check in selected:
+            items.append(LayoutcheckItem.from_parent(
+                session, name=f"layoutcheck::{oracle}::{check.name}",
+                check_name=check.name, oracle_name=oracle))

@@ -1,1 +1,40 @@
-"""layoutcheck.impl (being built)."""
+"""The optimized implementation: the same public API as ``layoutcheck.spec``, by algorithms.
+
+Independent of the spec (this package never imports it): it shares only the core value
+(``layoutcheck.layout.LayoutBase``), the notation, ``LayoutError`` and the static ``C``.
+Algebra operations work on the modes and never evaluate over the domain; ``values`` evaluates
+the layout function over the whole domain as a numpy array from per-mode offsets.
+"""
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+
+from .tuples import (is_tuple, flatten, profile, length, mode, get, concat_tuples,  # noqa: F401
+                     divides, permute_tuple, domain, rank, depth, size)
+from .layout import (Layout, parse, parse_tiler, as_layout, shape, stride, cosize,  # noqa: F401
+                     modes, colex, colex_inv, phi, Phi, values, image)
+from .basic import (layout_left, layout_right, is_column_major, is_row_major,  # noqa: F401
+                    is_non_degenerate, restrict, squeeze, filter_zeros, permute, mode_precedes,
+                    is_sorted, sort, concat, make_layout, is_injective, is_surjective,
+                    is_compact)
+from .algebra import (coalesce, is_coalesced, filter, complement, is_complementable,  # noqa: F401
+                      is_disjoint, composition, is_composable, logical_divide, zipped_divide,
+                      tiled_divide, flat_divide, logical_product, zipped_product,
+                      tiled_product, flat_product, blocked_product, raked_product,
+                      right_inverse, left_inverse, slice_, Underscore, _, is_tractable)
+
+__all__ = [
+    "LayoutError", "C",
+    "is_tuple", "flatten", "profile", "length", "mode", "get", "concat_tuples", "divides",
+    "permute_tuple", "domain", "rank", "depth", "size",
+    "Layout", "parse", "parse_tiler", "as_layout", "shape", "stride", "cosize", "modes",
+    "colex", "colex_inv", "phi", "Phi", "values", "image",
+    "layout_left", "layout_right", "is_column_major", "is_row_major", "is_non_degenerate",
+    "restrict", "squeeze", "filter_zeros", "permute", "mode_precedes", "is_sorted", "sort",
+    "concat", "make_layout", "is_injective", "is_surjective", "is_compact",
+    "coalesce", "is_coalesced", "filter", "complement", "is_complementable", "is_disjoint",
+    "composition", "is_composable", "logical_divide", "zipped_divide", "tiled_divide",
+    "flat_divide", "logical_product", "zipped_product", "tiled_product", "flat_product",
+    "blocked_product", "raked_product", "right_inverse", "left_inverse", "slice_",
+    "Underscore", "_", "is_tractable",
+]

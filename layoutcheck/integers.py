@@ -9,7 +9,7 @@ plain integer arithmetic also propagates staticness the way CuTe does.  The pred
 (``is_static``, ``is_constant``, ...) live in ``layoutcheck.spec.integers``.
 """
 
-__all__ = ["C", "static", "dynamic"]
+__all__ = ["C", "CBool", "static", "dynamic"]
 
 
 class C(int):
@@ -49,16 +49,47 @@ class C(int):
     __rmul__ = __mul__
 
     def __floordiv__(self, o):
-        return self._lift(o, int(self) // int(o)) if isinstance(o, int) else NotImplemented
+        if not isinstance(o, int):
+            return NotImplemented
+        if int(self) == 0:  # _0 / n -> _0 (CuTe's mixed special case)
+            return C(0)
+        return self._lift(o, int(self) // int(o))
 
     def __rfloordiv__(self, o):
         return self._lift(o, int(o) // int(self)) if isinstance(o, int) else NotImplemented
 
     def __mod__(self, o):
-        return self._lift(o, int(self) % int(o)) if isinstance(o, int) else NotImplemented
+        if not isinstance(o, int):
+            return NotImplemented
+        if int(self) == 0:  # _0 % n -> _0 (CuTe's mixed special case)
+            return C(0)
+        return self._lift(o, int(self) % int(o))
 
     def __rmod__(self, o):
-        return self._lift(o, int(o) % int(self)) if isinstance(o, int) else NotImplemented
+        if not isinstance(o, int):
+            return NotImplemented
+        if int(self) in (1, -1):  # n % _1 -> _0 (CuTe's mixed special case)
+            return C(0)
+        return self._lift(o, int(o) % int(self))
+
+    # Comparisons of two statics give a static bool C<true>/C<false> (seed 003:
+    # ``_2{} < _3{}`` is ``C<true>``); mixed comparisons give a plain bool.  ``==``/``!=``
+    # stay plain bools so that hashing and containers behave (the rule function
+    # ``layoutcheck.spec.integers.eq`` gives the static form).
+    def _cmp(self, o, value):
+        return CBool(value) if isinstance(o, C) else bool(value)
+
+    def __lt__(self, o):
+        return self._cmp(o, int(self) < int(o)) if isinstance(o, int) else NotImplemented
+
+    def __le__(self, o):
+        return self._cmp(o, int(self) <= int(o)) if isinstance(o, int) else NotImplemented
+
+    def __gt__(self, o):
+        return self._cmp(o, int(self) > int(o)) if isinstance(o, int) else NotImplemented
+
+    def __ge__(self, o):
+        return self._cmp(o, int(self) >= int(o)) if isinstance(o, int) else NotImplemented
 
     def __neg__(self):
         return C(-int(self))
@@ -77,6 +108,31 @@ class C(int):
 
     def __reduce__(self):
         return (C, (int(self),))
+
+
+class CBool(C):
+    """A static bool ``C<true>`` / ``C<false>``: a static integer whose value is 1 or 0.
+
+    CuTe's ``print`` shows it as ``_1`` / ``_0`` (checked with g++ on the shipped headers);
+    ``repr`` names the type, ``C<true>``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value):
+        return super().__new__(cls, 1 if value else 0)
+
+    def __repr__(self):
+        return "C<true>" if int(self) else "C<false>"
+
+    def __str__(self):
+        return f"_{int(self)}"
+
+    def __bool__(self):
+        return int(self) != 0
+
+    def __reduce__(self):
+        return (CBool, (int(self),))
 
 
 def static(v):

@@ -21,7 +21,7 @@ def format_tuple(t):
     """Print a nested integer tuple as CuTe does."""
     if isinstance(t, tuple):
         return "(" + ",".join(format_tuple(x) for x in t) + ")"
-    return repr(t) if isinstance(t, C) else str(int(t))
+    return str(t) if isinstance(t, C) else str(int(t))
 
 
 class _Reader:
@@ -66,26 +66,37 @@ class _Reader:
             self.pos += 1
         if self.pos == digits_start:
             self.fail("expected an integer", start if not static and not neg else self.pos)
+        if self.pos < len(self.text) and (self.text[self.pos] == "." or self.text[self.pos].isalpha()):
+            raise LayoutError("malformed notation: non-integer entry starting "
+                              f"{self.text[start:self.pos + 1]!r} (entries must be integers)",
+                              position=start, text=self.text)
         value = int(self.text[digits_start:self.pos]) * (-1 if neg else 1)
         return C(value) if static else value
 
     def inttuple(self):
+        return self.inttuple_pos()[0]
+
+    def inttuple_pos(self):
+        """Parse an IntTuple; return it with a parallel tree of text positions (a leaf's
+        position, or ``(position of '(', [children])`` for a tuple)."""
         if self.peek() == "(":
             open_pos = self.pos
             self.pos += 1
-            items = []
+            items, where = [], []
             if self.peek() == ")":
                 self.pos += 1
-                return ()
+                return (), (open_pos, [])
             while True:
-                items.append(self.inttuple())
+                item, pos = self.inttuple_pos()
+                items.append(item)
+                where.append(pos)
                 ch = self.peek()
                 if ch == ",":
                     self.pos += 1
                     continue
                 if ch == ")":
                     self.pos += 1
-                    return tuple(items)
+                    return tuple(items), (open_pos, where)
                 if ch == "":
                     raise LayoutError(
                         "malformed notation: unbalanced parentheses, '(' is never closed",
@@ -93,7 +104,9 @@ class _Reader:
                 self.fail("expected ',' or ')'")
         if self.peek() == ")":
             self.fail("unbalanced parentheses: unexpected ')'")
-        return self.integer()
+        self.skip()
+        start = self.pos
+        return self.integer(), start
 
     def tile_item(self):
         """A layout, an integer, or a parenthesised tuple of tile items."""
@@ -134,6 +147,8 @@ class _Reader:
         return ("int", value)
 
     def end(self):
+        if self.peek() == ")":
+            self.fail("unbalanced parentheses: unexpected ')'")
         if self.peek() != "":
             self.fail("unexpected text after the end")
 
@@ -155,15 +170,45 @@ def parse_layout_parts(text):
     r = _Reader(text)
     if r.peek() == "":
         r.fail("expected a layout such as (2,3):(1,2)")
-    shape = r.inttuple()
+    shape, spos = r.inttuple_pos()
     if r.peek() == "":
+        _locate(r, shape, spos, "shape", 1)
         return shape, None
+    if r.peek() == ")":
+        r.fail("unbalanced parentheses: unexpected ')'")
     if r.peek() != ":":
         r.fail("expected ':' between shape and stride")
     r.pos += 1
-    stride = r.inttuple()
+    stride, dpos = r.inttuple_pos()
     r.end()
+    _locate(r, shape, spos, "shape", 1)
+    _locate(r, stride, dpos, "stride", 0)
+    _congruent_at(r, shape, stride, dpos)
     return shape, stride
+
+
+def _locate(r, t, pos, what, minimum):
+    """Report the first entry below ``minimum`` with its position in the text."""
+    if isinstance(t, tuple):
+        for x, p in zip(t, pos[1]):
+            _locate(r, x, p, what, minimum)
+    elif t < minimum:
+        rule = "positive" if minimum == 1 else "non-negative"
+        raise LayoutError(f"{what} entry {t} is not allowed: {what} entries must be {rule} "
+                          "integers", position=pos, text=r.text)
+
+
+def _congruent_at(r, shape, stride, dpos):
+    """Report the first place where the stride's profile differs from the shape's."""
+    where = dpos[0] if isinstance(dpos, tuple) else dpos
+    if isinstance(shape, tuple) != isinstance(stride, tuple) or (
+            isinstance(shape, tuple) and len(shape) != len(stride)):
+        raise LayoutError(f"shape {format_tuple(shape)} and stride {format_tuple(stride)} have "
+                          "different profiles (they must be congruent)", position=where,
+                          text=r.text)
+    if isinstance(shape, tuple):
+        for a, b, p in zip(shape, stride, dpos[1]):
+            _congruent_at(r, a, b, p)
 
 
 def parse_tile_parts(text):

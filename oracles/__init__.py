@@ -1,1 +1,50 @@
-"""layoutcheck.oracles (being built)."""
+"""Oracles: one protocol over spec, impl, pycute, ``module:NAME``, cute-cpp and cute-dsl.
+
+``get_oracle(name)`` returns an ``Oracle`` with ``unavailable_reason()``, ``run(op, *args)``
+and ``run_many([(op, args), ...])``, each answer an ``Outcome`` (``ok`` / ``raised`` /
+``unsupported``).  ``compare(op, inputs, expected, actual)`` grades an answer against the
+reference (see ``layoutcheck.oracles.compare`` for the levels).
+"""
+
+from layoutcheck.errors import LayoutError
+
+from .compare import CHECK, LEVELS, REQUIRED, Comparison, compare, verdict
+from .protocol import OPS, Oracle, Outcome, parse_args
+
+__all__ = ["get_oracle", "available_oracles", "ORACLE_NAMES", "compare", "Comparison", "Outcome",
+           "Oracle", "OPS", "LEVELS", "REQUIRED", "CHECK", "verdict", "parse_args"]
+
+ORACLE_NAMES = ("spec", "impl", "pycute", "cute-cpp", "cute-dsl")
+
+
+def get_oracle(name, **options):
+    """The oracle called ``name`` (one of ORACLE_NAMES or ``module:NAME``).
+
+    ``options`` go to the oracle's constructor (cute-cpp: ``include_dir``, ``cxx``, ``cuda``,
+    ``cache_dir``).  An unknown name raises LayoutError; an unavailable oracle is returned
+    and says why through ``unavailable_reason()``.
+    """
+    if name in ("spec", "impl"):
+        from .pymodule import PackageOracle
+        return PackageOracle(name, **options)
+    if name == "pycute":
+        from .pymodule import ModuleOracle
+        return ModuleOracle("pycute", name="pycute", **options)
+    if isinstance(name, str) and name.startswith("module:"):
+        module = name[len("module:"):]
+        if not module or not all(p.isidentifier() for p in module.split(".")):
+            raise LayoutError(f"bad oracle name {name!r}: expected module:NAME with an importable module name")
+        from .pymodule import ModuleOracle
+        return ModuleOracle(module, **options)
+    if name == "cute-cpp":
+        from .cute_cpp import CuteCppOracle
+        return CuteCppOracle(**options)
+    if name == "cute-dsl":
+        from .cute_dsl import CuteDslOracle
+        return CuteDslOracle(**options)
+    raise LayoutError(f"unknown oracle {name!r}; known: {', '.join(ORACLE_NAMES)}, module:NAME")
+
+
+def available_oracles():
+    """The names in ORACLE_NAMES whose oracle can run here."""
+    return [n for n in ORACLE_NAMES if get_oracle(n).unavailable_reason() is None]

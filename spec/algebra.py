@@ -1,3 +1,626 @@
-"""(being written)"""
+"""Nested layouts (section 2.3 of the paper) and CuTe's public layout algebra.
 
-__all__ = []
+Names and argument order are CuTe's: ``composition(A, B)(i) == A(B(i))`` (the paper writes
+this layout ``A ∘ B`` with A and B swapped in its definitions: its ``B ∘ A`` is our
+``composition(B, A)``).  Each operation is transcribed from its definition, computed by
+enumeration where the definition is a characterisation, and checked on its whole domain.
+Outside its precondition an operation raises ``LayoutError(condition=NAME)``, where NAME is
+the predicate that failed; it never returns a wrong layout.
+
+Where CuTe and the paper differ, the spec follows the paper by default and offers CuTe's
+behaviour under ``sense="cute"`` (see ``composition``, ``complement``, ``coalesce``):
+
+* composition: the paper needs Image(Phi_B) ⊆ [0, size A) (Remark 2.3.7.2); CuTe evaluates A
+  beyond its size by extending the last mode of coalesce(A) (pycute ``composition``,
+  CuTe ``composition_impl``).
+* complement: the paper needs A to be N-complementable (Def 2.1.6.25); CuTe ignores stride-0
+  modes and rounds N up to a multiple of s_m d_m (``ceil_div``).
+* coalesce with a profile: the paper needs shape(L) to refine the profile (Def 2.3.4.7);
+  CuTe walks the profile mode by mode and leaves the modes past its end untouched.
+"""
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase
+
+from . import flat as F
+from . import tuples as T
+from .layout import Layout, as_layout, values
+from .nested import refines, substitute_layouts
+
+__all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
+           "composition", "is_composable", "logical_divide", "zipped_divide", "tiled_divide",
+           "flat_divide", "logical_product", "zipped_product", "tiled_product", "flat_product",
+           "blocked_product", "raked_product", "right_inverse", "left_inverse", "slice_", "_",
+           "Underscore", "is_tractable", "relative_coalesce", "is_coalesced_over", "is_tiler",
+           "cute_composition_check"]
+
+_SENSES = ("paper", "cute")
+
+
+def _check_sense(sense):
+    if sense not in _SENSES:
+        raise LayoutError(f"sense must be 'paper' or 'cute', got {sense!r}")
+
+
+class Underscore:
+    """CuTe's ``_``: keep this mode when slicing (``slice_(L, (_, 2))``)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "_"
+
+
+_ = Underscore()
+
+
+def _mk(*Ls):
+    """make_layout(L_1, ..., L_k): the modes side by side (Def 2.3.2.5)."""
+    Ls = [as_layout(x) for x in Ls]
+    return Layout(tuple(x.shape for x in Ls), tuple(x.stride for x in Ls))
+
+
+def _modes(L):
+    L = as_layout(L)
+    if not isinstance(L.shape, tuple):
+        return [L]
+    return [Layout(s, d) for s, d in zip(L.shape, L.stride)]
+
+
+def _size(L):
+    return T.size(as_layout(L).shape)
+
+
+# --- 2.3.3 / 2.3.4 coalesce ----------------------------------------------------------
+
+def _from_flat(pairs):
+    """Construction 2.3.3.7 on a coalesced flat form: m > 1 -> the flat layout,
+    m = 1 -> s:d (depth 0), m = 0 -> 1:0."""
+    pairs = list(pairs)
+    if len(pairs) > 1:
+        return F.flat_layout(pairs)
+    if len(pairs) == 1:
+        return Layout(pairs[0][0], pairs[0][1])
+    return Layout(C(1), C(0))
+
+
+def is_coalesced(L):
+    """Def 2.3.3.1: L = 1:0, or depth 0 and shape > 1, or depth 1, rank > 1 and coalesced
+    as a flat layout (Def 2.1.4.1).  The empty layout and ``(64):(2)`` are not coalesced."""
+    L = as_layout(L)
+    if not isinstance(L.shape, tuple):
+        return L.shape > 1 or (L.shape == 1 and L.stride == 0)
+    if T.depth(L.shape) == 1 and len(L.shape) > 1:
+        return F.is_flat_coalesced(L)
+    return False
+
+
+def is_coalesced_over(L, Sbar):
+    """Def 2.3.4.4: each relative mode mode_i(L, S̄) is coalesced."""
+    from .nested import layout_relative_modes
+    return all(is_coalesced(m) for m in layout_relative_modes(L, Sbar))
+
+
+def relative_coalesce(L, Sbar):
+    """coal(L, S̄) = (coal(L_1), ..., coal(L_m))_P, L_i = mode_i(L, S̄) (Def 2.3.4.7)."""
+    from .nested import layout_relative_modes
+    return substitute_layouts([coalesce(m) for m in layout_relative_modes(L, Sbar)], Sbar)
+
+
+def coalesce(L, profile=None, style="paper"):
+    """coal(L) (Construction 2.3.3.7) and CuTe's ``coalesce(L[, profile])``.
+
+    Without a profile the paper and CuTe agree: the coalesced flat form, printed ``8:1``
+    (not ``(8):(1)``) when it has one mode, and ``_1:_0`` for size 1 (the empty layout
+    included).  ``style="flat"`` gives the paper's flat coal^b (Construction 2.1.4.9)
+    instead: always a tuple, ``():()`` for size 1.
+
+    With a profile S̄, ``style="paper"`` is the relative coalesce coal(L, S̄) of Def 2.3.4.7
+    and needs shape(L) to refine S̄ (condition ``refines``); ``style="cute"`` is CuTe's
+    walk: a tuple profile is applied mode by mode (modes past its end are kept as they
+    are), a leaf of the profile coalesces the whole mode there.  When shape(L) refines S̄
+    the two coincide.
+    """
+    if style not in ("paper", "cute", "flat"):
+        raise LayoutError(f"style must be 'paper', 'cute' or 'flat', got {style!r}")
+    L = as_layout(L)
+    if style == "flat":
+        if profile is not None:
+            raise LayoutError("the flat coalesce (Construction 2.1.4.9) takes no profile")
+        return F.flat_coalesce(L)
+    if profile is None:
+        return _from_flat(F.flat_modes(F.flat_coalesce(L)))
+    if isinstance(profile, LayoutBase):
+        profile = profile.shape
+    if style == "paper":
+        if not refines(L.shape, profile):
+            raise LayoutError(f"shape {L.shape} does not refine {profile} (Def 2.3.4.7)",
+                              condition="refines")
+        return relative_coalesce(L, profile)
+
+    def walk(M, p):
+        if not isinstance(p, tuple):
+            return coalesce(M)
+        ms = _modes(M)
+        if len(p) > len(ms):
+            raise LayoutError(f"profile {p} has more modes than {M}", condition="rank")
+        return _mk(*([walk(m, q) for m, q in zip(ms, p)] + ms[len(p):]))
+
+    return walk(L, profile)
+
+
+def filter(L):  # noqa: A001  (CuTe's name)
+    """CuTe's ``filter``: drop the modes with stride 0 or size 1, then coalesce; ``_1:_0``
+    if nothing is left.  (The paper's ``filter`` is ``filter_zeros``.)"""
+    kept = [(s, d) for s, d in F.flat_modes(L) if s != 1 and d != 0]
+    return coalesce(F.flat_layout(kept))
+
+
+# --- 2.3.6 complement ----------------------------------------------------------------
+
+def _cute_complement_input(A, N):
+    """CuTe's reading: drop stride-0 modes; round N up to a multiple of s_m d_m."""
+    A = F.flat_layout((s, d) for s, d in F.flat_modes(A) if d != 0)
+    if N is not None:
+        m = F.flat_modes(F.flat_sort(F.flat_squeeze(A)))
+        if m:
+            last = m[-1][0] * m[-1][1]
+            N = -(-N // last) * last
+    return A, N
+
+
+def is_complementable(L, N=None, sense="paper"):
+    """Def 2.3.6.3 / 2.3.6.8: L^b is (N-)complementable (Def 2.1.6.11 / 2.1.6.25).
+    ``sense="cute"``: after dropping stride-0 modes and rounding N up (CuTe's complement)."""
+    _check_sense(sense)
+    if N is not None and (isinstance(N, bool) or not isinstance(N, int) or N < 1):
+        raise LayoutError(f"N must be a positive integer, got {N!r}")
+    if sense == "cute":
+        L, N = _cute_complement_input(L, N)
+    return F.is_flat_complementable(L, N)
+
+
+def complement(L, N=None, sense="paper"):
+    """comp(A) = coal(comp^b(A^b)) and comp(A, N) = coal(comp^b(A^b, N)) (Def 2.3.6.5).
+
+    CuTe's ``complement(L, N)``; with ``N=None`` CuTe uses cosize(L), which gives the same
+    layout as the paper's comp(A).  Precondition: ``is_complementable(L, N, sense)``."""
+    _check_sense(sense)
+    if not is_complementable(L, N, sense):
+        what = "complementable" if N is None else f"{N}-complementable"
+        raise LayoutError(f"{as_layout(L)} is not {what} (Def 2.1.6.11/2.1.6.25: with "
+                          "sort(squeeze(L)) = (s):(d), every d_i > 0, s_i*d_i divides d_(i+1)"
+                          + ("" if N is None else ", and s_m*d_m divides N") + ")",
+                          condition="is_complementable")
+    if sense == "cute":
+        L, N = _cute_complement_input(L, N)
+    return coalesce(F.flat_complement(L, N))
+
+
+# --- 2.3.7 composition ---------------------------------------------------------------
+
+def _fit(vals):
+    """The coalesced flat layout whose function is ``vals`` on [0, len(vals)), or None.
+
+    The first mode of a coalesced layout (t_1, ...):(d_1, ...) has d_1 = g(1) and t_1 the
+    first i with g(i) != i d_1 (t_1 d_1 != d_2 by Def 2.1.4.1); the rest is the function
+    k -> g(k t_1).  Every step is checked on the whole domain, so a returned layout has
+    exactly this function, and it is coalesced, hence the unique one (Prop 2.1.4.19).
+    """
+    n = len(vals)
+    if n == 1:
+        return [] if vals[0] == 0 else None
+    d = vals[1]
+    t = 1
+    while t < n and vals[t] == t * d:
+        t += 1
+    if n % t:
+        return None
+    rest = [vals[k * t] for k in range(n // t)]
+    if any(vals[i + k * t] != vals[i] + rest[k] for k in range(n // t) for i in range(t)):
+        return None
+    sub = _fit(rest)
+    return None if sub is None else [(t, d)] + sub
+
+
+def _extend(A, n):
+    """A's function beyond its size as CuTe evaluates it: coalesce(A) with the last mode
+    made long enough that the domain covers [0, n)."""
+    m = F.flat_modes(F.flat_coalesce(A)) or [(1, 0)]
+    prefix = T.size(tuple(s for s, _ in m[:-1]))
+    s, d = m[-1]
+    m[-1] = (max(s, -(-n // prefix)), d)
+    return F.flat_layout(m)
+
+
+def is_tiler(T_):
+    """A CuTe Tile: a layout, an int n (meaning n:1), ``_`` / None, or a tuple of tilers."""
+    if isinstance(T_, (LayoutBase, Underscore)) or T_ is None:
+        return True
+    if isinstance(T_, int) and not isinstance(T_, bool):
+        return T_ >= 1
+    if isinstance(T_, tuple):
+        return all(is_tiler(x) for x in T_)
+    return False
+
+
+def _tiler(T_):
+    """Normalise a tiler: text is parsed; an int n becomes n:1."""
+    if isinstance(T_, str):
+        from .layout import parse_tiler
+        T_ = parse_tiler(T_)
+    if not is_tiler(T_):
+        raise LayoutError(f"{T_!r} is not a layout or a tiler (layout, int, or tuple of tilers)")
+    if isinstance(T_, int):
+        return Layout(T_, C(1))
+    if isinstance(T_, LayoutBase):
+        return as_layout(T_)
+    return T_
+
+
+def _by_mode(op, A, Ts, *args):
+    """CuTe's by-mode application of a tuple tiler: op on the first len(Ts) modes of A,
+    the other modes kept."""
+    ms = _modes(A)
+    if len(Ts) > len(ms):
+        raise LayoutError(f"the tiler has {len(Ts)} modes, {as_layout(A)} has rank {len(ms)}",
+                          condition="rank")
+    return _mk(*([op(m, t, *args) for m, t in zip(ms, Ts)] + ms[len(Ts):]))
+
+
+def composition(A, B, sense="paper"):
+    """CuTe's ``composition(A, B)``: the layout R with R(i) == A(B(i)), which is the paper's
+    composite A ∘ B of Def 2.3.7.1: shape(R) refines shape(B), R is coalesced over
+    shape(B), and Phi_R = Phi_A ∘ Phi_B.
+
+    Computed literally: each leaf s:d of B is replaced by the coalesced layout of
+    i -> A(d i) on [0, s) (that is coal of the relative mode, Def 2.3.4.7), the leaves are
+    substituted back into shape(B), and R(i) == A(B(i)) is checked on the whole domain.
+    Precondition ``is_composable(A, B, sense)``: for the paper, Image(Phi_B) ⊆ [0, size A)
+    (Remark 2.3.7.2) and such an R exists.  ``sense="cute"`` evaluates A beyond its size as
+    CuTe does (last mode of coalesce(A) extended).  B may be a tiler (CuTe's Tile: a tuple
+    is applied mode by mode, an int n means n:1).
+    """
+    _check_sense(sense)
+    A = as_layout(A)
+    B = _tiler(B)
+    if B is None or isinstance(B, Underscore):
+        return A
+    if isinstance(B, tuple):
+        return _by_mode(composition, A, B, sense)
+    vb = values(B)
+    nA = _size(A)
+    if sense == "paper" and any(v >= nA for v in vb):
+        raise LayoutError(f"{A} and {B} are not composable: Image(Phi_B) reaches {max(vb)}, "
+                          f"outside [0, size(A)) = [0, {nA}) (Remark 2.3.7.2)",
+                          condition="is_composable")
+    Aext = A if sense == "paper" or max(vb, default=0) < nA else _extend(A, max(vb) + 1)
+    va = values(Aext)
+    leaves = []
+    for s, d in zip(T.flatten(B.shape), T.flatten(B.stride)):
+        fit = _fit([va[d * i] for i in range(s)])
+        if fit is None:
+            raise LayoutError(f"{A} and {B} are not composable: i -> A({d}*i) on [0, {s}) is "
+                              "not the function of any layout (Def 2.3.7.1)",
+                              condition="is_composable")
+        leaves.append(_from_flat(fit))
+    R = substitute_layouts(leaves, B.shape)
+    if values(R) != [va[v] for v in vb]:
+        raise LayoutError(f"{A} and {B} are not composable: no layout with shape refining "
+                          f"{B.shape} has the function A∘B (Def 2.3.7.1)",
+                          condition="is_composable")
+    return R
+
+
+def cute_composition_check(A, B):
+    """A model of the compile-time checks of CuTe C++'s ``composition_impl`` (all-static
+    integers): None when CuTe accepts ``composition(A, B)``, else the name of the failing
+    ``static_assert`` ("Stride Divisibility Condition" or "Shape Divisibility Condition").
+
+    Per leaf s:d of B (d != 0), walking the modes of coalesce(A) but the last: the stride
+    check ``d' % c == 0 or d' < c``, then, unless ceil(c / d') == 1 or the remaining shape
+    is 1, the shape check ``rest % min(ceil(c / d'), rest) == 0``.  Passing these checks
+    does not make CuTe's result right (finding F-030); failing them rejects compositions
+    the paper defines (finding F-025).
+    """
+    A = as_layout(A)
+    B = _tiler(B)
+    if B is None or isinstance(B, Underscore):
+        return None
+    if isinstance(B, tuple):
+        for m, t in zip(_modes(A), B):
+            r = cute_composition_check(m, t)
+            if r:
+                return r
+        return None
+    lhs = F.flat_modes(F.flat_coalesce(A)) or [(1, 0)]
+    for rest_shape, rest_stride in zip(T.flatten(B.shape), T.flatten(B.stride)):
+        if rest_stride == 0 or len(lhs) == 1:
+            continue
+        for curr_shape, _d in lhs[:-1]:
+            if not (rest_stride % curr_shape == 0 or rest_stride < curr_shape):
+                return "Stride Divisibility Condition"
+            next_shape = -(-curr_shape // rest_stride)
+            next_stride = -(-rest_stride // curr_shape)
+            if next_shape != 1 and rest_shape != 1:
+                new_shape = min(next_shape, rest_shape)
+                if rest_shape % new_shape:
+                    return "Shape Divisibility Condition"
+                rest_shape //= new_shape
+            rest_stride = next_stride
+    return None
+
+
+def is_composable(A, B, sense="paper"):
+    """Whether ``composition(A, B, sense)`` exists (Def 2.3.7.1; ``sense="cute"``: with A
+    extended beyond its size as CuTe does)."""
+    try:
+        composition(A, B, sense)
+    except LayoutError as e:
+        if e.condition in ("is_composable", "rank"):
+            return False
+        raise
+    return True
+
+
+# --- 2.3.8 / 2.3.9 logical division and product, and CuTe's derived forms --------------
+
+def logical_divide(A, T_, sense="paper"):
+    """A ⊘ B = (A ∘ B, A ∘ B^c), B^c = comp(B, size A) (Def 2.3.8.1); CuTe's
+    ``logical_divide`` with a tiler applied mode by mode."""
+    A = as_layout(A)
+    T_ = _tiler(T_)
+    if T_ is None or isinstance(T_, Underscore):
+        return A
+    if isinstance(T_, tuple):
+        return _by_mode(logical_divide, A, T_, sense)
+    Bc = complement(T_, _size(A), sense)
+    return composition(A, _mk(T_, Bc), sense)
+
+
+def logical_product(A, T_, sense="paper"):
+    """A ⊗ B = (A, A^c ∘ B), A^c = comp(A, size(A) cosize(B)) (Def 2.3.9.1); CuTe's
+    ``logical_product`` with a tiler applied mode by mode (an int n means n:1).
+
+    When A is complementable but not size(A) cosize(B)-complementable, the paper's own
+    Observation 2.3.9.2 (and Example 2.3.9.5) take the least valid N above it; so does the
+    spec.  Precondition: A complementable and A^c composable with B."""
+    A = as_layout(A)
+    T_ = _tiler(T_)
+    if T_ is None or isinstance(T_, Underscore):
+        return A
+    if isinstance(T_, tuple):
+        return _by_mode(logical_product, A, T_, sense)
+    from .layout import cosize
+    N = _size(A) * cosize(T_)
+    if sense == "paper" and not is_complementable(A, N) and is_complementable(A):
+        # Observation 2.3.9.2: any valid N' >= size(A) cosize(B) gives the same A^c ∘ B;
+        # the paper relies on it (Example 2.3.9.5), so take the least valid one.
+        m = F.flat_modes(F.flat_sort(F.flat_squeeze(A)))
+        last = m[-1][0] * m[-1][1]
+        N = -(-N // last) * last
+    Ac = complement(A, N, sense)
+    return _mk(A, composition(Ac, T_, sense))
+
+
+def _unzip(R, T_):
+    """CuTe's tile_unzip: for a tuple tiler, gather ((tile_0, tile_1, ...), (rest_0, rest_1,
+    ..., other modes)); otherwise R as it is."""
+    if not isinstance(T_, tuple):
+        return R
+    ms = _modes(R)
+    k = len(T_)
+    tiles = [_modes(m)[0] for m in ms[:k]]
+    rests = [_modes(m)[1] for m in ms[:k]] + ms[k:]
+    return _mk(_mk(*tiles), _mk(*rests))
+
+
+def _unpack(L):
+    return _modes(L) if isinstance(as_layout(L).shape, tuple) else [as_layout(L)]
+
+
+def zipped_divide(A, T_, sense="paper"):
+    """CuTe: tile_unzip(logical_divide(A, T), T) = ((tiles), (rests))."""
+    T_ = _tiler(T_)
+    return _unzip(logical_divide(A, T_, sense), T_)
+
+
+def tiled_divide(A, T_, sense="paper"):
+    """CuTe: zipped_divide with its second mode unpacked: ((tiles), rest_0, rest_1, ...)."""
+    Z = zipped_divide(A, T_, sense)
+    z0, z1 = _modes(Z)
+    return _mk(z0, *_unpack(z1))
+
+
+def flat_divide(A, T_, sense="paper"):
+    """CuTe: zipped_divide with both modes unpacked: (tile_0, ..., rest_0, ...)."""
+    Z = zipped_divide(A, T_, sense)
+    z0, z1 = _modes(Z)
+    return _mk(*_unpack(z0), *_unpack(z1))
+
+
+def zipped_product(A, T_, sense="paper"):
+    """CuTe: tile_unzip(logical_product(A, T), T)."""
+    T_ = _tiler(T_)
+    return _unzip(logical_product(A, T_, sense), T_)
+
+
+def tiled_product(A, T_, sense="paper"):
+    """CuTe: zipped_product with its second mode unpacked."""
+    z0, z1 = _modes(zipped_product(A, T_, sense))
+    return _mk(z0, *_unpack(z1))
+
+
+def flat_product(A, T_, sense="paper"):
+    """CuTe: zipped_product with both modes unpacked."""
+    z0, z1 = _modes(zipped_product(A, T_, sense))
+    return _mk(*_unpack(z0), *_unpack(z1))
+
+
+def _append_to(L, R):
+    """CuTe's append<R>(L): the modes of L padded with 1:0 up to rank R."""
+    ms = _unpack(L)
+    return _mk(*(ms + [Layout(C(1), C(0))] * (R - len(ms))))
+
+
+def _rank_sensitive(A, B, sense, block_first):
+    A, B = as_layout(A), as_layout(B)
+    R = max(T.rank(A.shape), T.rank(B.shape))
+    P = logical_product(_append_to(A, R), _append_to(B, R), sense)
+    p0, p1 = _modes(P)
+    pairs = zip(_modes(p0), _modes(p1))
+    return _mk(*(_mk(a, b) if block_first else _mk(b, a) for a, b in pairs))
+
+
+def blocked_product(A, B, sense="paper"):
+    """CuTe: with R = max(rank A, rank B), P = logical_product(append<R>(A), append<R>(B)),
+    the result zips the modes of P: ((a_0, t_0), (a_1, t_1), ...)."""
+    return _rank_sensitive(A, B, sense, True)
+
+
+def raked_product(A, B, sense="paper"):
+    """CuTe: like blocked_product with the pairs reversed: ((t_0, a_0), (t_1, a_1), ...)."""
+    return _rank_sensitive(A, B, sense, False)
+
+
+# --- inverses ------------------------------------------------------------------------
+
+def _coalesced_pairs(L):
+    return F.flat_modes(F.flat_coalesce(L)) or [(C(1), C(0))]
+
+
+def right_inverse(L):
+    """CuTe's ``right_inverse``: with coalesce(L) = (s_i):(d_i) and p_i = s_1...s_{i-1},
+    walk the modes by increasing stride; a mode whose stride equals the running product
+    ``curr`` (starting at 1) contributes s_i:p_i and sets curr = s_i d_i; others are
+    skipped.  Result R: L(R(i)) == i for all i < size(R) (checked)."""
+    L = as_layout(L)
+    m = _coalesced_pairs(L)
+    prefix, p = [], 1
+    for s, _d in m:
+        prefix.append(p)
+        p *= s
+    out, curr = [], 1
+    for i in sorted(range(len(m)), key=lambda i: int(m[i][1])):
+        s, d = m[i]
+        if d == curr:
+            out.append((s, prefix[i]))
+            curr = s * d
+    R = coalesce(F.flat_layout(out))
+    if any(L(R(i)) != i for i in range(_size(R))):  # pragma: no cover (a spec bug)
+        raise AssertionError(f"right_inverse({L}) = {R} fails L(R(i)) == i")
+    return R
+
+
+def left_inverse(L):
+    """CuTe's ``left_inverse``: with coalesce(L) = (s_i):(d_i) and p_i = s_1...s_{i-1},
+    the modes with non-zero stride by increasing stride give shapes d_i / (product so far)
+    (which must divide: condition ``left_inverse_divisibility``) and strides p_i, after a
+    leading stride 0; the last mode's shape closes it.  Precondition ``is_injective``; the
+    result R satisfies R(L(i)) == i (checked)."""
+    L = as_layout(L)
+    v = values(L)
+    if len(set(v)) != len(v):
+        raise LayoutError(f"{L} is not injective, so it has no left inverse",
+                          condition="is_injective")
+    m = _coalesced_pairs(L)
+    prefix, p = [], 1
+    for s, _d in m:
+        prefix.append(p)
+        p *= s
+    order = sorted(range(len(m)), key=lambda i: int(m[i][1]))
+    shapes, strides = [], [C(0)]
+    for i in order:
+        s, d = m[i]
+        if d == 0:
+            continue
+        have = T.size(tuple(shapes))
+        if d % have:
+            raise LayoutError(f"{L}: stride {d} is not a multiple of {have} (CuTe's left "
+                              "inverse divisibility condition)",
+                              condition="left_inverse_divisibility")
+        shapes.append(d // have)
+        strides.append(prefix[i])
+    shapes.append(m[order[-1]][0])
+    R = coalesce(Layout(tuple(shapes), tuple(strides)))
+    if any(R(x) != i for i, x in enumerate(v)):  # pragma: no cover (a spec bug)
+        raise AssertionError(f"left_inverse({L}) = {R} fails R(L(i)) == i")
+    return R
+
+
+# --- slicing -------------------------------------------------------------------------
+
+def _slice(c, t):
+    """CuTe's ``slice(c, t)``: the entries of t where c has ``_``, each nested tuple of c
+    contributing its own slice (concatenated, as CuTe's filter_tuple does)."""
+    if isinstance(c, tuple):
+        if not isinstance(t, tuple) or len(c) != len(t):
+            raise LayoutError(f"coordinate {c!r} does not match {t}", condition="congruent")
+        out = ()
+        for ci, ti in zip(c, t):
+            out = out + _slice(ci, ti)
+        return out
+    if isinstance(c, Underscore):
+        return (t,)
+    return ()
+
+
+def _check_coord(c, s):
+    if isinstance(c, Underscore):
+        return
+    if isinstance(c, tuple):
+        if not isinstance(s, tuple) or len(c) != len(s):
+            raise LayoutError(f"coordinate {c!r} does not match shape {s}", condition="congruent")
+        for ci, si in zip(c, s):
+            _check_coord(ci, si)
+        return
+    if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < T.size(s):
+        raise LayoutError(f"coordinate entry {c!r} is outside [0, {T.size(s)})",
+                          condition="in_domain")
+
+
+def _crd2idx(c, s, d):
+    """CuTe's crd2idx: a tuple coordinate goes mode by mode; an integer addressing a tuple
+    mode is first split colexicographically (Def 2.1.2.18)."""
+    if isinstance(c, tuple):
+        return sum(_crd2idx(ci, si, di) for ci, si, di in zip(c, s, d))
+    if isinstance(s, tuple):
+        total, rest = 0, c
+        for si, di in zip(s, d):
+            n = T.size(si)
+            total += _crd2idx(rest % n, si, di)
+            rest //= n
+        return total
+    return c * d
+
+
+def _has_underscore(c):
+    if isinstance(c, tuple):
+        return any(_has_underscore(x) for x in c)
+    return isinstance(c, Underscore)
+
+
+def slice_(L, coord):
+    """CuTe's ``L(coord)`` with ``_`` in the coordinate: the sublayout of the ``_`` modes
+    (shape slice(coord, shape), stride slice(coord, stride)).  Without ``_`` it is the
+    coordinate function, an integer."""
+    L = as_layout(L)
+    _check_coord(coord, L.shape)
+    if not _has_underscore(coord):
+        return _crd2idx(coord, L.shape, L.stride)
+    if isinstance(coord, Underscore):
+        return L
+    return Layout(_slice(coord, L.shape), _slice(coord, L.stride))
+
+
+# --- 2.3.10 tractable ----------------------------------------------------------------
+
+def is_tractable(L):
+    """Def 2.3.10.1: L^b is tractable (Def 2.1.8.1)."""
+    return F.is_flat_tractable(L)

@@ -1,3 +1,304 @@
-"""(being written)"""
+"""Flat layouts, sections 2.1.4-2.1.8 of the paper (arXiv 2601.05972).
 
-__all__ = []
+Every operation here takes a layout (CuTe text or any ``LayoutBase``) and works on its
+flattening L^b (Def 2.3.1.13): a flat layout is ``(s_1,...,s_m):(d_1,...,d_m)`` and the
+results are flat layouts (depth 1, the empty layout ``():()`` included).  The constructions
+are transcribed literally; the characterisations the paper proves are given as executable
+predicates (``check_*``) that enumerate, so that the tests can check them instead of
+assuming them.
+
+The paper writes composition as ``B ∘ A`` with ``Phi_{B∘A} = Phi_B ∘ Phi_A``; here, as in
+CuTe, ``flat_composition(B, A)`` is that layout: its function is ``i -> B(A(i))``.
+"""
+
+from itertools import permutations
+
+from layoutcheck.errors import LayoutError
+
+from . import tuples as T
+from .layout import Layout, as_layout, values
+
+__all__ = ["flat_modes", "flat_layout", "flat_squeeze", "flat_sort", "flat_concat",
+           "is_flat_coalesced", "flat_coalesce", "is_flat_compact", "is_disjoint",
+           "is_flat_complementable", "flat_complement", "is_flat_composable",
+           "flat_composition", "flat_divide_paper", "flat_product_paper", "is_flat_tractable",
+           "same_function", "check_coalesce_characterisation", "check_coalesce_minimal",
+           "check_compact_characterisation", "check_complement_uniqueness",
+           "is_N_complement"]
+
+
+# --- helpers on (shape, stride) pairs ------------------------------------------------
+
+def flat_modes(L):
+    """The modes (s_i, d_i) of the flattening L^b (Def 2.3.1.13), as a list of pairs."""
+    L = as_layout(L)
+    return list(zip(T.flatten(L.shape), T.flatten(L.stride)))
+
+
+def flat_layout(pairs):
+    """The flat layout ``(s_1..s_m):(d_1..d_m)`` with the given modes (``():()`` if none)."""
+    pairs = list(pairs)
+    return Layout(tuple(s for s, _ in pairs), tuple(d for _, d in pairs))
+
+
+def flat_squeeze(L):
+    """squeeze(L): drop the modes with s_i = 1 (Def 2.1.3, seed 004)."""
+    return flat_layout((s, d) for s, d in flat_modes(L) if s != 1)
+
+
+def _mode_key(mode):
+    # the order of Def 2.1.3.23: s:d <= s':d' iff d < d', or d = d' and s <= s'
+    s, d = mode
+    return (int(d), int(s))
+
+
+def flat_sort(L):
+    """sort(L): the modes in the order of Def 2.1.3.23 (stable for equal modes)."""
+    return flat_layout(sorted(flat_modes(L), key=_mode_key))
+
+
+def flat_concat(*Ls):
+    """A ⋆ B (Def 2.1.3.36): concatenation of the flattenings."""
+    return flat_layout(m for L in Ls for m in flat_modes(L))
+
+
+def same_function(A, B):
+    """Phi_A = Phi_B as functions (same domain [0, size) and same values), by enumeration."""
+    return values(A) == values(B)
+
+
+# --- 2.1.4 coalesce ----------------------------------------------------------------
+
+def is_flat_coalesced(L):
+    """Def 2.1.4.1: no s_i = 1, and s_i d_i != d_{i+1} for 1 <= i < m."""
+    m = flat_modes(L)
+    if any(s == 1 for s, _ in m):
+        return False
+    return all(m[i][0] * m[i][1] != m[i + 1][1] for i in range(len(m) - 1))
+
+
+def flat_coalesce(L):
+    """coal^b(L), Construction 2.1.4.9: squeeze, then merge the runs with s_i d_i = d_{i+1}.
+
+    The equivalence classes of i ~ i+1 (when s_i d_i = d_{i+1}) are consecutive runs; each
+    run becomes one mode with the product of the shapes and the first stride.
+    """
+    runs = []  # each run: [shapes], first stride, last (s, d)
+    for s, d in flat_modes(flat_squeeze(L)):
+        if runs and runs[-1][2][0] * runs[-1][2][1] == d:
+            runs[-1][0].append(s)
+            runs[-1][2] = (s, d)
+        else:
+            runs.append([[s], d, (s, d)])
+    return flat_layout((T.size(tuple(shapes)), d) for shapes, d, _ in runs)
+
+
+def check_coalesce_characterisation(A, B):
+    """Prop 2.1.4.18 as a predicate: (Phi_A = Phi_B) == (coal^b(A) = coal^b(B))."""
+    return same_function(A, B) == (flat_coalesce(A) == flat_coalesce(B))
+
+
+def _ordered_factorisations(n, max_len):
+    """All tuples of integers > 1 whose product is n, of length <= max_len."""
+    if n == 1:
+        yield ()
+        return
+    if max_len == 0:
+        return
+    for f in range(2, n + 1):
+        if n % f == 0:
+            for rest in _ordered_factorisations(n // f, max_len - 1):
+                yield (f,) + rest
+
+
+def check_coalesce_minimal(L):
+    """Prop 2.1.4.19 as a predicate: coal^b(L) is the unique flat layout of minimal rank
+    whose layout function is Phi_L.
+
+    Enumerates every squeezed flat layout of rank <= rank(coal^b(L)) with the same size; a
+    layout with the function Phi_L has its strides forced (d_i = Phi_L(s_1...s_{i-1})), so
+    the enumeration over shapes is exhaustive.  (Layouts with a size-1 mode have a squeezed
+    form of smaller rank, so they are covered.)
+    """
+    c = flat_coalesce(L)
+    vals = values(L)
+    r = len(flat_modes(c))
+    found = []
+    for shape in _ordered_factorisations(len(vals), r):
+        strides, prefix = [], 1
+        for s in shape:
+            strides.append(vals[prefix] if prefix < len(vals) else 0)
+            prefix *= s
+        cand = Layout(shape, tuple(strides))
+        if values(cand) == vals:
+            found.append(cand)
+    minimal = [x for x in found if len(x.shape) == min(len(y.shape) for y in found)]
+    return minimal == [c]
+
+
+# --- 2.1.5 compact -----------------------------------------------------------------
+
+def _cosize(L):
+    total = 1
+    for s, d in flat_modes(L):
+        total += (s - 1) * d
+    return total
+
+
+def is_flat_compact(L):
+    """Def 2.1.5.1: Phi_L : [0, size) -> [0, cosize) is a bijection (checked by enumeration)."""
+    return sorted(values(L)) == list(range(_cosize(L)))
+
+
+def check_compact_characterisation(L):
+    """Prop 2.1.5.6 as a predicate: L compact iff some permutation of squeeze(L) is
+    column-major (d_σ(i) = s_σ(1)...s_σ(i-1)); the permutations are enumerated."""
+    m = flat_modes(flat_squeeze(L))
+    by_perm = False
+    for p in permutations(m):
+        prefix, ok = 1, True
+        for s, d in p:
+            if d != prefix:
+                ok = False
+                break
+            prefix *= s
+        if ok:
+            by_perm = True
+            break
+    return by_perm == is_flat_compact(L)
+
+
+# --- 2.1.6 complements -------------------------------------------------------------
+
+def is_disjoint(A, B):
+    """A ⊥ B (Def 2.1.6.1, Def 2.3.6.1, Lemma 2.3.6.2): the concatenation A^b ⋆ B^b is
+    compact.  (CuTe has no name for it; "disjoint" is the harness's name for ⊥.)"""
+    return is_flat_compact(flat_concat(A, B))
+
+
+def _sorted_squeezed(A):
+    return flat_modes(flat_sort(flat_squeeze(A)))
+
+
+def is_flat_complementable(A, N=None):
+    """Def 2.1.6.11 (N is None) and Def 2.1.6.25 (N-complementable): with
+    sort(squeeze(A)) = (s_i):(d_i), s_i d_i divides d_{i+1}, and s_m d_m divides N."""
+    m = _sorted_squeezed(A)
+    if any(d == 0 for _, d in m):
+        # Example 2.1.6.15: a mode with s_i != 1 and d_i = 0 has no complement.  Def
+        # 2.1.6.11 read literally misses a lone stride-0 mode (finding F-012).
+        return False
+    for i in range(len(m) - 1):
+        s, d = m[i]
+        if m[i + 1][1] % (s * d) != 0:
+            return False
+    if N is not None:
+        if not isinstance(N, int) or N < 1:
+            raise LayoutError(f"N must be a positive integer, got {N!r}")
+        if m:
+            s, d = m[-1]
+            if s * d == 0 or N % (s * d) != 0:
+                return False
+    return True
+
+
+def flat_complement(A, N=None):
+    """comp^b(A) (Construction 2.1.6.16) or comp^b(A, N) (Construction 2.1.6.29):
+    coal^b of C = (d_1, d_2/(s_1 d_1), ..., [N/(s_m d_m)]) : (1, s_1 d_1, ..., [s_m d_m])."""
+    if not is_flat_complementable(A, N):
+        what = "complementable" if N is None else f"{N}-complementable"
+        raise LayoutError(f"{as_layout(A)} is not {what} (Def 2.1.6.11/2.1.6.25: with "
+                          "sort(squeeze(A)) = (s):(d), s_i*d_i must divide d_(i+1)"
+                          + ("" if N is None else " and s_m*d_m must divide N") + ")",
+                          condition="is_complementable")
+    m = _sorted_squeezed(A)
+    if not m:
+        C = [(1 if N is None else N, 1)]
+    else:
+        C = [(m[0][1], 1)]
+        for i in range(1, len(m)):
+            prev = m[i - 1][0] * m[i - 1][1]
+            C.append((m[i][1] // prev, prev))
+        if N is not None:
+            last = m[-1][0] * m[-1][1]
+            C.append((N // last, last))
+    return flat_coalesce(flat_layout(C))
+
+
+def is_N_complement(A, B, N):
+    """B is an N-complement of A (Def 2.1.6.24): A ⊥ B and size(A) size(B) = N."""
+    return is_disjoint(A, B) and T.size(as_layout(A).shape) * T.size(as_layout(B).shape) == N
+
+
+def check_complement_uniqueness(A, B, N=None):
+    """Prop 2.1.6.23 / 2.1.6.33 as a predicate: a sorted, coalesced (N-)complement B of A of
+    the right size equals comp^b(A[, N])."""
+    c = flat_complement(A, N)
+    Bf = flat_layout(flat_modes(B))
+    size_ok = (T.size(Bf.shape) == T.size(c.shape)) if N is None else is_N_complement(A, Bf, N)
+    premise = is_disjoint(A, Bf) and size_ok and is_flat_coalesced(Bf) and flat_sort(Bf) == Bf
+    return (not premise) or Bf == c
+
+
+# --- 2.1.7 composition, flat division, flat product --------------------------------
+
+def _unit_strides(B, A):
+    """The strides B(A(e_i)) forced by Def 2.1.7.1 (0 on size-1 modes: non-degenerate)."""
+    out, prefix = [], 1
+    for s, _ in flat_modes(A):
+        out.append(0 if s == 1 else as_layout(B)(as_layout(A)(prefix)))
+        prefix *= s
+    return out
+
+
+def is_flat_composable(B, A):
+    """Def 2.1.7.1 has a solution: Image(Phi_A) ⊆ [0, size B) and the flat layout with
+    shape(A) and the forced strides B(A(e_i)) has the function B ∘ A (enumerated)."""
+    A, B = as_layout(A), as_layout(B)
+    va = values(A)
+    nb = T.size(B.shape)
+    if any(not 0 <= v < nb for v in va):
+        return False
+    R = flat_layout(zip(T.flatten(A.shape), _unit_strides(B, A)))
+    vb = values(B)
+    return values(R) == [vb[v] for v in va]
+
+
+def flat_composition(B, A):
+    """The flat composition B ∘ A of Def 2.1.7.1 (function i -> B(A(i))): the unique
+    non-degenerate flat layout with shape(A) and Phi = Phi_B ∘ Phi_A^{size B}."""
+    if not is_flat_composable(B, A):
+        raise LayoutError(f"no flat layout R with shape {T.flatten(as_layout(A).shape)} has the "
+                          f"function {as_layout(B)} ∘ {as_layout(A)} (Def 2.1.7.1)",
+                          condition="is_composable")
+    return flat_layout(zip(T.flatten(as_layout(A).shape), _unit_strides(B, A)))
+
+
+def flat_divide_paper(A, B):
+    """A ⊘^b B (Def 2.1.7.9) = A ∘ (B ⋆ B^c), B^c = comp^b(B, size A).
+
+    Def 2.1.7.1 asks for a flat result with shape(B ⋆ B^c), which often does not exist
+    (Example 2.1.7.11); as the paper does there (Remark 2.1.7.8), the value computed is the
+    flattening of the nested composition (Def 2.3.7.1) of A with the flat layout B ⋆ B^c.
+    """
+    from .algebra import composition
+    Bc = flat_complement(B, T.size(as_layout(A).shape))
+    return flat_layout(flat_modes(composition(A, flat_concat(B, Bc))))
+
+
+def flat_product_paper(A, B):
+    """A ⊗^b B (Def 2.1.7.13) = A ⋆ (A^c ∘ B), A^c = comp^b(A, size(A) cosize(B)); as in
+    ``flat_divide_paper``, A^c ∘ B is the flattening of the nested composition."""
+    from .algebra import composition
+    A, B = as_layout(A), as_layout(B)
+    Ac = flat_complement(A, T.size(A.shape) * _cosize(B))
+    return flat_concat(A, composition(Ac, flat_layout(flat_modes(B))))
+
+
+# --- 2.1.8 tractable ---------------------------------------------------------------
+
+def is_flat_tractable(L):
+    """Def 2.1.8.1: with sort(L) = (s_i):(d_i), for each i < m: d_i = 0 or s_i d_i | d_{i+1}."""
+    m = flat_modes(flat_sort(L))
+    return all(m[i][1] == 0 or m[i + 1][1] % (m[i][0] * m[i][1]) == 0
+               for i in range(len(m) - 1))

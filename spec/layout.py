@@ -1,16 +1,26 @@
-"""Flat and nested layouts: 2.1.2 of the paper, seed 000.
+"""Flat and nested layouts: paper 2.1.2, seed 000.
 
-A nested layout evaluates through its flattening (2.3); coordinates may be given as an
-index, a flat tuple, or a nested tuple congruent to the shape.
+A nested layout evaluates through its flattening (2.3): its coordinate function is phi of
+the flattening and its layout function is Phi of the flattening.  Coordinates may be given
+as an index, a flat tuple (one entry per leaf), or hierarchically like CuTe: a tuple
+congruent to the top-level modes where a mode with a tuple shape may take either a nested
+coordinate or one integer, its own colexicographic index.
+
+The CuTe observers take a layout *or* an IntTuple and an optional path, CuTe's template
+indices: ``rank(L, 1)`` is ``rank<1>(L)``, ``size(L, 1, 0)`` is ``size<1,0>(L)``.
 """
 
+import operator
+
 from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, parse_tile
 
 from . import tuples as T
 
-__all__ = ["Layout", "parse", "as_layout", "shape", "stride", "size", "cosize", "rank",
-           "depth", "modes", "colex", "colex_inv", "phi", "Phi", "values", "image"]
+__all__ = ["Layout", "parse", "as_layout", "is_layout", "shape", "stride", "size", "cosize",
+           "rank", "depth", "get", "flatten", "modes", "colex", "colex_inv", "phi", "Phi",
+           "FactoredMap", "phi_N", "Phi_N", "values", "image"]
 
 
 class Layout(LayoutBase):
@@ -19,8 +29,8 @@ class Layout(LayoutBase):
     __slots__ = ()
 
     def __call__(self, x):
-        if isinstance(x, tuple):
-            return phi(self, _flat_coord(self, x))
+        if isinstance(x, (tuple, list)):
+            return phi(self, flat_coord(self, tuple(x)))
         return Phi(self, x)
 
 
@@ -32,6 +42,11 @@ def parse(text):
 def parse_tiler(text):
     """Parse a layout or a CuTe Tile (tuple of layouts/ints) into spec values."""
     return parse_tile(text, Layout)
+
+
+def is_layout(x):
+    """A layout value or CuTe layout text (as opposed to an IntTuple)."""
+    return isinstance(x, (LayoutBase, str))
 
 
 def as_layout(x):
@@ -47,12 +62,57 @@ def as_layout(x):
     raise LayoutError(f"expected a layout, got {x!r}")
 
 
-def shape(L):
-    return as_layout(L).shape
+def _shape_of(x):
+    return as_layout(x).shape if is_layout(x) else x
 
 
-def stride(L):
-    return as_layout(L).stride
+def get(x, *path):
+    """``get<path>(x)``: the sub-tuple, or for a layout the sub-layout (seed 000).
+
+    ``get(L, 1)`` of ``(2,(2,2)):(4,(2,1))`` is ``(2,2):(2,1)``; ``get(L, 1, 0)`` is ``2:2``.
+    """
+    if is_layout(x):
+        L = as_layout(x)
+        return Layout(T.get(L.shape, *path), T.get(L.stride, *path))
+    return T.get(x, *path)
+
+
+def shape(L, *path):
+    """``shape<path>(L)`` (seed 000)."""
+    return T.get(as_layout(L).shape, *path)
+
+
+def stride(L, *path):
+    """``stride<path>(L)`` (seed 000)."""
+    return T.get(as_layout(L).stride, *path)
+
+
+def rank(x, *path):
+    """``rank<path>(x)`` = rank of the shape (Def 2.1.2.9; seed 000); static."""
+    return T.rank(_shape_of(x), *path)
+
+
+def depth(x, *path):
+    """``depth<path>(x)`` = depth of the shape (seed 000); static."""
+    return T.depth(_shape_of(x), *path)
+
+
+def size(x, *path):
+    """``size<path>(x)`` = product of the shape's leaves (Def 2.1.2.9; seed 000)."""
+    return T.size(_shape_of(x), *path)
+
+
+def flatten(x):
+    """The flattening of an IntTuple (always a tuple) or of a layout: shape^b : stride^b.
+
+    A layout is flattened to the paper's flat layout (2.3): ``8:1`` becomes ``(8):(1)``, the
+    flat layout of rank 1 (CuTe's ``flatten`` would leave ``8:1`` alone; both have the same
+    layout function).
+    """
+    if is_layout(x):
+        L = as_layout(x)
+        return Layout(T.flatten(L.shape), T.flatten(L.stride))
+    return T.flatten(x)
 
 
 def _flat(L):
@@ -60,31 +120,23 @@ def _flat(L):
     return T.flatten(L.shape), T.flatten(L.stride)
 
 
-def size(L):
-    """size(L) = s_1 ... s_m (Def 2.1.2.9)."""
-    return T.size(as_layout(L).shape)
+def cosize(L, *path):
+    """cosize(L) = 1 + sum (s_i - 1) d_i over the flattening (Def 2.1.2.9).
 
-
-def cosize(L):
-    """cosize(L) = 1 + sum (s_i - 1) d_i (Def 2.1.2.9); seed 000: 'L(size-1) + 1'."""
-    s, d = _flat(L)
-    total = 1
+    Seed 000 reads it as ``L(size-1) + 1``; both agree.  Static when every entry is.
+    """
+    s, d = _flat(get(as_layout(L), *path))
+    total = C(1)
     for si, di in zip(s, d):
-        total = total + (si - 1) * di
+        total = total + (si - C(1)) * di
     return total
 
 
-def rank(L):
-    """rank(L) = rank(shape(L)) (Def 2.1.2.9; seed 000)."""
-    return T.rank(as_layout(L).shape)
-
-
-def depth(L):
-    return T.depth(as_layout(L).shape)
-
-
 def modes(L):
-    """The modes (s_i:d_i) of L, one layout per top-level mode (Def 2.1.2.9)."""
+    """The top-level modes of L as layouts (Def 2.1.2.9: mode_i(L) = s_i:d_i, 0-based here).
+
+    A layout with an integral shape has one mode, itself.
+    """
     L = as_layout(L)
     if not T.is_tuple(L.shape):
         return (L,)
@@ -92,14 +144,15 @@ def modes(L):
 
 
 def colex(S, x):
-    """colex_S(x_1..x_m) = x_1 + x_2 s_1 + ... + x_m s_1...s_{m-1} (Def 2.1.2.18)."""
+    """colex_S(x_1..x_m) = sum_i s_1...s_{i-1} x_i (Def 2.1.2.18); nested S is flattened."""
     S = T.flatten(S)
+    x = tuple(x)
     if len(x) != len(S):
-        raise LayoutError(f"coordinate {x} has {len(x)} entries, shape has {len(S)}")
+        raise LayoutError(f"coordinate {x} has {len(x)} entries, shape {S} has {len(S)}")
     total, scale = 0, 1
     for xi, si in zip(x, S):
         if not 0 <= xi < si:
-            raise LayoutError(f"coordinate {tuple(x)} is outside [0, {S})")
+            raise LayoutError(f"coordinate {x} is outside [0, {S})")
         total += xi * scale
         scale *= si
     return total
@@ -109,6 +162,12 @@ def colex_inv(S, n):
     """colex_S^{-1}(n) = (x_1..x_m), x_i = floor(n / (s_1...s_{i-1})) mod s_i (Def 2.1.2.18)."""
     S = T.flatten(S)
     N = T.size(S)
+    if isinstance(n, bool):
+        raise LayoutError(f"index {n!r} is not an integer")
+    try:
+        n = n if isinstance(n, int) else operator.index(n)  # numpy integers are fine
+    except TypeError:
+        raise LayoutError(f"index {n!r} is not an integer") from None
     if not 0 <= n < N:
         raise LayoutError(f"index {n} is outside the domain [0, {N})")
     out, scale = [], 1
@@ -119,7 +178,7 @@ def colex_inv(S, n):
 
 
 def phi(L, x):
-    """Coordinate function phi_L(x) = sum x_i d_i on [0, S) (Construction 2.1.2.13)."""
+    """Coordinate function phi_L(x) = x . stride on [0, shape) (Construction 2.1.2.13)."""
     s, d = _flat(L)
     x = tuple(x)
     if len(x) != len(s) or not all(0 <= xi < si for xi, si in zip(x, s)):
@@ -143,16 +202,97 @@ def values(L):
 
 
 def image(L):
-    """Image(Phi_L) as a frozenset."""
+    """Image(Phi_L) (= Image(phi_L)) as a frozenset."""
     return frozenset(values(L))
 
 
-def _flat_coord(L, x):
-    """A coordinate given flat (length len(shape)) or nested (congruent to the shape)."""
+class FactoredMap:
+    """A map of finite sets ``domain -> [0, N)`` given by its table (2.1.2.13, 2.1.2.19).
+
+    ``domain`` lists the points in order; ``table[i]`` is the image of ``domain[i]``.
+    """
+
+    __slots__ = ("domain", "codomain", "table", "_index")
+
+    def __init__(self, domain, codomain, table):
+        self.domain = tuple(domain)
+        self.codomain = codomain
+        self.table = tuple(table)
+        self._index = {p: i for i, p in enumerate(self.domain)}
+
+    def __call__(self, p):
+        if p not in self._index:
+            raise LayoutError(f"{p!r} is outside the domain of the map")
+        return self.table[self._index[p]]
+
+    def is_injective(self):
+        return len(set(self.table)) == len(self.table)
+
+    def is_surjective(self):
+        return set(self.table) == set(range(self.codomain))
+
+    def is_isomorphism(self):
+        return self.is_injective() and self.is_surjective()
+
+    def __repr__(self):
+        return f"FactoredMap({len(self.domain)} points -> [0, {self.codomain}))"
+
+
+def _codomain(L, N):
+    c = cosize(L)
+    N = c if N is None else N
+    if isinstance(N, bool) or not isinstance(N, int) or N < c:
+        raise LayoutError(f"N = {N!r} is below cosize = {c}: Phi_L does not factor through "
+                          f"[0, N)", condition="N_at_least_cosize")
+    return int(N)
+
+
+def phi_N(L, N=None):
+    """phi_L^N: [0, shape(L)) -> [0, N), N >= cosize(L) (Construction 2.1.2.13).
+
+    ``N`` defaults to cosize(L); below cosize raises ``LayoutError(condition=
+    "N_at_least_cosize")``.  The domain is listed in colexicographic order.
+    """
+    L = as_layout(L)
+    N = _codomain(L, N)
+    dom = T.domain(L.shape)
+    return FactoredMap(dom, N, [phi(L, x) for x in dom])
+
+
+def Phi_N(L, N=None):
+    """Phi_L^N: [0, size(L)) -> [0, N), N >= cosize(L) (Construction 2.1.2.19)."""
+    L = as_layout(L)
+    N = _codomain(L, N)
+    return FactoredMap(range(size(L)), N, values(L))
+
+
+def flat_coord(L, x):
+    """A coordinate of L as a flat tuple (one entry per leaf of the shape).
+
+    Accepted forms: flat (one integer per leaf); or hierarchical like CuTe, congruent to
+    the shape except that a tuple-shaped mode may take a single integer, which is that
+    mode's colexicographic index (Def 2.1.2.18 within the mode).
+    """
+    L = as_layout(L)
     s = T.flatten(L.shape)
-    if all(isinstance(v, int) for v in x) and len(x) == len(s):
-        return x
-    flat = T.flatten(x)
-    if len(flat) != len(s):
-        raise LayoutError(f"coordinate {x} does not match shape {L.shape}")
-    return flat
+    if all(isinstance(v, int) for v in x) and len(x) == len(s) and (
+            not T.is_tuple(L.shape) or len(x) != len(L.shape)):
+        return tuple(x)
+
+    def go(shp, c, where):
+        if isinstance(c, int) and not isinstance(c, bool):
+            if T.is_tuple(shp):
+                return colex_inv(shp, c)
+            if not 0 <= c < shp:
+                raise LayoutError(f"coordinate entry {c} at {where} is outside [0, {shp})")
+            return (c,)
+        if isinstance(c, tuple) and T.is_tuple(shp) and len(c) == len(shp):
+            out = ()
+            for i, (si, ci) in enumerate(zip(shp, c)):
+                out += go(si, ci, where + (i,))
+            return out
+        raise LayoutError(f"coordinate {x} does not match shape {L.shape} at mode {where}")
+
+    shp = L.shape if T.is_tuple(L.shape) else (L.shape,)
+    c = x if T.is_tuple(L.shape) else (x[0],) if len(x) == 1 else x
+    return go(shp, c, ())

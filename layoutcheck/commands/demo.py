@@ -1,11 +1,161 @@
-"""`layoutcheck demo` (placeholder until its issue lands)."""
+"""`layoutcheck demo`: the main job on an embedded default.
 
-HELP = "demo (not available yet)"
+A quick run of every part of the harness, ending in one readable report: the paper's
+examples, the oracles and what they answer on a few classic operations, a short fuzz
+campaign, a handful of z3 lemmas, and the GPU kernels' host-shim check.  Each section says
+"passed", "FAILED", "skipped" or "not run" with the reason; nothing is reported as passed
+unless something was compared.
+"""
+
+import json
+import time
+
+HELP = "quick fuzz + proof + oracle run on an embedded default, ending in a report"
+
+# Classic cases from CuTe's documentation and the paper, run on every available oracle.
+DEFAULT_OPS = [
+    ("coalesce", ["(2,(1,6)):(1,(6,2))"]),
+    ("composition", ["(6,2):(8,2)", "(4,3):(3,1)"]),
+    ("complement", ["(2,2):(1,6)", "24"]),
+    ("logical_divide", ["(4,2,3):(2,1,8)", "4:2"]),
+    ("logical_product", ["(2,2):(4,1)", "6:1"]),
+    ("right_inverse", ["(4,(2,2)):(2,(1,8))"]),
+]
 
 
 def add_arguments(parser):
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("--budget", type=float, default=30.0,
+                        help="seconds for the fuzz campaign (default 30)")
+    parser.add_argument("--seed", type=int, default=0, help="fuzz seed (default 0)")
+    parser.add_argument("--against", default=None,
+                        help="oracles for the op table and the fuzz (default: all available)")
+    parser.add_argument("--max-rank", type=int, default=3, help="rank bound for the proofs (default 3)")
+    parser.add_argument("--report", metavar="FILE", help="also write the report as JSON")
+
+
+def _section(title, fn):
+    t0 = time.perf_counter()
+    try:
+        status, lines, data = fn()
+    except Exception as e:  # a part that cannot run is reported, never hidden
+        status, lines, data = "not run", [f"{type(e).__name__}: {e}"], None
+    return {"section": title, "status": status, "lines": lines, "data": data,
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def _examples():
+    from layoutcheck.spec import examples as ex
+    rows = ex.run_examples()
+    agree = sum(r["status"] == "agrees" for r in rows)
+    bad = [r for r in rows if r["status"] != "agrees"]
+    unknown = [r for r in bad if not r.get("known_finding")]
+    lines = [f"{len(rows)} numbered examples of the paper: {agree} agree, {len(bad)} disagree "
+             f"({len(bad) - len(unknown)} registered in the findings register)"]
+    lines += [f"  {r['example']}: paper {r['paper']}  computed {r['computed']}"
+              f"  [{r.get('known_finding') or 'NEW'}]" for r in bad]
+    if not rows:
+        return "not run", ["no examples in the catalogue"], rows
+    return ("FAILED" if unknown else "passed"), lines, rows
+
+
+def _oracles(names):
+    from layoutcheck import oracles
+    from layoutcheck.layout import parse_tile
+
+    from layoutcheck import spec
+
+    lines, data, failed = [], [], False
+    chosen = names or oracles.ORACLE_NAMES
+    usable = []
+    for name in chosen:
+        o = oracles.get_oracle(name)
+        reason = o.unavailable_reason()
+        lines.append(f"  {name:10s} {'available' if reason is None else 'unavailable: ' + reason}")
+        if reason is None:
+            usable.append(o)
+    compared = 0
+    for op, args in DEFAULT_OPS:
+        parsed = [parse_tile(a, spec.Layout) for a in args]
+        want = oracles.get_oracle("spec").run(op, *parsed)
+        cells = []
+        for o in usable:
+            if o.name == "spec":
+                continue
+            got = o.run(op, *parsed)
+            verdict = oracles.compare(op, parsed, want, got)
+            compared += got.kind != "unsupported"
+            failed |= not verdict.ok and not verdict.known_finding
+            cells.append(f"{o.name}={verdict.summary}")
+            data.append({"op": op, "args": args, "oracle": o.name, "level": verdict.level,
+                         "ok": verdict.ok, "known_finding": verdict.known_finding})
+        shown = want.value if want.kind == "ok" else f"<{want.kind}: {want.message}>"
+        lines.append(f"  {op}({', '.join(args)}) = {shown}   " + "  ".join(cells))
+    if not compared:
+        return "skipped", lines + ["no oracle besides spec answered: nothing compared"], data
+    return ("FAILED" if failed else "passed"), lines, data
+
+
+def _fuzz(names, budget, seed):
+    from layoutcheck.fuzz import run_campaign
+    report = run_campaign(against=names, budget=budget, seed=seed)
+    s = report["summary"]
+    lines = [f"{s.get('checks', len(report['results']))} checks, "
+             f"{s.get('cases', sum(r['cases'] for r in report['results']))} cases in "
+             f"{budget:g} s: " + ", ".join(f"{k} {v}" for k, v in s.items()
+                                          if k in ("pass", "fail", "known", "error", "skipped"))]
+    for r in report["results"]:
+        if r["status"] in ("fail", "error"):
+            lines.append(f"  {r['status'].upper()} {r['check']} {r['op']} vs {r['oracle']}: "
+                         f"{r['counterexample']}"
+                         + (f" [known {r['known_finding']}]" if r.get("known_finding") else ""))
+    new_fail = any(r["status"] in ("fail", "error") and not r.get("known_finding")
+                   for r in report["results"])
+    return ("FAILED" if new_fail else "passed"), lines, report
+
+
+def _proofs(max_rank):
+    from layoutcheck import proofs
+    rows = proofs.run(max_rank=max_rank, timeout=10, quick=True)
+    counts = {}
+    for r in rows:
+        counts[r["result"]] = counts.get(r["result"], 0) + 1
+    unexpected = [r for r in rows if not r.get("as_expected", True)]
+    lines = [f"{len(rows)} lemma/rank queries up to rank {max_rank}: "
+             + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))]
+    lines += [f"  refuted as the findings register expects: {r['lemma']} rank {r['rank']}: "
+              f"{r['counterexample']}" for r in rows if r["result"] == "refuted"
+              and r.get("as_expected", True)]
+    lines += [f"  UNEXPECTED {r['lemma']} rank {r['rank']}: {r['result']}" for r in unexpected]
+    return ("FAILED" if unexpected else "passed"), lines, rows
+
+
+def _gpu():
+    from layoutcheck import gpu_checks
+    result = gpu_checks.quick_check()
+    return result["status"], result["lines"], result
 
 
 def run(args):
-    raise NotImplementedError("layoutcheck demo is not implemented yet")
+    names = [n.strip() for n in args.against.split(",")] if args.against else None
+    t0 = time.perf_counter()
+    sections = [
+        _section("paper examples (spec)", _examples),
+        _section("oracles", lambda: _oracles(names)),
+        _section("fuzz campaign", lambda: _fuzz(names, args.budget, args.seed)),
+        _section("z3 proofs", lambda: _proofs(args.max_rank)),
+        _section("gpu kernels", _gpu),
+    ]
+    print("layoutcheck demo report")
+    print("=" * 23)
+    for s in sections:
+        print(f"\n[{s['status']}] {s['section']}  ({s['seconds']} s)")
+        for line in s["lines"]:
+            print(f"  {line}")
+    failed = [s["section"] for s in sections if s["status"] == "FAILED"]
+    not_run = [s["section"] for s in sections if s["status"] in ("not run", "skipped")]
+    print(f"\nsummary: {len(sections) - len(failed) - len(not_run)} passed, {len(failed)} failed, "
+          f"{len(not_run)} not run or skipped, in {time.perf_counter() - t0:.1f} s")
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump({"sections": sections}, f, indent=2, default=str)
+    return 1 if failed else 0

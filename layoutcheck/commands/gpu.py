@@ -1,11 +1,50 @@
-"""`layoutcheck gpu` (placeholder until its issue lands)."""
+"""`layoutcheck gpu`: compile the CUDA kernels of ``layoutcheck.gpu_checks`` for sm_90 and
+check the addresses they compute against the spec: on the CPU through the host shim, and
+on a GPU when one is present (with throughput for large layouts)."""
 
-HELP = "gpu (not available yet)"
+from layoutcheck.errors import LayoutError
+
+HELP = "compile the CUDA address kernels (sm_90) and check them against the spec"
 
 
 def add_arguments(parser):
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="compile every kernel source (NVRTC and nvcc), execute nothing")
+    parser.add_argument("--report", metavar="FILE",
+                        help="also write the report to FILE (JSON if it ends in .json, else text)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated layouts")
+    parser.add_argument("--count", type=int, default=200,
+                        help="layouts in the sweep (default 200; others scale from it)")
+    parser.add_argument("--cute-count", type=int, default=24,
+                        help="CuTe device computations (default 24)")
+    parser.add_argument("--sizes", default="24,26,28,30",
+                        help="log2 sizes of the large layouts timed on a device (default "
+                             "24,26,28,30; empty for none)")
+    parser.add_argument("--backend", choices=["nvrtc", "nvcc", "all"], default="all",
+                        help="device compiler(s) to check (default: every usable one)")
+
+
+def _sizes(text):
+    try:
+        sizes = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise LayoutError(f"--sizes {text!r} is not a comma-separated list of integers") from None
+    bad = [k for k in sizes if not 10 <= k <= 31]
+    if bad:
+        raise LayoutError(f"--sizes: log2 sizes must lie in 10..31, got {bad}")
+    return sizes
 
 
 def run(args):
-    raise NotImplementedError("layoutcheck gpu is not implemented yet")
+    from layoutcheck.gpu_checks.run import render, run_all, write_report
+    import sys
+    if args.count < 1 or args.cute_count < 1:
+        raise LayoutError("--count and --cute-count must be at least 1")
+    report = run_all(compile_only=args.compile_only, seed=args.seed, count=args.count,
+                     cute_count=args.cute_count, sizes=_sizes(args.sizes),
+                     backends=None if args.backend == "all" else [args.backend],
+                     log=lambda msg: print(f"layoutcheck gpu: {msg}", file=sys.stderr))
+    print(render(report))
+    if args.report:
+        write_report(report, args.report)
+    return 0 if report["ok"] else 1

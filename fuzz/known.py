@@ -1,0 +1,99 @@
+"""Predicates that recognise the fuzzer's known findings (F-070..F-089 in findings.toml).
+
+Each predicate takes a counterexample's inputs and says whether a finding explains it; it is
+registered in ``layoutcheck.findings.PREDICATES`` under its name (the finding's
+``match.when``).  They decide with the spec (CuTe's sense where the spec has it).
+"""
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.findings import predicate
+from layoutcheck.layout import LayoutBase, leaves
+
+__all__ = []
+
+
+def _spec():
+    import layoutcheck.spec as spec
+    return spec
+
+
+def _raises(fn, *args, **kw):
+    try:
+        fn(*args, **kw)
+    except LayoutError:
+        return True
+    return False
+
+
+@predicate
+def stride_divisibility_fails(A, B=None, *rest):
+    """CuTe's admissibility for composition(A, B): every non-zero stride d of a mode of B
+    (size > 1) must, walking coalesce(A)'s modes except the last, divide or be divided by
+    each mode size it crosses (CuTe's 'stride divisibility condition')."""
+    if B is None or not isinstance(A, LayoutBase):
+        return False
+    if isinstance(B, int):
+        return False
+    if isinstance(B, tuple):
+        return any(stride_divisibility_fails(LayoutBase(a.shape, a.stride), b)
+                   for a, b in zip(_top(A), B) if b is not None)
+    cA = _spec().coalesce(A)
+    shapes = [int(s) for s in leaves(cA.shape)][:-1]
+    for s, d in zip(leaves(B.shape), leaves(B.stride)):
+        s, d = int(s), int(d)
+        if d == 0 or s == 1:
+            continue
+        rest_shape, rest_stride = s, d
+        for cs in shapes:
+            if not (cs % rest_stride == 0 or rest_stride % cs == 0):
+                return True
+            new = min(max(1, cs // rest_stride), rest_shape)
+            rest_shape //= new
+            rest_stride = -(-rest_stride // cs)
+    return False
+
+
+def _top(L):
+    if not isinstance(L.shape, tuple):
+        return [L]
+    return [LayoutBase(s, d) for s, d in zip(L.shape, L.stride)]
+
+
+@predicate
+def composition_not_composable(A, B=None, *rest):
+    """The spec (CuTe's sense) has no composition(A, B): no layout has i -> A(B(i))."""
+    return B is not None and _raises(_spec().composition, A, B, sense="cute")
+
+
+@predicate
+def product_not_composable(A, B=None, *rest):
+    """The spec (CuTe's sense) rejects logical_product(A, B): comp(A, size(A) cosize(B))
+    and B are not composable, or A is not complementable there."""
+    return B is not None and _raises(_spec().logical_product, A, B, sense="cute")
+
+
+@predicate
+def has_zero_stride_mode(L, *rest):
+    """L has a mode of size > 1 with stride 0."""
+    return any(int(s) > 1 and int(d) == 0 for s, d in zip(leaves(L.shape), leaves(L.stride)))
+
+
+@predicate
+def not_complementable(L, *rest):
+    """L is not complementable (Def 2.1.6.11), so CuTe's left_inverse construction (through
+    complement) does not apply."""
+    return not _spec().is_complementable(L)
+
+
+@predicate
+def not_complementable_cute(L, N=None, *rest):
+    """complement(L, N) is undefined in CuTe's sense (the spec's is_complementable)."""
+    return not _spec().is_complementable(L, N, sense="cute")
+
+
+@predicate
+def int_tiler(A, T=None, *rest):
+    """The tiler is an integer n (CuTe: n:1) or a tuple holding one."""
+    if isinstance(T, tuple):
+        return any(isinstance(t, int) for t in T)
+    return isinstance(T, int) and not isinstance(T, LayoutBase)

@@ -1,0 +1,468 @@
+"""Public hypothesis strategies for CuTe layouts (``layoutcheck.fuzz.strategies``).
+
+Every strategy returns values in the neutral form (``layoutcheck.layout.LayoutBase``,
+nested tuples of ``int`` / static ``C``, tilers as in DESIGN.md), so any oracle accepts them.
+
+They are *constructive*: a strategy asked for complementable layouts builds one (sorted
+strides with ``s_i d_i | d_{i+1}``, Def 2.1.6.11) instead of filtering random ones, and the
+pair strategies build the second argument out of the first one's shape.  Everything shrinks
+toward few modes, shape 1, stride 0/1 and no nesting, and the awkward cases are drawn on
+purpose: size-1 modes with non-zero strides, zero strides, empty tuples (opt-in), deep
+nesting, static and dynamic integers mixed, and strides that *just* fail divisibility.
+
+Use them in your own tests::
+
+    from hypothesis import given
+    from layoutcheck.fuzz import strategies as lst
+
+    @given(lst.layouts(max_size=64, injective=True))
+    def test_my_coalesce(L): ...
+"""
+
+import builtins
+from functools import lru_cache
+from math import prod
+
+from hypothesis import strategies as st
+
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase, leaves
+
+__all__ = ["integers", "profiles", "nested_tuples", "shapes", "layouts", "flat_layouts",
+           "composable_pairs", "composable_triples", "tilers", "divide_args", "product_args",
+           "complement_args", "inverse_args", "coordinates", "atoms"]
+
+_SMALL_SHAPES = (2, 1, 4, 3, 8, 6, 16, 5)
+_BOOL = st.booleans()
+
+
+@lru_cache(maxsize=4096)
+def _ints(lo, hi):
+    """st.integers, built once per bound pair (building strategies costs more than drawing)."""
+    return st.integers(lo, hi)
+
+
+@lru_cache(maxsize=4096)
+def _shape_value(lo, hi):
+    """A leaf shape in [lo, hi]: a small/power-of-two value first, else anything."""
+    small = sorted({x for x in _SMALL_SHAPES if lo <= x <= hi} or {lo})
+    return st.one_of(st.sampled_from(small), st.integers(lo, max(lo, hi)))
+
+
+@lru_cache(maxsize=256)
+def _subset(n, k):
+    """1..k distinct indices of range(n), in drawn order."""
+    return st.lists(st.sampled_from(range(n)), unique=True, min_size=1, max_size=k)
+
+
+@lru_cache(maxsize=256)
+def _perm(n):
+    return st.permutations(range(n))
+
+
+def _pick(values):
+    return _pick_cached(tuple(values))
+
+
+@lru_cache(maxsize=4096)
+def _pick_cached(values):
+    return st.sampled_from(values)
+
+
+def _static(draw, static):
+    return draw(_BOOL) if static is None else static
+
+
+def _int(value, is_static):
+    return C(value) if is_static else int(value)
+
+
+def integers(min_value=1, max_value=16, static=None):
+    """One CuTe integer: dynamic ``int`` or static ``C`` (``static=None`` draws which).
+
+    Small and power-of-two values come first, so shrinking goes to ``min_value``.
+    """
+    small = [v for v in _SMALL_SHAPES if min_value <= v <= max_value]
+    values = st.one_of(st.sampled_from(sorted(small)), st.integers(min_value, max_value)) \
+        if small else st.integers(min_value, max_value)
+    flags = st.booleans() if static is None else st.just(static)
+    return st.builds(_int, values, flags)
+
+
+def _group(draw, items, max_rank, depth_left, empty):
+    """Nest a flat list of leaves into a tuple tree of depth <= depth_left (top rank <= max_rank)."""
+    out, rest = [], list(items)
+    while rest:
+        if depth_left > 1 and len(rest) > 1 and draw(_ints(0, 3)) == 3:
+            k = draw(_ints(2, len(rest)))
+            out.append(_group(draw, rest[:k], max_rank, depth_left - 1, empty))
+            rest = rest[k:]
+        else:
+            out.append(rest.pop(0))
+        if empty and draw(_ints(0, 7)) == 7:
+            out.append(())
+    if len(out) > max_rank:  # fold the tail into one nested mode to respect the rank bound
+        out = out[:max_rank - 1] + [tuple(out[max_rank - 1:])]
+    return tuple(out)
+
+
+def _rebuild(template, flat):
+    """A nested tuple shaped like ``template`` whose leaves are taken from ``flat`` in order."""
+    it = iter(flat)
+
+    def go(t):
+        return tuple(go(x) for x in t) if isinstance(t, tuple) else next(it)
+    return go(template)
+
+
+@st.composite
+def nested_tuples(draw, elements=None, max_leaves=6, max_rank=4, max_depth=2, empty=False,
+                  min_leaves=1):
+    """A nested tuple (Def 2.2.1) whose leaves come from ``elements`` (default: small ints).
+
+    With ``max_depth=0`` a single leaf; the top level is a bare leaf or a tuple.
+    """
+    elements = integers() if elements is None else elements
+    n = draw(_ints(min_leaves, max_leaves))
+    vals = [draw(elements) for _ in range(n)]
+    if max_depth == 0 or (n == 1 and draw(_BOOL)):
+        if n == 1:
+            return vals[0]
+        return tuple(vals)
+    return _group(draw, vals, max_rank, max_depth, empty)
+
+
+def profiles(max_leaves=6, max_rank=4, max_depth=2, empty=False):
+    """A profile: a nested tuple whose leaves are ``'*'`` (seed 001)."""
+    return nested_tuples(st.just("*"), max_leaves, max_rank, max_depth, empty, min_leaves=1)
+
+
+@st.composite
+def _flat_shape(draw, n_min, n_max, max_size, degenerate, static):
+    """A flat list of leaf shapes with product <= max_size (leaves >= 2 unless degenerate)."""
+    n = draw(_ints(n_min, n_max))
+    out, room = [], max_size
+    for _ in range(n):
+        lo = 1 if degenerate else 2
+        if room < lo:
+            break
+        v = draw(_shape_value(lo, min(room, 64)))
+        room //= v
+        out.append(_int(v, _static(draw, static)))
+    if not out and n_min > 0:
+        out.append(_int(1 if degenerate else min(2, max_size), _static(draw, static)))
+    return out
+
+
+@st.composite
+def shapes(draw, max_leaves=5, max_rank=4, max_depth=2, max_size=256, degenerate=True,
+           static=None, empty=False):
+    """A shape: nested tuple of positive integers with size <= max_size."""
+    flat = draw(_flat_shape(1, max_leaves, max_size, degenerate, static))
+    return draw(_nest(flat, max_rank, max_depth, empty))
+
+
+@st.composite
+def _nest(draw, flat, max_rank, max_depth, empty):
+    if max_depth == 0:
+        return flat[0] if len(flat) == 1 else tuple(flat)
+    if len(flat) == 1 and draw(_BOOL):
+        return flat[0]  # a bare leaf (``8:1``), as opposed to ``(8):(1)``
+    return _group(draw, flat, max_rank, max_depth, empty)
+
+
+def _stride_like(value, shape_leaf):
+    """A stride leaf that is static exactly when its shape leaf is."""
+    return _int(value, isinstance(shape_leaf, C))
+
+
+@st.composite
+def _general_strides(draw, flat_shape, max_stride, zero_strides):
+    """Strides of every kind: compact prefix products, multiples, zeros, near-misses (+1)."""
+    out, pre = [], 1
+    for s in flat_shape:
+        lo = 0 if zero_strides else 1
+        kind = draw(_ints(0, 5))
+        if kind == 0:
+            d = pre                                   # column-major
+        elif kind == 1:
+            d = draw(_ints(lo, max_stride))     # anything
+        elif kind == 2:
+            d = pre * draw(_ints(1, 4))         # a multiple: still divisible
+        elif kind == 3:
+            d = pre + 1                               # just fails divisibility
+        elif kind == 4:
+            d = 0 if zero_strides else 1              # broadcast
+        else:
+            d = draw(_pick([1, 2, 4, 8, 16]))
+        out.append(_stride_like(d, s))
+        pre = pre * int(s)
+    return out
+
+
+@st.composite
+def _ordered_strides(draw, flat_shape, kind, zero_strides):
+    """Strides in a drawn order, each mode starting where the previous one ends (times a gap).
+
+    kind: "compact" (gap 1: Prop 2.1.5.6), "complementable" (multiplicative gap: Def 2.1.6.11),
+    "injective" (additive gap: d_{k+1} >= s_k d_k), "tractable" (complementable, plus zero
+    strides allowed).  Size-1 modes get an arbitrary stride: they change nothing but stay awkward.
+    """
+    n = len(flat_shape)
+    order = draw(_perm(n)) if n > 1 else list(range(n))
+    strides = [0] * n
+    cur = 1 if kind == "compact" else draw(_pick([1, 2, 3, 4]))
+    for k in order:
+        s = int(flat_shape[k])
+        if s == 1:
+            strides[k] = draw(_pick([0, 1, cur, cur + 1, 7]))
+            continue
+        if kind == "tractable" and zero_strides and draw(_ints(0, 4)) == 0:
+            strides[k] = 0
+            continue
+        strides[k] = cur
+        if kind == "compact":
+            cur = cur * s
+        elif kind == "injective":
+            cur = cur * s + draw(_pick([0, 0, 1, 2, 3]))
+        else:
+            cur = cur * s * draw(_pick([1, 1, 2, 3, 4]))
+    return [_stride_like(d, s) for d, s in zip(strides, flat_shape)]
+
+
+@st.composite
+def layouts(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_stride=64,
+            degenerate=True, zero_strides=True, static=None, empty=False, flat=False,
+            injective=False, compact=False, sorted=False, coalesced=False, tractable=False,
+            complementable=False, min_leaves=1, cls=LayoutBase):
+    """A layout ``shape:stride`` with the requested properties (all constructive).
+
+    max_leaves / max_rank / max_depth bound the flattening's length, the top-level rank and
+    the nesting; max_size bounds size(L); max_stride bounds the freely drawn strides
+    (constructed strides such as complementable gaps may exceed it).  degenerate allows
+    size-1 modes, zero_strides allows stride 0, static is True/False/None (mixed), empty
+    allows ``()`` modes (and the empty layout when min_leaves=0), flat gives a flat tuple.
+    injective / compact / complementable / tractable (2.1.5, 2.1.6, 2.1.8) build strides
+    that satisfy the property; sorted orders the flat modes (Def 2.1.3.23); coalesced gives
+    CuTe's coalesced form (Def 2.1.4).
+    """
+    if coalesced:
+        return draw(_coalesced_layouts(max_leaves, max_size, max_stride, static, cls))
+    if min_leaves == 0 and draw(_ints(0, 9)) == 0:
+        return cls((), ())
+    fs = draw(_flat_shape(max(1, min_leaves), max_leaves, max_size,
+                          degenerate, static))
+    kind = ("compact" if compact else "complementable" if complementable else
+            "injective" if injective else "tractable" if tractable else None)
+    if kind:
+        fd = draw(_ordered_strides(fs, kind, zero_strides))
+    else:
+        fd = draw(_general_strides(fs, max_stride, zero_strides))
+    if sorted:
+        pairs = _sorted_modes(fs, fd)
+        fs, fd = [p[0] for p in pairs], [p[1] for p in pairs]
+    if flat:
+        shape = fs[0] if len(fs) == 1 and draw(_BOOL) else tuple(fs)
+    else:
+        shape = draw(_nest(fs, max_rank, max_depth, empty))
+    stride = _rebuild(shape, fd) if isinstance(shape, tuple) else fd[0]
+    return cls(shape, stride)
+
+
+def _sorted_modes(fs, fd):
+    """Flat modes in the order of Def 2.1.3.23: by stride, then by shape."""
+    return builtins.sorted(zip(fs, fd), key=lambda p: (int(p[1]), int(p[0])))
+
+
+def flat_layouts(**kw):
+    """Flat layouts (2.1.2): a flat tuple shape (or a single integer)."""
+    return layouts(flat=True, **kw)
+
+
+@st.composite
+def _coalesced_layouts(draw, max_leaves, max_size, max_stride, static, cls):
+    """CuTe's coalesced form: ``_1:_0``, a single mode, or a flat tuple of modes with
+    shape >= 2 where no neighbours merge (s_i d_i != d_{i+1}) and no stride-0... merges."""
+    fs = draw(_flat_shape(1, max_leaves, max_size, False, static))
+    fs = [s for s in fs if int(s) > 1]
+    if not fs:
+        return cls(C(1), C(0))
+    fd = []
+    for i, s in enumerate(fs):
+        d = draw(_ints(0, max_stride))
+        if i and d == int(fs[i - 1]) * int(fd[-1]):
+            d += 1
+        fd.append(_stride_like(d, s))
+    if len(fs) == 1:
+        return cls(fs[0], fd[0])
+    return cls(tuple(fs), tuple(fd))
+
+
+def coordinates(L):
+    """A coordinate in the domain of L, congruent to its shape (natural coordinate)."""
+    def go(s):
+        if isinstance(s, tuple):
+            return st.tuples(*(go(x) for x in s))
+        return st.integers(0, int(s) - 1)
+    return go(L.shape)
+
+
+# --- the shape's prime atoms: the building block of admissible second arguments ------------
+
+def _primes(n):
+    out, p = [], 2
+    while n > 1 and p * p <= n:
+        while n % p == 0:
+            out.append(p)
+            n //= p
+        p += 1
+    if n > 1:
+        out.append(n)
+    return out
+
+
+def atoms(shape):
+    """The prime factors of the flat shape, in colex order, each with its stride in [0, size)."""
+    out, pre = [], 1
+    for s in leaves(shape):
+        for p in _primes(int(s)):
+            out.append((p, pre))
+            pre *= p
+    return out
+
+
+@st.composite
+def _runs(draw, shape, max_modes=4, cover=False):
+    """Disjoint runs of consecutive atoms: each run is a mode (product of its atoms : first
+    atom's stride).  cover=True uses every atom (so the runs tile [0, size))."""
+    at = atoms(shape)
+    if not at:
+        return []
+    i, runs = 0, []
+    while i < len(at):
+        j = draw(_ints(i + 1, len(at)))
+        runs.append((prod(p for p, _ in at[i:j]), at[i][1]))
+        i = j
+    if not cover:
+        keep = draw(_subset(len(runs), min(max_modes, len(runs))))
+        runs = [runs[k] for k in keep]
+    else:
+        runs = [runs[i] for i in draw(_perm(len(runs)))]
+    return list(runs)
+
+
+def _mk(modes, draw, static, max_rank=3, max_depth=2):
+    """A layout from a list of (shape, stride) modes, nested by a drawn grouping."""
+    if not modes:
+        return LayoutBase(C(1), C(0))
+    is_static = _static(draw, static)
+    fs = [_int(s, is_static) for s, _ in modes]
+    fd = [_int(d, is_static) for _, d in modes]
+    shape = draw(_nest(fs, max_rank, max_depth, False))
+    stride = _rebuild(shape, fd) if isinstance(shape, tuple) else fd[0]
+    return LayoutBase(shape, stride)
+
+
+@st.composite
+def composable_pairs(draw, sense="cute", max_size=256, static=None, near_miss=False, **kw):
+    """``(A, B)`` with ``composition(A, B)`` defined (CuTe names: result(i) = A(B(i))).
+
+    B's modes are runs of the prime atoms of A's shape (any order, repeats allowed, plus
+    stride-0 and size-1 modes), so its image lies in [0, size A) and every mode is admissible:
+    composable in the paper's sense (Def 2.3.7.1, 4) and in CuTe's.  sense="cute" may also
+    run past A's domain along A's last mode (CuTe extends it; the paper forbids it).
+    near_miss=True perturbs one stride by +1 so the pair *just* fails divisibility.
+    """
+    A = draw(layouts(max_size=max_size, static=static, **kw))
+    modes = draw(_runs(A.shape))
+    extra = draw(_ints(0, 3))
+    if extra == 1:
+        modes.append((draw(_pick([2, 3, 4])), 0))       # broadcast mode
+    elif extra == 2:
+        modes.insert(0, (1, draw(_pick([0, 1, 5]))))    # size-1 mode, any stride
+    elif extra == 3 and sense == "cute":
+        modes.append((draw(_pick([2, 3])), prod(int(x) for x in leaves(A.shape))))
+    if near_miss and modes:
+        k = draw(_ints(0, len(modes) - 1))
+        s, d = modes[k]
+        modes[k] = (max(s, 2), d + 1)
+    B = _mk([modes[i] for i in draw(_perm(len(modes)))] if len(modes) > 1 else modes, draw, static)
+    return A, B
+
+
+@st.composite
+def composable_triples(draw, max_size=128, static=None):
+    """``(A, B, C)`` with A∘B and (A∘B)∘C composable (for the associativity law)."""
+    A, B = draw(composable_pairs(sense="paper", max_size=max_size, static=static))
+    modes = draw(_runs(B.shape))
+    return A, B, _mk(modes, draw, static)
+
+
+@st.composite
+def tilers(draw, A, static=None, by_mode=None):
+    """A tiler for ``logical_divide(A, T)``: a layout made of disjoint atom runs of A's shape
+    (injective, complementable within size(A), admissible), an int ``n`` dividing size(A),
+    or (by_mode) a tuple of such tilers, one per leading mode of A."""
+    rank = len(A.shape) if isinstance(A.shape, tuple) else 1
+    if (by_mode or (by_mode is None and draw(_ints(0, 3)) == 0)) and rank >= 1 \
+            and isinstance(A.shape, tuple) and rank > 0:
+        k = draw(_ints(1, rank))
+        return tuple(draw(tilers(LayoutBase(A.shape[i], A.stride[i]), static, by_mode=False))
+                     for i in range(k))
+    modes = draw(_runs(A.shape))
+    if draw(_ints(0, 4)) == 0 and modes:
+        return int(modes[0][0]) if modes[0][1] == 1 else _mk(modes, draw, static)
+    return _mk(modes, draw, static)
+
+
+@st.composite
+def divide_args(draw, max_size=256, static=None, near_miss=False, **kw):
+    """``(A, T)`` for logical_divide and the derived divides (zipped/tiled/flat)."""
+    A = draw(layouts(max_size=max_size, static=static, **kw))
+    T = draw(tilers(A, static))
+    if near_miss and isinstance(T, LayoutBase):
+        fs, fd = leaves(T.shape), leaves(T.stride)
+        T = LayoutBase(tuple(fs), tuple(int(d) + 1 for d in fd))
+    return A, T
+
+
+@st.composite
+def product_args(draw, max_size=64, static=None, ints=True):
+    """``(A, B)`` for logical_product: A complementable (so comp(A, size(A) cosize(B))
+    exists, Def 2.3.9), B compact or injective and small, or an int n (meaning n:1)."""
+    A = draw(layouts(max_size=max_size, complementable=True, max_leaves=3, static=static,
+                     degenerate=draw(_BOOL)))
+    if ints and draw(_ints(0, 5)) == 0:
+        return A, draw(_ints(1, 4))  # an int tiler n means n:1 (CuTe's Tile)
+    B = draw(layouts(max_size=16, max_leaves=3, static=static,
+                     compact=draw(_BOOL), injective=True))
+    return A, B
+
+
+@st.composite
+def complement_args(draw, max_size=256, static=None, valid=True, **kw):
+    """``(L, N)`` for ``complement(L, N)``: L complementable (Def 2.1.6.11) and N a multiple of
+    cosize(L), a value just above it, or 1.  valid=False draws any layout (often not
+    complementable: the spec must refuse it)."""
+    L = draw(layouts(max_size=max_size, static=static, complementable=valid, **kw))
+    fs, fd = leaves(L.shape), leaves(L.stride)
+    cos = 1 + sum((int(s) - 1) * int(d) for s, d in zip(fs, fd))
+    how = draw(_ints(0, 4))
+    if how == 0:
+        N = cos
+    elif how == 1:
+        N = cos * draw(_ints(2, 4))
+    elif how == 2:
+        N = cos + 1
+    elif how == 3:
+        N = 1
+    else:
+        N = draw(_ints(1, 2 * cos + 2))
+    return L, N
+
+
+def inverse_args(max_size=256, static=None):
+    """Layouts for right/left inverse: compact ones (true inverses exist) and injective ones."""
+    return st.one_of(layouts(max_size=max_size, compact=True, static=static),
+                     layouts(max_size=max_size, injective=True, static=static),
+                     layouts(max_size=max_size, static=static))

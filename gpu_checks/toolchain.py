@@ -1,0 +1,254 @@
+"""Compilers for the GPU checks: NVRTC and nvcc (device code, sm_90), g++ (the host shim).
+
+Every artifact is cached by a hash of everything that determines it (source text, the
+headers of this folder, compiler and version, options) under ``$LAYOUTCHECK_CACHE/gpu`` or
+``~/.cache/layoutcheck/gpu``.  A compile failure raises ``CompileError`` carrying the
+compiler's log: it is a failed check, not bad input.
+
+NVRTC is the ``nvidia-cuda-nvrtc==13.0.*`` library reached through ``cupy_backends`` (pinned:
+newer NVRTC emits PTX that CUDA 13.0's ptxas and drivers reject; REFERENCE.md section 3).
+"""
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["CompileError", "Artifact", "SOURCE_DIR", "ARCH", "cache_dir", "cuda_home",
+           "cute_include", "nvrtc_unavailable_reason", "nvcc_unavailable_reason",
+           "compile_device", "build_host_library", "backends"]
+
+SOURCE_DIR = Path(__file__).resolve().parent
+ARCH = "sm_90"
+NVRTC_VERSION = (13, 0)
+_LOCAL_HEADERS = ("lc_layout.cuh", "host_shim.hpp")
+
+
+class CompileError(RuntimeError):
+    """A kernel source did not compile; ``log`` holds the compiler's output."""
+
+    def __init__(self, what, log):
+        self.log = log
+        super().__init__(f"{what} failed to compile:\n{log.strip()[-4000:]}")
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """A compiled kernel source: PTX text and an sm_90 cubin."""
+    backend: str
+    ptx: bytes
+    cubin: bytes
+    cubin_path: Path
+    seconds: float
+    cached: bool
+
+
+def cache_dir():
+    root = os.environ.get("LAYOUTCHECK_CACHE") or os.path.join(Path.home(), ".cache", "layoutcheck")
+    path = Path(root) / "gpu"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def cuda_home():
+    """The CUDA toolkit: $CUDA_HOME, else the folder above nvcc, else /usr/local/cuda-13.0."""
+    for candidate in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")):
+        if candidate and _is_toolkit(Path(candidate)):
+            return Path(candidate)
+    nvcc = shutil.which("nvcc")
+    if nvcc and _is_toolkit(Path(nvcc).resolve().parent.parent):
+        return Path(nvcc).resolve().parent.parent
+    for candidate in ("/usr/local/cuda-13.0", "/usr/local/cuda"):
+        if _is_toolkit(Path(candidate)):
+            return Path(candidate)
+    return None
+
+
+def _is_toolkit(home):
+    return (home / "include" / "cuda_runtime_api.h").exists()
+
+
+def _nvcc():
+    home = cuda_home()
+    if home and (home / "bin" / "nvcc").exists():
+        return str(home / "bin" / "nvcc")
+    return shutil.which("nvcc")
+
+
+def cute_include():
+    """The CuTe/CUTLASS headers shipped in the nvidia-cutlass wheel, or None."""
+    spec = importlib.util.find_spec("cutlass_library")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(list(spec.submodule_search_locations)[0]) / "source" / "include"
+    return path if (path / "cute" / "layout.hpp").exists() else None
+
+
+def _cute_version():
+    try:
+        from importlib.metadata import version
+        return version("nvidia-cutlass")
+    except Exception:  # noqa: BLE001 - the version only salts the cache key
+        return "unknown"
+
+
+def _nvrtc():
+    from cupy_backends.cuda.libs import nvrtc
+    return nvrtc
+
+
+def nvrtc_unavailable_reason():
+    try:
+        version = tuple(_nvrtc().getVersion())
+    except Exception as e:  # noqa: BLE001 - any failure to load NVRTC is a reason
+        return f"NVRTC cannot be loaded through cupy ({type(e).__name__}: {e})"
+    if version[:2] != NVRTC_VERSION:
+        return (f"NVRTC is {version[0]}.{version[1]}, the checks pin 13.0 "
+                "(pip install 'nvidia-cuda-nvrtc==13.0.*')")
+    return None
+
+
+def nvcc_unavailable_reason():
+    return None if _nvcc() else "nvcc not found (set CUDA_HOME or put nvcc on PATH)"
+
+
+def backends():
+    """The device compilers usable here, in order of preference."""
+    return [b for b, why in (("nvrtc", nvrtc_unavailable_reason()),
+                             ("nvcc", nvcc_unavailable_reason())) if why is None]
+
+
+def _include_dirs(cute):
+    dirs = [str(SOURCE_DIR)]
+    if cute:
+        inc = cute_include()
+        if inc is None:
+            raise CompileError("CuTe kernel", "the CuTe headers are missing: "
+                               "pip install --no-deps nvidia-cutlass")
+        home = cuda_home()
+        dirs.append(str(inc))
+        if home:
+            dirs += [str(home / "include"), str(home / "include" / "cccl")]
+    return dirs
+
+
+def _key(*parts):
+    h = hashlib.sha256()
+    for name in _LOCAL_HEADERS:
+        h.update((SOURCE_DIR / name).read_bytes())
+    for p in parts:
+        h.update(repr(p).encode() if not isinstance(p, bytes) else p)
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _compiler_id(backend):
+    if backend == "nvrtc":
+        return "nvrtc-" + ".".join(map(str, _nvrtc().getVersion()[:2]))
+    out = subprocess.run([_nvcc(), "--version"], capture_output=True, text=True).stdout
+    return "nvcc-" + out.strip().splitlines()[-1]
+
+
+def compile_device(source, name="kernel", *, backend=None, cute=False, defines=(), arch=ARCH):
+    """Compile CUDA source text to PTX and an ``arch`` cubin; cached by source hash."""
+    backend = backend or os.environ.get("LAYOUTCHECK_GPU_BACKEND") or (backends() or ["nvrtc"])[0]
+    why = nvrtc_unavailable_reason() if backend == "nvrtc" else nvcc_unavailable_reason()
+    if why:
+        raise CompileError(name, f"the {backend} backend is unavailable: {why}")
+    opts = ["-std=c++17", f"-arch={arch}"] + [f"-D{d}" for d in defines]
+    opts += ["-I" + d for d in _include_dirs(cute)]
+    extra = _cute_version() if cute else ""
+    key = _key("device", backend, _compiler_id(backend), arch, opts[:3 + len(defines)], extra,
+               source)
+    folder = cache_dir()
+    ptx_path, cubin_path = folder / f"{key}.ptx", folder / f"{key}.cubin"
+    if ptx_path.exists() and cubin_path.exists():
+        return Artifact(backend, ptx_path.read_bytes(), cubin_path.read_bytes(), cubin_path,
+                        0.0, True)
+    start = time.perf_counter()
+    if backend == "nvrtc":
+        ptx, cubin = _compile_nvrtc(source, name, opts)
+    else:
+        ptx, cubin = _compile_nvcc(source, name, opts)
+    seconds = time.perf_counter() - start
+    _atomic_write(ptx_path, ptx)
+    _atomic_write(cubin_path, cubin)
+    return Artifact(backend, ptx, cubin, cubin_path, seconds, False)
+
+
+def _compile_nvrtc(source, name, opts):
+    nvrtc = _nvrtc()
+    prog = nvrtc.createProgram(source, f"{name}.cu", [], [])
+    try:
+        try:
+            nvrtc.compileProgram(prog, opts + ["-default-device"])
+        except Exception as e:  # noqa: BLE001 - NVRTCError; the log says why
+            raise CompileError(f"{name} (NVRTC)", f"{e}\n{nvrtc.getProgramLog(prog)}") from None
+        ptx = nvrtc.getPTX(prog)
+        cubin = nvrtc.getCUBIN(prog)
+    finally:
+        nvrtc.destroyProgram(prog)
+    return _bytes(ptx), _bytes(cubin)
+
+
+def _bytes(x):
+    if isinstance(x, str):
+        return x.encode()
+    return bytes(x)
+
+
+def _compile_nvcc(source, name, opts):
+    with tempfile.TemporaryDirectory(prefix="lc-nvcc-") as tmp:
+        src = Path(tmp) / f"{name}.cu"
+        src.write_text(source)
+        out = {}
+        for kind in ("ptx", "cubin"):
+            target = Path(tmp) / f"{name}.{kind}"
+            cmd = [_nvcc(), f"-{kind}", *opts, "-Wno-deprecated-gpu-targets", "-o", str(target),
+                   str(src)]
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            if res.returncode != 0:
+                raise CompileError(f"{name} (nvcc -{kind})", res.stdout + res.stderr)
+            out[kind] = target.read_bytes()
+    return out["ptx"], out["cubin"]
+
+
+def build_host_library(source, wrappers, name="kernel", *, cute=False, defines=()):
+    """Build ``source`` with the host shim into a shared library (g++); cached by hash.
+
+    ``wrappers`` is C++ text defining the ``extern "C"`` entry points (see kernels.py).
+    Returns the library's path.
+    """
+    cxx = os.environ.get("CXX") or shutil.which("g++")
+    if not cxx:
+        raise CompileError(name, "no host C++ compiler (g++) found")
+    unit = '#include "host_shim.hpp"\n' + source + "\n" + wrappers
+    flags = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"] + [f"-D{d}" for d in defines]
+    flags += ["-I" + d for d in _include_dirs(cute)]
+    version = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
+    key = _key("host", cxx, version.split("\n")[0], flags[:5 + len(defines)],
+               _cute_version() if cute else "", unit)
+    lib = cache_dir() / f"{key}.so"
+    if lib.exists():
+        return lib
+    with tempfile.TemporaryDirectory(prefix="lc-host-") as tmp:
+        src = Path(tmp) / f"{name}.cpp"
+        src.write_text(unit)
+        out = Path(tmp) / "lib.so"
+        res = subprocess.run([cxx, *flags, "-o", str(out), str(src)], capture_output=True,
+                             text=True)
+        if res.returncode != 0:
+            raise CompileError(f"{name} (host shim, g++)", res.stdout + res.stderr)
+        _atomic_write(lib, out.read_bytes())
+    return lib
+
+
+def _atomic_write(path, data):
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)

@@ -1,0 +1,292 @@
+"""The fast layout value and its evaluation (paper 2.1.2, 2.3.1; seed 000).
+
+``values`` builds the layout function over the whole domain from per-mode offset vectors
+(broadcast outer sums, paper Prop. 2.1.3.40: Phi of a concatenation is the sum of the parts'
+Phi on the colex split of the index), never by per-element div/mod.  It writes in blocks, so
+the working memory beyond the output stays below ``_TABLE`` elements (see ``values``).
+"""
+
+import numpy as np
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase, leaves, parse_tile
+
+from . import tuples as T
+
+__all__ = ["Layout", "parse", "parse_tiler", "as_layout", "shape", "stride", "cosize",
+           "modes", "colex", "colex_inv", "phi", "Phi", "values", "image"]
+
+# Largest inner table, in elements (int64: 16 MiB).  Working memory of values() is at most
+# about 1.5 tables plus one column of block offsets.
+_TABLE = 1 << 21
+_I32_MAX = (1 << 31) - 1
+
+
+class Layout(LayoutBase):
+    """``shape:stride``; ``L(i)`` is Phi_L(i), ``L(coord)`` is phi_L(coord) (CuTe's crd2idx)."""
+
+    __slots__ = ()
+
+    def __call__(self, x):
+        if isinstance(x, tuple):
+            return _crd2idx(x, self.shape, self.stride)
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+            raise LayoutError(f"a layout is called with an index or a coordinate, not {x!r}")
+        n = T.size(self.shape)
+        if not 0 <= x < n:
+            raise LayoutError(f"index {x} is outside the domain [0, {n})")
+        x = int(x)
+        total = 0
+        for s, d in zip(leaves(self.shape), leaves(self.stride)):
+            x, r = divmod(x, s)
+            total += r * d
+        return total
+
+
+def parse(text):
+    """Parse CuTe notation into an impl ``Layout``."""
+    return Layout.parse(text)
+
+
+def parse_tiler(text):
+    """Parse a layout or a CuTe Tile (tuple of layouts / ints) into impl values."""
+    return parse_tile(text, Layout)
+
+
+def as_layout(x):
+    """Accept any ``LayoutBase``, CuTe text or ``(shape, stride)``; return an impl Layout."""
+    if type(x) is Layout:
+        return x
+    if isinstance(x, LayoutBase):
+        return Layout(x.shape, x.stride)
+    if isinstance(x, str):
+        return parse(x)
+    if isinstance(x, tuple) and len(x) == 2:
+        return Layout(*x)
+    raise LayoutError(f"expected a layout, got {x!r}")
+
+
+def _as_tuple_or_layout(x):
+    return as_layout(x) if isinstance(x, (str, LayoutBase)) else x
+
+
+def shape(L, *path):
+    """shape<I...>(L) (seed 000)."""
+    return T.get(as_layout(L).shape, *path)
+
+
+def stride(L, *path):
+    """stride<I...>(L) (seed 000)."""
+    return T.get(as_layout(L).stride, *path)
+
+
+def cosize(L, *path):
+    """cosize(L) = 1 + sum (s_i - 1) d_i (Def 2.1.2.9); equals L(size-1) + 1 (seed 000)."""
+    L = as_layout(L)
+    s, d = T.get(L.shape, *path), T.get(L.stride, *path)
+    total = C(1)
+    for si, di in zip(leaves(s), leaves(d)):
+        total = total + (si - C(1)) * di
+    return total
+
+
+def modes(L):
+    """The top-level modes of L as layouts (Def 2.3.1.9); a leaf layout is its own mode."""
+    L = as_layout(L)
+    if not T.is_tuple(L.shape):
+        return (L,)
+    return tuple(Layout(s, d) for s, d in zip(L.shape, L.stride))
+
+
+def colex(S, x):
+    """colex_S(x) = x_1 + x_2 s_1 + ... (Def 2.1.2.18)."""
+    S = leaves(S)
+    x = leaves(tuple(x))
+    if len(x) != len(S):
+        raise LayoutError(f"coordinate {x} has {len(x)} entries, shape has {len(S)}")
+    total, scale = 0, 1
+    for xi, si in zip(x, S):
+        if not 0 <= xi < si:
+            raise LayoutError(f"coordinate {x} is outside [0, {S})")
+        total += xi * scale
+        scale *= si
+    return total
+
+
+def colex_inv(S, n):
+    """colex_S^{-1}(n) (Def 2.1.2.18)."""
+    S = leaves(S)
+    N = T.size(S)
+    if not 0 <= n < N:
+        raise LayoutError(f"index {n} is outside the domain [0, {N})")
+    out = []
+    for si in S:
+        n, r = divmod(n, si)
+        out.append(r)
+    return tuple(out)
+
+
+def phi(L, x):
+    """Coordinate function phi_L(x) = sum x_i d_i (Construction 2.1.2.13); flat or nested x."""
+    L = as_layout(L)
+    s, d = leaves(L.shape), leaves(L.stride)
+    x = leaves(tuple(x))
+    if len(x) != len(s) or not all(0 <= xi < si for xi, si in zip(x, s)):
+        raise LayoutError(f"coordinate {x} is outside the domain [0, {s})")
+    return sum(xi * di for xi, di in zip(x, d))
+
+
+def Phi(L, n):
+    """Layout function Phi_L = phi_L ∘ colex^{-1} (Construction 2.1.2.19)."""
+    return as_layout(L)(n)
+
+
+def _crd2idx(c, s, d):
+    """CuTe's coordinate function: a coordinate congruent to the shape, or to a coarsening of
+    it (an integer coordinate for a tuple mode is split colexicographically), or flat."""
+    if isinstance(s, tuple):
+        if isinstance(c, tuple):
+            if len(c) == len(s):
+                return sum(_crd2idx(ci, si, di) for ci, si, di in zip(c, s, d))
+            fs = leaves(s)
+            if len(c) == len(fs) and all(isinstance(v, int) for v in c):
+                return _crd2idx(c, fs, leaves(d))
+            raise LayoutError(f"coordinate {c} does not match shape {s}")
+        if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
+            raise LayoutError(f"coordinate entry {c!r} is not an integer")
+        n = T.size(s)
+        if not 0 <= c < n:
+            raise LayoutError(f"coordinate {c} is outside [0, {n}) for mode {s}")
+        total = 0
+        c = int(c)
+        for si, di in zip(leaves(s), leaves(d)):
+            c, r = divmod(c, si)
+            total += r * di
+        return total
+    if isinstance(c, tuple):
+        if len(c) == 1:
+            return _crd2idx(c[0], s, d)
+        raise LayoutError(f"coordinate {c} does not match shape {s}")
+    if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < s:
+        raise LayoutError(f"coordinate {c!r} is outside [0, {s})")
+    return int(c) * d
+
+
+# --- evaluation over the domain -------------------------------------------------------------
+
+def _dtype_for(L, dtype, out):
+    hi = int(cosize(L)) - 1
+    if out is not None:
+        dt = out.dtype
+    elif dtype is not None:
+        dt = np.dtype(dtype)
+    else:
+        dt = np.dtype(np.int32) if hi <= _I32_MAX else np.dtype(np.int64)
+    if dt.kind not in "iu":
+        raise LayoutError(f"values need an integer dtype, not {dt}")
+    if hi > np.iinfo(dt).max:
+        raise LayoutError(f"the largest offset {hi} does not fit in {dt}")
+    return dt
+
+
+def _table(modes, dt, out=None):
+    """Phi over the domain of the flat ``modes`` as a 1-D array (outer sums, first mode fastest)."""
+    acc = np.zeros(1, dtype=dt)
+    for k, (s, d) in enumerate(modes):
+        col = np.arange(s, dtype=dt) * dt.type(d)
+        last = k == len(modes) - 1
+        if last and out is not None:
+            np.add(col[:, None], acc[None, :], out=out.reshape(s, acc.size))
+            return out
+        acc = (col[:, None] + acc[None, :]).reshape(-1)
+    if out is not None:
+        out[...] = acc
+        return out
+    return acc
+
+
+def values(L, indices=None, *, out=None, dtype=None):
+    """Phi_L as a numpy array: over the whole domain ``[0, size)``, or at ``indices``.
+
+    dtype: int32 when the cosize fits, else int64 (or ``dtype``, or ``out.dtype``).  Over the
+    domain, the modes are split into an inner group (a table of at most ``_TABLE`` elements),
+    a boundary mode walked in row blocks, and outer modes walked one combination at a time;
+    each block is written straight into the output as ``inner + column`` (one broadcast add).
+    """
+    L = as_layout(L)
+    n = int(T.size(L.shape))
+    dt = _dtype_for(L, dtype, out)
+    if indices is not None:
+        return _values_at(L, indices, dt, out)
+    if out is None:
+        out = np.empty(n, dtype=dt)
+    elif out.size != n or not out.flags.c_contiguous:
+        raise LayoutError(f"out must be a contiguous array of {n} elements, "
+                          f"got shape {out.shape}")
+    flat_out = out.reshape(-1)
+    ms = [(int(s), int(d)) for s, d in zip(leaves(L.shape), leaves(L.stride)) if s != 1]
+    # inner modes: the longest prefix whose table fits
+    P, k = 1, 0
+    while k < len(ms) and P * ms[k][0] <= _TABLE:
+        P *= ms[k][0]
+        k += 1
+    if k == len(ms):
+        _table(ms, dt, flat_out)
+        return out
+    inner = _table(ms[:k], dt)
+    sk, dk = ms[k]
+    rows = max(1, _TABLE // P)
+    outer = ms[k + 1:]
+    block = P * sk
+    coord = [0] * len(outer)
+    off = 0
+    for q in range(n // block):
+        base = q * block
+        for t in range(0, sk, rows):
+            m = min(rows, sk - t)
+            col = np.arange(t, t + m, dtype=dt) * dt.type(dk) + dt.type(off)
+            view = flat_out[base + t * P: base + (t + m) * P].reshape(m, P)
+            np.add(col[:, None], inner[None, :], out=view)
+        # next outer coordinate (colexicographic counter)
+        for j, (s, d) in enumerate(outer):
+            coord[j] += 1
+            off += d
+            if coord[j] < s:
+                break
+            off -= coord[j] * d
+            coord[j] = 0
+    return out
+
+
+def _values_at(L, indices, dt, out):
+    idx = np.asarray(indices)
+    if idx.dtype.kind not in "iu":
+        raise LayoutError(f"indices must be integers, not {idx.dtype}")
+    n = int(T.size(L.shape))
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise LayoutError(f"an index is outside the domain [0, {n})")
+    if out is None:
+        out = np.empty(idx.shape, dtype=dt)
+    elif out.shape != idx.shape:
+        raise LayoutError(f"out has shape {out.shape}, indices have {idx.shape}")
+    ms = [(int(s), int(d)) for s, d in zip(leaves(L.shape), leaves(L.stride)) if s != 1]
+    flat_i, flat_o = idx.reshape(-1), out.reshape(-1)
+    if n <= _TABLE and idx.size >= n // 4:  # cheaper to look the answers up in the table
+        table = _table(ms, dt)
+        for a in range(0, flat_i.size, _TABLE):
+            np.take(table, flat_i[a:a + _TABLE], out=flat_o[a:a + _TABLE])
+        return out
+    for a in range(0, flat_i.size, _TABLE):
+        rest = flat_i[a:a + _TABLE].astype(np.int64)
+        acc = np.zeros(rest.size, dtype=np.int64)
+        for s, d in ms:
+            rest, r = np.divmod(rest, s)
+            acc += r * d
+        flat_o[a:a + _TABLE] = acc
+    return out
+
+
+def image(L):
+    """Image(Phi_L) as a frozenset of ints."""
+    return frozenset(np.unique(values(L)).tolist())

@@ -1,0 +1,206 @@
+"""Comparison levels: what "agrees" means, per operation (issue 5).
+
+Levels, strictest first (each implies the ones below it, except ``property``):
+
+``printed``    the same CuTe text, staticness included (``_8:_1`` vs ``8:1`` differ).
+``structure``  the same shape and stride values (``LayoutBase ==``), staticness ignored.
+``function``   the same layout function on the domain (Def 2.1.2.19, ``L(i)`` for every
+               ``i < size``) *and* the same mode tree up to refinement: rank-1 tuples
+               are unwrapped (``(8):(1)`` ~ ``8:1``), and where both sides are tuples
+               they have equal lengths and recursively equal mode sizes; a leaf matches
+               any sub-tree of the same size.  So ``L(coord)`` agrees on every coordinate
+               of the coarser of the two shapes.
+``coalesced``  the same function after coalesce: same size and the same ``L(i)`` (Prop.
+               2.1.4: Phi_A = Phi_B iff coalesce(A) = coalesce(B)); mode structure differs.
+``property``   only the operation's defining property holds (non-unique results):
+               right_inverse R of L: ``L(R(i)) == i`` for ``i < size(R)`` and
+               ``size(R)`` equal to the reference's; left_inverse R of L:
+               ``R(L(i)) == i`` for ``i < size(L)``.
+``none``       nothing above holds.
+
+Required level per operation (``REQUIRED``): ``structure`` for size, cosize, values (the
+numbers), coalesce and filter (the coalesced form is unique, 2.1.4); ``coalesced`` for
+complement (a complement is determined by its function, 2.1.6; CuTe returns it
+coalesced); ``function`` for composition and the divides/products (2.3: the result's mode
+structure, e.g. tile mode vs rest mode, is part of the definition); ``property`` for the
+inverses (not unique: two valid left inverses can differ off the image).
+
+Outcomes: both raising agrees (``both-raised``); one raising and the other returning a
+value disagrees (``none``); an oracle that answered ``unsupported`` gives no verdict
+(``ok`` is None), nor does a reference that is unsupported (``no-reference``).
+"""
+
+from dataclasses import dataclass
+
+from layoutcheck.layout import LayoutBase
+
+from .protocol import Outcome
+
+__all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "CHECK",
+           "verdict"]
+
+LEVELS = ("printed", "structure", "function", "coalesced", "property", "none")
+REQUIRED = {
+    "size": "structure", "cosize": "structure", "values": "structure",
+    "coalesce": "structure", "filter": "structure",
+    "complement": "coalesced",
+    "composition": "function",
+    "logical_divide": "function", "zipped_divide": "function", "tiled_divide": "function",
+    "flat_divide": "function", "logical_product": "function", "zipped_product": "function",
+    "tiled_product": "function", "blocked_product": "function", "raked_product": "function",
+    "right_inverse": "property", "left_inverse": "property",
+}
+# Layouts up to this size are compared on their whole domain; larger ones on a fixed
+# sample of 4096 evenly spaced indices plus both ends (the detail says so).
+FULL_EVAL_LIMIT = 1 << 16
+
+
+@dataclass(frozen=True)
+class Comparison:
+    level: str  # a LEVELS entry, or "both-raised", "unsupported", "no-reference"
+    ok: object  # True / False / None (no verdict)
+    required: str
+    detail: str = ""
+
+
+def level_holds(level, required):
+    """Whether reaching ``level`` satisfies ``required``."""
+    if level == "both-raised":
+        return True
+    if level not in LEVELS:
+        return False
+    if required == "property":  # any level that implies the function implies the property
+        return level != "none"
+    return LEVELS.index(level) <= LEVELS.index(required)
+
+
+def compare(op, inputs, expected, actual):
+    """Compare an oracle's answer with the reference's (both Outcomes, or bare values)."""
+    expected = expected if isinstance(expected, Outcome) else Outcome.ok(expected)
+    actual = actual if isinstance(actual, Outcome) else Outcome.ok(actual)
+    required = REQUIRED.get(op, "structure")
+    if actual.kind == "unsupported":
+        return Comparison("unsupported", None, required, actual.message)
+    if expected.kind == "unsupported":
+        return Comparison("no-reference", None, required, f"reference: {expected.message}")
+    if expected.kind == "raised" and actual.kind == "raised":
+        return Comparison("both-raised", True, required, "")
+    if expected.kind == "raised":
+        return Comparison("none", False, required,
+                          f"reference raised ({expected.message}) but the oracle returned {actual}")
+    if actual.kind == "raised":
+        return Comparison("none", False, required,
+                          f"the oracle raised ({actual.message}) but the reference returned {expected}")
+    level, detail = _level(op, tuple(inputs), expected.value, actual.value)
+    return Comparison(level, level_holds(level, required), required, detail)
+
+
+def _level(op, inputs, e, a):
+    if isinstance(e, LayoutBase) != isinstance(a, LayoutBase):
+        return "none", f"different kinds of result: {e} vs {a}"
+    if not isinstance(e, LayoutBase):
+        if str(e) == str(a):
+            return "printed", ""
+        same = (tuple(map(int, e)) == tuple(map(int, a))) if isinstance(e, tuple) and isinstance(a, tuple) \
+            else (not isinstance(e, tuple) and not isinstance(a, tuple) and int(e) == int(a))
+        return ("structure", "staticness differs") if same else ("none", "different values")
+    if str(e) == str(a):
+        return "printed", ""
+    if e == a:
+        return "structure", "same values, staticness differs"
+    ve, va, sampled = _eval_pair(e, a)
+    note = " (sampled)" if sampled else ""
+    same_fn = _size(e.shape) == _size(a.shape) and ve == va
+    if same_fn and _same_modes(e.shape, a.shape):
+        return "function", "structure differs, layout function equal" + note
+    if same_fn:
+        return "coalesced", "mode structure differs, layout function equal" + note
+    if op in ("right_inverse", "left_inverse") and inputs and isinstance(inputs[0], LayoutBase):
+        ok, why = _inverse_property(op, inputs[0], e, a)
+        if ok:
+            return "property", f"a different {op} that satisfies the defining property"
+        return "none", why
+    if _size(e.shape) != _size(a.shape):
+        return "none", f"sizes differ: {_size(e.shape)} vs {_size(a.shape)}"
+    first = next(i for i, (x, y) in enumerate(zip(ve, va)) if x != y)
+    return "none", f"layout functions differ (first at sampled position {first}: {ve[first]} vs {va[first]})"
+
+
+def _unwrap(s):
+    while isinstance(s, tuple) and len(s) == 1:
+        s = s[0]
+    return s
+
+
+def _same_modes(a, b):
+    a, b = _unwrap(a), _unwrap(b)
+    if not isinstance(a, tuple) or not isinstance(b, tuple):
+        return _size(a) == _size(b)
+    return len(a) == len(b) and all(_same_modes(x, y) for x, y in zip(a, b))
+
+
+def _size(s):
+    if isinstance(s, tuple):
+        n = 1
+        for x in s:
+            n *= _size(x)
+        return n
+    return int(s)
+
+
+def _evaluator(L):
+    from layoutcheck.spec import Layout  # the trusted layout function (Def 2.1.2.19)
+    return Layout(L.shape, L.stride)
+
+
+def _indices(n):
+    if n <= FULL_EVAL_LIMIT:
+        return range(n), False
+    step = n / 4096
+    return sorted({0, n - 1, *(int(k * step) for k in range(4096))}), True
+
+
+def _eval_pair(e, a):
+    n = min(_size(e.shape), _size(a.shape))
+    idx, sampled = _indices(n)
+    fe, fa = _evaluator(e), _evaluator(a)
+    return [fe(i) for i in idx], [fa(i) for i in idx], sampled
+
+
+def _inverse_property(op, L, expected, R):
+    fL, fR = _evaluator(L), _evaluator(R)
+    nL, nR = _size(L.shape), _size(R.shape)
+    if op == "right_inverse":
+        if nR != _size(expected.shape):
+            return False, f"size {nR} differs from the reference's {_size(expected.shape)}"
+        idx, _ = _indices(nR)
+        for i in idx:
+            j = fR(i)
+            if not 0 <= j < nL or fL(j) != i:
+                return False, f"L(R({i})) = {fL(j) if 0 <= j < nL else 'out of domain'}, not {i}"
+        return True, ""
+    idx, _ = _indices(nL)
+    for i in idx:
+        j = fL(i)
+        if not 0 <= j < nR or fR(j) != i:
+            return False, f"R(L({i})) = {fR(j) if 0 <= j < nR else 'out of domain'}, not {i}"
+    return True, ""
+
+
+# The check name under which oracle disagreements are registered in findings.toml
+# (``match = {oracle = "...", op = "...", check = "agreement", when = "..."}``).
+CHECK = "agreement"
+
+
+def verdict(oracle, op, inputs, comparison):
+    """``("agree" | "disagree" | "known" | "no verdict", finding id or None)``.
+
+    A disagreement that a finding of the register explains is ``known``, not a failure.
+    """
+    if comparison.ok is None:
+        return "no verdict", None
+    if comparison.ok:
+        return "agree", None
+    from layoutcheck.findings import find_known
+    fid = find_known(oracle, op, CHECK, tuple(inputs))
+    return ("known", fid) if fid else ("disagree", None)

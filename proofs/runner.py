@@ -1,0 +1,113 @@
+"""Running the catalogue: one row per (lemma, rank) and one per induction ("all" ranks).
+
+``proved`` only on ``unsat`` of every query; ``refuted`` only when z3's model, decoded into a
+concrete layout, also violates the statement when evaluated on ``layoutcheck.spec``;
+everything else (timeout, z3 ``unknown``, an unconfirmed model) is ``unknown``.
+"""
+
+import time
+
+import z3
+
+from layoutcheck.errors import LayoutError
+
+from .lemmas import CATALOGUE, get_lemma
+from .symbolic import decode
+
+__all__ = ["run", "run_lemma", "solve", "expected_outcome_met", "DEFAULT_MAX_RANK",
+           "DEFAULT_TIMEOUT"]
+
+DEFAULT_MAX_RANK = 4
+DEFAULT_TIMEOUT = 20.0
+
+
+def solve(query, timeout):
+    """'unsat' | 'sat' | 'unknown', and the model on 'sat'."""
+    s = z3.Solver()
+    s.set("timeout", max(1, int(timeout * 1000)))
+    s.add(*query.assertions)
+    res = s.check()
+    if res == z3.unsat:
+        return "unsat", None
+    if res == z3.sat:
+        return "sat", s.model()
+    return "unknown", None
+
+
+def _layout_text(shape, stride):
+    from layoutcheck.layout import LayoutBase
+    return str(LayoutBase(shape, stride))
+
+
+def _run_queries(lemma, queries, timeout):
+    """Run queries until one is sat or unknown; return (result, counterexample, note)."""
+    unknown = None
+    for q in queries:
+        res, model = solve(q, timeout)
+        if res == "unsat":
+            continue
+        if res == "unknown":
+            unknown = unknown or q.label
+            continue
+        if q.layout is None:
+            return "unknown", None, f"{q.label}: sat without a layout to decode"
+        shape, stride = decode(model, q.layout)
+        text = _layout_text(shape, stride)
+        held = lemma.check((shape, stride))
+        if held is False:
+            return "refuted", text, q.label
+        return "unknown", text, f"{q.label}: z3's model {text} does not re-check on the spec"
+    if unknown:
+        return "unknown", None, f"{unknown}: solver timeout or unknown"
+    return "proved", None, ""
+
+
+def _row(lemma, rank, result, seconds, cex, note, n_queries):
+    return {"lemma": lemma.name, "rank": rank, "result": result, "seconds": round(seconds, 3),
+            "counterexample": cex, "for_all_ranks": False, "bound": lemma.bound,
+            "queries": n_queries, "note": note, "expected": lemma.expected}
+
+
+def run_lemma(lemma, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, induction=True):
+    rows = []
+    top = max_rank if lemma.max_rank is None else min(max_rank, lemma.max_rank)
+    for rank in range(lemma.min_rank, top + 1):
+        t0 = time.perf_counter()
+        qs = lemma.queries(rank)
+        res, cex, note = _run_queries(lemma, qs, timeout)
+        rows.append(_row(lemma, rank, res, time.perf_counter() - t0, cex, note, len(qs)))
+    if induction and lemma.induction is not None:
+        t0 = time.perf_counter()
+        qs = lemma.induction()
+        res, cex, note = _run_queries(lemma, qs, timeout)
+        all_rows = res == "proved"
+        rows.append(_row(lemma, "all", res, time.perf_counter() - t0, cex,
+                         lemma.induction_argument if all_rows else note, len(qs)))
+        for r in rows:
+            r["for_all_ranks"] = all_rows
+    return rows
+
+
+def run(lemmas=None, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, induction=True):
+    """Run the named lemmas (all when None) for ranks up to ``max_rank``; return the rows."""
+    if max_rank < 1:
+        raise LayoutError(f"max rank must be at least 1, got {max_rank}")
+    if timeout <= 0:
+        raise LayoutError(f"timeout must be positive, got {timeout}")
+    chosen = CATALOGUE if not lemmas else [get_lemma(n) for n in lemmas]
+    rows = []
+    for lemma in chosen:
+        rows += run_lemma(lemma, max_rank, timeout, induction)
+    return rows
+
+
+def expected_outcome_met(lemma_name, rows):
+    """proved: every row proved.  refuted: some row refuted, none unknown."""
+    mine = [r for r in rows if r["lemma"] == lemma_name]
+    lemma = get_lemma(lemma_name)
+    if not mine:
+        return False
+    if lemma.expected == "refuted":
+        return any(r["result"] == "refuted" for r in mine) and \
+            all(r["result"] != "unknown" for r in mine)
+    return all(r["result"] == "proved" for r in mine)
