@@ -174,6 +174,100 @@ def _finish(runner, oracle_name, seconds):
     return r
 
 
+BATCHED = ("cute-cpp", "cute-dsl")  # oracles that answer a batch much faster than one case
+BATCH_CASES = 64                    # cases drawn per batch for them
+
+
+class _Miss(Skip):
+    """A batched oracle has no cached answer yet: the call is recorded for the next batch."""
+
+
+class _Prefetching:
+    """Wraps a batched oracle: answers from a cache; while recording, a cache miss is noted
+    (and the check stops with _Miss) so that one run_many call answers a whole stage."""
+
+    def __init__(self, oracle):
+        self.oracle, self.name = oracle, oracle.name
+        self.cache, self.misses, self.recording = {}, [], False
+
+    def unavailable_reason(self):
+        return self.oracle.unavailable_reason()
+
+    def run(self, op, *args):
+        key = (op, tuple(encode(args)))
+        if key not in self.cache:
+            if self.recording:
+                self.misses.append((op, args))
+                raise _Miss(op)
+            self.cache[key] = self.oracle.run(op, *args)
+        return self.cache[key]
+
+    def fill(self):
+        todo = list({(op, tuple(encode(a))): (op, a) for op, a in self.misses}.values())
+        self.misses = []
+        for k in range(0, len(todo), 256):
+            part = todo[k:k + 256]
+            for (op, a), out in zip(part, self.oracle.run_many(part)):
+                self.cache[(op, tuple(encode(a)))] = out
+        return len(todo)
+
+
+def _draw_cases(strategy, n, seed_value):
+    """n argument tuples drawn by hypothesis with a fixed seed (no test, no shrinking)."""
+    out = []
+
+    @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @hseed(seed_value)
+    @given(strategy)
+    def collect(args):
+        out.append(args)
+    collect()
+    return out
+
+
+def _run_batched(runner, check, oracle, budget, max_examples, seed, t0):
+    """Batched oracles (cute-cpp compiles one program per batch): draw a batch of cases,
+    answer every oracle call a stage at a time through run_many, then judge each case.  The
+    smallest failing case of the batch is reported (not shrunk further: each shrink step
+    would cost a compile)."""
+    proxy = _Prefetching(oracle)
+    runner.ctx.oracle = proxy
+    strategy = check.strategy()
+    k = 0
+    while runner.best is None:
+        if max_examples is not None and runner.cases >= max_examples:
+            break
+        if max_examples is None and time.monotonic() - t0 > budget:
+            break
+        n = BATCH_CASES if max_examples is None else min(BATCH_CASES, max_examples - runner.cases)
+        cases = _draw_cases(strategy, n, _seed(seed, check.name, oracle.name, "batch", k))
+        k += 1
+        if not cases:
+            break
+        proxy.recording = True
+        for _ in range(6):  # stages: a law's later calls depend on earlier answers
+            for args in cases:
+                try:
+                    check.run(runner.ctx, args)
+                except Exception:  # noqa: BLE001 - misses are recorded; judged below
+                    pass
+            if not proxy.fill():
+                break
+        proxy.recording = False
+        for args in sorted(cases, key=lambda a: sum(map(len, encode(a)))):
+            if runner.best is not None:
+                break
+            try:
+                runner.case(args)
+            except Exception:  # noqa: BLE001 - recorded in runner.best
+                pass
+    r = _finish(runner, oracle.name, time.monotonic() - t0)
+    if r["counterexample"] and not r["known_finding"]:
+        r["message"] += " (smallest failing case of a batch; not shrunk)"
+    return r
+
+
 def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, replays=()):
     """Fuzz one check against one oracle; return its result dict."""
     t0 = time.monotonic()
@@ -187,6 +281,8 @@ def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, re
         if runner.best is not None:
             return _finish(runner, oracle.name, time.monotonic() - t0)
     try:
+        if oracle.name in BATCHED and max_examples != 0:
+            return _run_batched(runner, check, oracle, budget, max_examples, seed, t0)
         strategy = check.strategy()
         if max_examples is not None:  # a case count: the run depends on the seed only
             runner.limit = max_examples
@@ -268,18 +364,21 @@ def _summary(results, seconds):
             "fail": count("fail"), "error": count("error"), "skipped": count("skipped"),
             "known": sum(1 for r in results if r["known_finding"]),
             "new_failures": sum(1 for r in results if r["status"] == "fail" and not r["known_finding"]),
-            "cases": sum(r["cases"] for r in results), "seconds": round(seconds, 2)}
+            "cases": sum(r["cases"] for r in results), "seconds": round(seconds, 2),
+            "first_failure_s": next((r.get("elapsed_s") for r in results if r["status"] in
+                                     ("fail", "error") and not r["known_finding"]), None)}
 
 
 def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_examples=None,
                  checks=None, kinds=None, use_db=True, db_path=None, jobs=1, progress=None,
-                 command=None):
+                 command=None, fail_fast=False):
     """Run the gate; return the report dict (see the module docstring).
 
     oracles: names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
     checks; budget (seconds, shared across all pairs) is ignored when max_examples is set
     (then the run is a pure function of seed); jobs > 1 shards by seed across processes;
-    progress(done, total, result) is called after each pair.
+    progress(done, total, result) is called after each pair; fail_fast stops at the first
+    new failure (the remaining pairs are reported as skipped).
     """
     db_path = Path(db_path) if db_path else DB_PATH
     selected = checks_for(ops, kinds, checks)
@@ -293,7 +392,7 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
         results = _sharded(names, ops, budget, seed, max_examples, checks, kinds, jobs, db)
     else:
         results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
-                             progress)
+                             progress, fail_fast)
     report = {"command": command or "run_campaign", "seed": seed, "budget_s": budget,
               "max_examples": max_examples, "jobs": jobs,
               "oracles": {n: reasons[n] for n in names}, "results": results,
@@ -310,14 +409,18 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
     return report
 
 
-def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress):
+def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
+               fail_fast=False):
     pairs = [(c, n) for n in names for c in selected]
     results, t0 = [], time.monotonic()
     live = [p for p in pairs if _skip_reason(p[0], objs[p[1]], objs.get("spec"), reasons) is None]
     live_left = len(live)
+    stop = False
     for i, (check, name) in enumerate(pairs):
         reason = _skip_reason(check, objs[name], objs.get("spec"), reasons)
-        if reason:
+        if stop:
+            r = _result(check, name, "skipped", message="not run: --fail-fast after a failure")
+        elif reason:
             r = _result(check, name, "skipped", message=reason)
         else:
             share = None
@@ -327,6 +430,8 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
             r = run_check(check, objs[name], objs.get("spec"), budget=share,
                           max_examples=max_examples, seed=seed, replays=replays)
             live_left -= 1
+            r["elapsed_s"] = round(time.monotonic() - t0, 3)  # since the campaign started
+            stop = fail_fast and r["status"] in ("fail", "error") and not r["known_finding"]
         results.append(r)
         if progress:
             progress(i + 1, len(pairs), r)

@@ -27,8 +27,8 @@ def _raises(fn, *args, **kw):
 
 @predicate
 def stride_divisibility_fails(A, B=None, *rest):
-    """CuTe's admissibility for composition(A, B): every non-zero stride d of a mode of B
-    (size > 1) must, walking coalesce(A)'s modes except the last, divide or be divided by
+    """pycute's admissibility for composition(A, B): every non-zero stride d of a mode of B
+    (even of size 1) must, walking coalesce(A)'s modes except the last, divide or be divided by
     each mode size it crosses (CuTe's 'stride divisibility condition')."""
     if B is None or not isinstance(A, LayoutBase):
         return False
@@ -41,7 +41,7 @@ def stride_divisibility_fails(A, B=None, *rest):
     shapes = [int(s) for s in leaves(cA.shape)][:-1]
     for s, d in zip(leaves(B.shape), leaves(B.stride)):
         s, d = int(s), int(d)
-        if d == 0 or s == 1:
+        if d == 0:  # pycute special-cases stride 0 only; a size-1 mode is walked too
             continue
         rest_shape, rest_stride = s, d
         for cs in shapes:
@@ -97,3 +97,20 @@ def int_tiler(A, T=None, *rest):
     if isinstance(T, tuple):
         return any(isinstance(t, int) for t in T)
     return isinstance(T, int) and not isinstance(T, LayoutBase)
+
+
+@predicate
+def product_stride_divisibility_fails(A, B=None, *rest):
+    """logical_product(A, B) composes comp(A, size(A) cosize(B)) with B: that inner
+    composition fails pycute's stride-divisibility condition (F-070)."""
+    if B is None:
+        return False
+    spec = _spec()
+    B = LayoutBase(B) if isinstance(B, int) else B
+    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
+        return False
+    try:
+        comp = spec.complement(A, spec.size(A) * spec.cosize(B), sense="cute")
+    except LayoutError:
+        return False
+    return stride_divisibility_fails(comp, B)

@@ -25,6 +25,7 @@ from math import prod
 
 from hypothesis import strategies as st
 
+from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
@@ -214,7 +215,7 @@ def _ordered_strides(draw, flat_shape, kind, zero_strides):
     cur = 1 if kind == "compact" else draw(_pick([1, 2, 3, 4]))
     for k in order:
         s = int(flat_shape[k])
-        if s == 1:
+        if s == 1 and kind != "tractable":  # tractable sorts without squeezing (Def 2.1.8.1)
             strides[k] = draw(_pick([0, 1, cur, cur + 1, 7]))
             continue
         if kind == "tractable" and zero_strides and draw(_ints(0, 4)) == 0:
@@ -230,11 +231,7 @@ def _ordered_strides(draw, flat_shape, kind, zero_strides):
     return [_stride_like(d, s) for d, s in zip(strides, flat_shape)]
 
 
-@st.composite
-def layouts(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_stride=64,
-            degenerate=True, zero_strides=True, static=None, empty=False, flat=False,
-            injective=False, compact=False, sorted=False, coalesced=False, tractable=False,
-            complementable=False, min_leaves=1, cls=LayoutBase):
+def layouts(*, max_leaves=5, max_size=256, max_stride=64, degenerate=True, **kw):
     """A layout ``shape:stride`` with the requested properties (all constructive).
 
     max_leaves / max_rank / max_depth bound the flattening's length, the top-level rank and
@@ -244,8 +241,24 @@ def layouts(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_st
     allows ``()`` modes (and the empty layout when min_leaves=0), flat gives a flat tuple.
     injective / compact / complementable / tractable (2.1.5, 2.1.6, 2.1.8) build strides
     that satisfy the property; sorted orders the flat modes (Def 2.1.3.23); coalesced gives
-    CuTe's coalesced form (Def 2.1.4).
+    CuTe's coalesced form (Def 2.1.4).  Bad bounds raise LayoutError.
     """
+    if max_leaves < 1:
+        raise LayoutError(f"max_leaves must be at least 1, got {max_leaves}")
+    if max_size < (1 if degenerate else 2):
+        raise LayoutError(f"max_size must be at least {1 if degenerate else 2}"
+                          f"{'' if degenerate else ' without degenerate modes'}, got {max_size}")
+    if max_stride < 0:
+        raise LayoutError(f"max_stride must be non-negative, got {max_stride}")
+    return _layouts(max_leaves=max_leaves, max_size=max_size, max_stride=max_stride,
+                    degenerate=degenerate, **kw)
+
+
+@st.composite
+def _layouts(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_stride=64,
+            degenerate=True, zero_strides=True, static=None, empty=False, flat=False,
+            injective=False, compact=False, sorted=False, coalesced=False, tractable=False,
+            complementable=False, min_leaves=1, cls=LayoutBase):
     if coalesced:
         return draw(_coalesced_layouts(max_leaves, max_size, max_stride, static, cls))
     if min_leaves == 0 and draw(_ints(0, 9)) == 0:

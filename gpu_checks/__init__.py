@@ -2,7 +2,7 @@
 against the spec.
 
 Kernel sources (package data): ``lc_layout.cuh`` (Phi_L, rank bound LC_MAX_RANK = 16),
-``address.cu`` (address, sweep, gather, scatter, copy kernels), ``host_shim.hpp`` (runs
+``address.cu`` (address, sweep, gather, scatter, copy kernels), ``host_shim.cuh`` (runs
 kernel sources on the CPU); generated per batch: specialised kernels (layouts as
 compile-time constants) and CuTe kernels (the real CuTe headers of the nvidia-cutlass
 wheel).  ``run_on_device.sh`` runs the whole check on a fresh GPU machine.

@@ -5,13 +5,11 @@ hence the same kernel sources and the same cache entries on every machine.  Stat
 are ``layoutcheck.integers.C`` (CuTe ``Int<N>``), the others plain ``int``.
 """
 
-import random
-
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-__all__ = ["random_layout", "injective_layout", "composable_pair", "divisible_pair", "copy_pair", "shrink",
-           "flat_layout"]
+__all__ = ["random_layout", "injective_layout", "composable_pair", "divisible_pair", "copy_pair",
+           "shrink", "flat_layout"]
 
 
 def _size(shape):

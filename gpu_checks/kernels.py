@@ -185,9 +185,11 @@ class CuteCase:
         return f"{self.op}({self.a})" if self.b is None else f"{self.op}({self.a}, {self.b})"
 
 
-def _cxx_tuple(t, dyn):
+def _cxx_tuple(t, dyn, maker):
+    """C++ for an IntTuple: ``cute::Int<N>{}`` for static leaves, ``int(dyn[k])`` for
+    dynamic ones (appending the value to ``dyn``), ``cute::<maker>(...)`` for tuples."""
     if isinstance(t, tuple):
-        return "cute::make_shape(" + ", ".join(_cxx_tuple(x, dyn) for x in t) + ")"
+        return f"cute::{maker}(" + ", ".join(_cxx_tuple(x, dyn, maker) for x in t) + ")"
     if isinstance(t, C):
         return f"cute::Int<{int(t)}>{{}}"
     dyn.append(int(t))
@@ -195,8 +197,8 @@ def _cxx_tuple(t, dyn):
 
 
 def _cxx_layout(L, dyn):
-    shape = _cxx_tuple(L.shape, dyn)
-    stride = _cxx_tuple(L.stride, dyn).replace("make_shape", "make_stride")
+    shape = _cxx_tuple(L.shape, dyn, "make_shape")
+    stride = _cxx_tuple(L.stride, dyn, "make_stride")
     return f"cute::make_layout({shape}, {stride})"
 
 

@@ -105,9 +105,9 @@ def render(report):
     lines = [f"layoutcheck gpu: arch {env['arch']}, NVRTC: {env['nvrtc']}, nvcc: {env['nvcc']}",
              f"  device: {env.get('device_name') or 'none -- ' + env.get('device_reason', '')}",
              f"  execution: {report.get('execution')}", "",
-             f"{'kernel':<24}{'where':<18}{'checked':>8}{'failed':>8}{'seconds':>9}"]
+             f"{'kernel':<24}{'where':<18}{'checked':>8}{'mismatches':>11}{'seconds':>9}"]
     for r in report["results"]:
-        lines.append(f"{r['kernel']:<24}{r['where']:<18}{r['checked']:>8}{r['failed']:>8}"
+        lines.append(f"{r['kernel']:<24}{r['where']:<18}{r['checked']:>8}{r['failed']:>11}"
                      f"{r['seconds']:>9.2f}")
         for size in r.get("sizes", []):
             frac = size["fraction_of_peak"]

@@ -23,6 +23,9 @@ ROOT=$(pwd)
 PYTHON=${PYTHON:-python3}
 CARRY=${CARRY:-$ROOT/.layoutcheck/gpu-carry}
 SITE=${SITE:-/tmp/lc-site}
+PYTHON=$(command -v "$PYTHON") || { echo "run_on_device.sh: no python ($PYTHON)" >&2; exit 2; }
+case "$PYTHON" in /*) ;; *) PYTHON="$ROOT/$PYTHON" ;; esac
+case "$CARRY" in /*) ;; *) CARRY="$ROOT/$CARRY" ;; esac
 MODE=device
 case "${1:-}" in
   --prepare) MODE=prepare; shift ;;
@@ -46,6 +49,7 @@ fi
 OUTDIR=${1:-${OUT:-}}
 [ -n "$OUTDIR" ] || { echo "run_on_device.sh: no output folder (argument or \$OUT)" >&2; exit 2; }
 mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
 LOG="$OUTDIR/run.log"
 : >"$LOG"
 say() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$LOG" >&2; }
@@ -86,6 +90,8 @@ export LAYOUTCHECK_CACHE="${LAYOUTCHECK_CACHE:-$CARRY/cache}"
 mkdir -p "$LAYOUTCHECK_CACHE"
 [ "$MODE" = dry-run ] && export LAYOUTCHECK_GPU_DRY_RUN=1
 export PYTHONUNBUFFERED=1
+# Run Python away from the tree: its folders are not importable as layoutcheck.* in place.
+cd /tmp
 "$PYTHON" -c 'import layoutcheck.gpu_checks.run as r, numpy, cupy
 print("layoutcheck from", r.__file__); print("CuTe headers", r.T.cute_include())' \
   >>"$OUTDIR/env.txt" 2>>"$LOG" || { say "import check failed (see run.log)"; exit 2; }

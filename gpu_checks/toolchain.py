@@ -26,7 +26,7 @@ __all__ = ["CompileError", "Artifact", "SOURCE_DIR", "ARCH", "cache_dir", "cuda_
 SOURCE_DIR = Path(__file__).resolve().parent
 ARCH = "sm_90"
 NVRTC_VERSION = (13, 0)
-_LOCAL_HEADERS = ("lc_layout.cuh", "host_shim.hpp")
+_LOCAL_HEADERS = ("lc_layout.cuh", "host_shim.cuh")  # device builds include only the first
 
 
 class CompileError(RuntimeError):
@@ -137,9 +137,9 @@ def _include_dirs(cute):
     return dirs
 
 
-def _key(*parts):
+def _key(headers, *parts):
     h = hashlib.sha256()
-    for name in _LOCAL_HEADERS:
+    for name in headers:
         h.update((SOURCE_DIR / name).read_bytes())
     for p in parts:
         h.update(repr(p).encode() if not isinstance(p, bytes) else p)
@@ -161,10 +161,10 @@ def compile_device(source, name="kernel", *, backend=None, cute=False, defines=(
     if why:
         raise CompileError(name, f"the {backend} backend is unavailable: {why}")
     opts = ["-std=c++17", f"-arch={arch}"] + [f"-D{d}" for d in defines]
+    # the key leaves out include paths (they differ between machines, the files do not)
+    key = _key(_LOCAL_HEADERS[:1], "device", backend, _compiler_id(backend), opts,
+               _cute_version() if cute else "", source)
     opts += ["-I" + d for d in _include_dirs(cute)]
-    extra = _cute_version() if cute else ""
-    key = _key("device", backend, _compiler_id(backend), arch, opts[:3 + len(defines)], extra,
-               source)
     folder = cache_dir()
     ptx_path, cubin_path = folder / f"{key}.ptx", folder / f"{key}.cubin"
     if ptx_path.exists() and cubin_path.exists():
@@ -227,12 +227,12 @@ def build_host_library(source, wrappers, name="kernel", *, cute=False, defines=(
     cxx = os.environ.get("CXX") or shutil.which("g++")
     if not cxx:
         raise CompileError(name, "no host C++ compiler (g++) found")
-    unit = '#include "host_shim.hpp"\n' + source + "\n" + wrappers
+    unit = '#include "host_shim.cuh"\n' + source + "\n" + wrappers
     flags = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"] + [f"-D{d}" for d in defines]
-    flags += ["-I" + d for d in _include_dirs(cute)]
     version = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
-    key = _key("host", cxx, version.split("\n")[0], flags[:5 + len(defines)],
+    key = _key(_LOCAL_HEADERS, "host", cxx, version.split("\n")[0], flags,
                _cute_version() if cute else "", unit)
+    flags += ["-I" + d for d in _include_dirs(cute)]
     lib = cache_dir() / f"{key}.so"
     if lib.exists():
         return lib

@@ -12,11 +12,11 @@ instead and returns what CuTe returns.  A failed precondition raises
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.layout import LayoutBase
 
 from . import tuples as tt
 from .basic import is_compact, is_injective, concat
-from .layout import Layout, as_layout, cosize, parse_tiler
+from .layout import Layout, _new, as_layout, cosize, flat_modes, parse_tiler
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "is_disjoint", "composition", "is_composable", "logical_divide", "zipped_divide",
@@ -55,29 +55,31 @@ def _check_sense(sense):
 
 
 def _modes(L):
-    L = as_layout(L)
-    return list(zip(leaves(L.shape), leaves(L.stride)))
+    return flat_modes(as_layout(L))
+
+
+_ONE = (C(1), C(0))
 
 
 def _from_modes(ms):
     """CuTe's result convention: ``_1:_0`` when empty, ``s:d`` for one mode, else a tuple."""
     if not ms:
-        return Layout(C(1), C(0))
+        return _new(*_ONE)
     if len(ms) == 1:
-        return Layout(*ms[0])
-    return Layout(tuple(s for s, _ in ms), tuple(d for _, d in ms))
+        return _new(*ms[0])
+    return _new(tuple(s for s, _ in ms), tuple(d for _, d in ms))
 
 
 def _mode_list(L):
     """Top-level modes of L (a leaf layout is its own single mode)."""
     L = as_layout(L)
     if isinstance(L.shape, tuple):
-        return [Layout(s, d) for s, d in zip(L.shape, L.stride)]
+        return [_new(s, d) for s, d in zip(L.shape, L.stride)]
     return [L]
 
 
 def _join(layouts):
-    return Layout(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts))
+    return _new(tuple([x._shape for x in layouts]), tuple([x._stride for x in layouts]))
 
 
 # --- coalesce and filter (2.1.4, 2.3.3) ------------------------------------------------------
@@ -118,7 +120,7 @@ def coalesce(L, profile=None, style="paper"):
         if profile is not None:
             raise LayoutError("the flat coalesce (Construction 2.1.4.9) takes no profile")
         ms = _coalesce_modes(_modes(L))
-        return Layout(tuple(s for s, _ in ms), tuple(d for _, d in ms))
+        return _new(tuple(s for s, _ in ms), tuple(d for _, d in ms))
     if profile is None:
         return _from_modes(_coalesce_modes(_modes(L)))
     if isinstance(profile, LayoutBase):
@@ -163,35 +165,36 @@ def _check_N(N):
         raise LayoutError(f"the complement target N must be a positive integer, got {N!r}")
 
 
-def _sorted_squeeze(L):
-    return sorted([(s, d) for s, d in _modes(L) if s != 1], key=lambda m: (m[1], m[0]))
-
-
-def _cute_input(ms, N):
-    """CuTe's reading of complement(L, N): stride-0 modes ignored, N rounded up to a multiple
-    of s_m d_m (its ceil_div)."""
-    ms = [(s, d) for s, d in ms if d != 0]
-    if N is not None and ms:
-        last = ms[-1][0] * ms[-1][1]
-        N = -(-N // last) * last
+def _complement_modes(L, N, sense):
+    """The sorted modes and target of comp(L, N), or None when L is not (N-)complementable
+    (Def 2.1.6.11 / 2.1.6.25 / 2.3.6.8: in sort(squeeze(L^b)) every stride is non-zero
+    (Example 2.1.6.15), every s_i d_i divides d_{i+1}, and s_m d_m divides N).  CuTe's sense
+    first drops the stride-0 modes and rounds N up to a multiple of s_m d_m (its ceil_div)."""
+    _check_sense(sense)
+    if N is not None:
+        _check_N(N)
+    ms = sorted([(d, s) for s, d in _modes(L) if s != 1])
+    if sense == "cute":
+        ms = [m for m in ms if m[0] != 0]
+    if ms:
+        if ms[0][0] == 0:
+            return None
+        prev = ms[0][0] * ms[0][1]
+        for d, s in ms[1:]:
+            if d % prev:
+                return None
+            prev = s * d
+        if N is not None:
+            if sense == "cute":
+                N = -(-N // prev) * prev
+            elif N % prev:
+                return None
     return ms, N
 
 
 def is_complementable(L, N=None, sense="paper"):
-    """Def 2.1.6.11 / 2.1.6.25 / 2.3.6.8: in sort(squeeze(L^b)) every stride is non-zero
-    (Example 2.1.6.15), every s_i d_i divides d_{i+1}, and s_m d_m divides N when N is given.
-    ``sense="cute"``: after dropping stride-0 modes and rounding N up, as CuTe does."""
-    _check_sense(sense)
-    if N is not None:
-        _check_N(N)
-    ms = _sorted_squeeze(L)
-    if sense == "cute":
-        ms, N = _cute_input(ms, N)
-    if any(d == 0 for _, d in ms):
-        return False
-    if not all(dn % (s * d) == 0 for (s, d), (_, dn) in zip(ms, ms[1:])):
-        return False
-    return N is None or not ms or N % (ms[-1][0] * ms[-1][1]) == 0
+    """Whether comp(L, N) exists (Def 2.1.6.11 / 2.1.6.25 / 2.3.6.8; see ``complement``)."""
+    return _complement_modes(L, N, sense) is not None
 
 
 def complement(L, N=None, sense="paper"):
@@ -202,21 +205,25 @@ def complement(L, N=None, sense="paper"):
     cosize(filter(L)), which gives the paper's comp(L).  ``sense="cute"`` ignores stride-0
     modes and rounds N up to a multiple of s_m d_m, as CuTe does.
     """
-    _check_sense(sense)
-    L = as_layout(L)
-    if not is_complementable(L, N, sense):
+    found = _complement_modes(L, N, sense)
+    if found is None:
         what = "complementable" if N is None else f"{N}-complementable"
-        raise LayoutError(f"{L} is not {what} (Def 2.1.6.11/2.1.6.25)",
+        raise LayoutError(f"{as_layout(L)} is not {what} (Def 2.1.6.11/2.1.6.25)",
                           condition="is_complementable")
-    ms, N = _cute_input(_sorted_squeeze(L), N)
+    return _from_modes(_complement_of(*found))
+
+
+def _complement_of(ms, N):
+    """Construction 2.1.6.29 on sorted (d, s) modes already checked complementable; returns
+    the coalesced modes of the complement."""
     if N is None:
-        N = 1 + sum((s - 1) * d for s, d in ms)
+        N = 1 + sum((s - 1) * d for d, s in ms)
     out, cur = [], C(1)
-    for s, d in ms:
+    for d, s in ms:
         out.append((d // cur, cur))
         cur = s * d
     out.append((-(-N // cur), cur))
-    return _from_modes(_coalesce_modes(out))
+    return _coalesce_modes(out)
 
 
 def is_disjoint(A, B):
@@ -226,19 +233,18 @@ def is_disjoint(A, B):
 
 # --- composition (2.3.7, section 4) ----------------------------------------------------------
 
-def _compose_leaf(a, t, e):
+def _compose_leaf(a, t, e, used):
     """Compose the coalesced flat layout ``a`` (list of modes) with one leaf ``t:e``: split the
     leaf against a's modes by divisibility (the mutual refinement of section 4).
 
-    Returns (modes, digits): the result's modes and, per mode of ``a``, the largest digit the
-    leaf's image uses there (for the no-carry check across leaves).  Raises when the
+    Returns the result's modes and adds to ``used[i]`` the largest digit the leaf's image
+    uses in mode i of ``a`` (for the no-carry check across leaves).  Raises when the
     divisibility conditions fail.
     """
-    digits = [0] * len(a)
     if e == 0:
-        return [(t, e)], digits
+        return [(t, e)]
     if t == 1:
-        return [(t, C(0))], digits
+        return [(t, C(0))]
     out, rest_s, rest_d = [], t, e
     for i, (s, d) in enumerate(a[:-1]):
         if rest_s == 1:
@@ -254,13 +260,13 @@ def _compose_leaf(a, t, e):
             new = rest_s
         else:
             raise _not_composable("stride divisibility", s, rest_d)
-        digits[i] = rest_d * (new - 1)
+        used[i] += rest_d * (new - 1)
         out.append((new, rest_d * d))
         rest_s, rest_d = rest_s // new, C(1)
     if rest_s != 1:
-        digits[-1] = rest_d * (rest_s - 1)
+        used[-1] += rest_d * (rest_s - 1)
         out.append((rest_s, rest_d * a[-1][1]))
-    return out, digits
+    return out
 
 
 def _not_composable(what, x, y):
@@ -280,17 +286,25 @@ def _compose(A, B, sense):
     (so that the result's function, a sum over its modes, is A∘B), and for the paper the
     image must stay inside A's last mode (Remark 2.3.7.2).  CuTe's sense lets the last mode
     of coalesce(A) run on."""
-    a = _coalesce_modes(_modes(A)) or [(C(1), C(0))]
+    return _compose_modes(_coalesce_modes(_modes(A)), A, B, sense)
+
+
+def _compose_modes(a, A, B, sense):
+    """composition(A, B) given a = the coalesced modes of A (A itself may be None)."""
+    a = a or [_ONE]
+    if A is None:
+        A = _from_modes(a)
     used = [0] * len(a)
 
     def go(s, d):
-        if isinstance(s, tuple):
-            parts = [go(x, y) for x, y in zip(s, d)]
-            return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
-        ms, digits = _compose_leaf(a, s, d)
-        for i, g in enumerate(digits):
-            used[i] += g
-        return _leaf_layout(ms)
+        if type(s) is tuple:
+            shapes, strides = [], []
+            for x, y in zip(s, d):
+                p, q = go(x, y)
+                shapes.append(p)
+                strides.append(q)
+            return tuple(shapes), tuple(strides)
+        return _leaf_layout(_compose_leaf(a, s, d, used))
 
     checked = a if sense == "paper" else a[:-1]
     try:
@@ -309,7 +323,7 @@ def _compose(A, B, sense):
         if R is None:
             raise err from None
         return R
-    return Layout(shape, stride)
+    return _new(shape, stride)
 
 
 _EXACT_LIMIT = 1 << 16
@@ -374,7 +388,7 @@ def _as_tiler(T):
     if isinstance(T, int):
         if T < 1:
             raise LayoutError(f"a tiler size must be positive, got {T}")
-        return Layout(T, C(1))
+        return _new(T, C(1))
     if isinstance(T, LayoutBase):
         return as_layout(T)
     if isinstance(T, tuple) or _is_underscore(T):
@@ -387,7 +401,7 @@ def composition(A, B, sense="paper"):
 
     B is a layout, an int ``n`` (``n:1``), ``_``, or a tuple of tilers composed with A's
     modes one by one; modes of A beyond the tuple are kept (pycute and the spec; CuTe C++
-    drops them, finding F-123).
+    drops them, finding F-120).
     """
     _check_sense(sense)
     A = as_layout(A)
@@ -431,20 +445,32 @@ def _modewise(fn, A, T, sense):
     return fn(A, T, sense)
 
 
+def _size(L):
+    n = 1
+    for s, _ in _modes(L):
+        n *= s
+    return int(n)
+
+
 def _divide(A, B, sense):
-    Bc = complement(B, int(tt.size(A)), sense=sense)
+    Bc = complement(B, _size(A), sense)
     return composition(A, _join([B, Bc]), sense=sense)
 
 
 def _product(A, B, sense):
     # Observation 2.3.9.2: any large enough complement serves, so N = size(A)·cosize(B) is
     # rounded up to a multiple of s_m d_m (as CuTe does); A itself must be complementable.
-    N = int(tt.size(A)) * int(cosize(B))
-    if is_complementable(A, None, sense) and not is_complementable(A, N, sense):
-        ms = _sorted_squeeze(A)
-        N = -(-N // (ms[-1][0] * ms[-1][1])) * ms[-1][0] * ms[-1][1]
-    Ac = complement(A, N, sense)
-    return _join([A, composition(Ac, B, sense=sense)])
+    N = _size(A) * int(cosize(B))
+    found = _complement_modes(A, None, sense)
+    if found is None:
+        raise LayoutError(f"{A} is not complementable (Def 2.1.6.11)",
+                          condition="is_complementable")
+    ms = found[0]
+    if ms:  # round N up to a multiple of s_m d_m (Observation 2.3.9.2)
+        d, s = ms[-1]
+        N = -(-N // (s * d)) * s * d
+    a = _complement_of(ms, N)
+    return _join([A, _compose_modes(a, None, B, sense)])
 
 
 def logical_divide(A, T, sense="paper"):
@@ -461,7 +487,7 @@ def _unzip(R, T):
     """Gather ((tiles...), (rests..., untouched modes...)) from a mode-wise result (CuTe's
     tile_unzip / pycute's hier_unzip)."""
     if _is_underscore(T):
-        return Layout(C(1), C(0)), R
+        return _new(*_ONE), R
     if not isinstance(T, tuple):
         first, second = _mode_list(R)
         return first, second
@@ -513,7 +539,7 @@ def _append_to(L, R):
     """CuTe's append<R>(L): the modes of L padded with ``_1:_0`` to rank R (always a tuple;
     CuTe keeps a leaf a leaf at R = 1, a corner where the spec's reading is followed)."""
     ms = _mode_list(L)
-    return _join(ms + [Layout(C(1), C(0))] * (R - len(ms)))
+    return _join(ms + [_new(*_ONE)] * (R - len(ms)))
 
 
 def _rank_product(A, B, sense, raked):
@@ -622,4 +648,4 @@ def slice_(L, coord):
         return L(coord)
     if _is_underscore(coord):
         return L
-    return Layout(_slice(coord, L.shape), _slice(coord, L.stride))
+    return _new(_slice(coord, L.shape), _slice(coord, L.stride))

@@ -13,7 +13,7 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
 from . import tuples as T
-from .layout import Layout, as_layout, cosize, values
+from .layout import Layout, _new, as_layout, cosize, flat_modes, values
 
 __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
            "is_non_degenerate", "restrict", "squeeze", "filter_zeros", "permute",
@@ -22,12 +22,11 @@ __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
 
 
 def _flat_modes(L):
-    L = as_layout(L)
-    return list(zip(leaves(L.shape), leaves(L.stride)))
+    return flat_modes(as_layout(L))
 
 
 def _flat_layout(ms):
-    return Layout(tuple(s for s, _ in ms), tuple(d for _, d in ms))
+    return _new(tuple(s for s, _ in ms), tuple(d for _, d in ms))
 
 
 def layout_left(shape):
@@ -151,7 +150,7 @@ def concat(*Ls):
 def make_layout(*Ls):
     """CuTe's make_layout: the layouts side by side as modes, (L_1, ..., L_k) (Def 2.3.2.5)."""
     Ls = [as_layout(L) for L in Ls]
-    return Layout(tuple(L.shape for L in Ls), tuple(L.stride for L in Ls))
+    return _new(tuple(L.shape for L in Ls), tuple(L.stride for L in Ls))
 
 
 def _separated(ms):

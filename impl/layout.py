@@ -24,9 +24,12 @@ _I32_MAX = (1 << 31) - 1
 
 
 class Layout(LayoutBase):
-    """``shape:stride``; ``L(i)`` is Phi_L(i), ``L(coord)`` is phi_L(coord) (CuTe's crd2idx)."""
+    """``shape:stride``; ``L(i)`` is Phi_L(i), ``L(coord)`` is phi_L(coord) (CuTe's crd2idx).
 
-    __slots__ = ()
+    Keeps its flattened modes once computed (``flat_modes``): the value is immutable.
+    """
+
+    __slots__ = ("_fm",)
 
     def __call__(self, x):
         if isinstance(x, tuple):
@@ -38,10 +41,44 @@ class Layout(LayoutBase):
             raise LayoutError(f"index {x} is outside the domain [0, {n})")
         x = int(x)
         total = 0
-        for s, d in zip(leaves(self.shape), leaves(self.stride)):
+        for s, d in flat_modes(self):
             x, r = divmod(x, s)
             total += r * d
         return total
+
+
+_set_shape = LayoutBase.__dict__["_shape"].__set__   # the slots' own setters: the value
+_set_stride = LayoutBase.__dict__["_stride"].__set__  # stays immutable to everyone else
+_set_fm = Layout.__dict__["_fm"].__set__
+_alloc = object.__new__
+
+
+def _new(shape, stride):
+    """An impl Layout from parts already known to be valid (results of the algebra, or the
+    parts of another checked ``LayoutBase``): skips the re-validation."""
+    L = _alloc(Layout)
+    _set_shape(L, shape)
+    _set_stride(L, stride)
+    return L
+
+
+def _leaves(t):
+    if type(t) is not tuple:
+        return (t,)
+    for x in t:
+        if type(x) is tuple:
+            return leaves(t)
+    return t
+
+
+def flat_modes(L):
+    """The modes (s_i, d_i) of the flattening of an impl Layout, as a tuple of pairs."""
+    try:
+        return L._fm
+    except AttributeError:
+        fm = tuple(zip(_leaves(L._shape), _leaves(L._stride)))
+        _set_fm(L, fm)
+        return fm
 
 
 def parse(text):
@@ -58,8 +95,8 @@ def as_layout(x):
     """Accept any ``LayoutBase``, CuTe text or ``(shape, stride)``; return an impl Layout."""
     if type(x) is Layout:
         return x
-    if isinstance(x, LayoutBase):
-        return Layout(x.shape, x.stride)
+    if isinstance(x, LayoutBase):  # already checked by LayoutBase
+        return _new(x.shape, x.stride)
     if isinstance(x, str):
         return parse(x)
     if isinstance(x, tuple) and len(x) == 2:
@@ -84,11 +121,14 @@ def stride(L, *path):
 def cosize(L, *path):
     """cosize(L) = 1 + sum (s_i - 1) d_i (Def 2.1.2.9); equals L(size-1) + 1 (seed 000)."""
     L = as_layout(L)
-    s, d = T.get(L.shape, *path), T.get(L.stride, *path)
-    total = C(1)
-    for si, di in zip(leaves(s), leaves(d)):
-        total = total + (si - C(1)) * di
-    return total
+    if path:
+        L = _new(T.get(L.shape, *path), T.get(L.stride, *path))
+    total, static = 1, True
+    for si, di in flat_modes(L):
+        total += (int(si) - 1) * int(di)
+        s_c, d_c = type(si) is C, type(di) is C  # seed 003: static op static, and _0 * n
+        static = static and ((s_c and (d_c or si == 1)) or (d_c and di == 0))
+    return C(total) if static else total
 
 
 def modes(L):
@@ -96,7 +136,7 @@ def modes(L):
     L = as_layout(L)
     if not T.is_tuple(L.shape):
         return (L,)
-    return tuple(Layout(s, d) for s, d in zip(L.shape, L.stride))
+    return tuple(_new(s, d) for s, d in zip(L.shape, L.stride))
 
 
 def colex(S, x):

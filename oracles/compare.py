@@ -202,5 +202,17 @@ def verdict(oracle, op, inputs, comparison):
     if comparison.ok:
         return "agree", None
     from layoutcheck.findings import find_known
+    _load_predicates()
     fid = find_known(oracle, op, CHECK, tuple(inputs))
     return ("known", fid) if fid else ("disagree", None)
+
+
+def _load_predicates():
+    """Register the predicates that findings' ``match.when`` name (they live with the
+    code that found them: this package's and the fuzzer's)."""
+    import importlib
+    for module in ("layoutcheck.oracles.known", "layoutcheck.fuzz.known"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass

@@ -61,6 +61,9 @@ class CuteDslOracle(Oracle):
         if op == "values":
             def call(L):
                 return " ".join(str(L(i)) for i in range(cute.size(L)))
+        elif op == "complement" and len(args) == 1:
+            return Outcome.unsupported("the DSL's complement(L, cotarget) has no default cotarget "
+                                       "(CuTe C++ uses cosize(L)); give N explicitly")
         else:
             fn = getattr(cute, op, None)
             if fn is None:

@@ -8,6 +8,7 @@ come back dynamic.
 """
 
 import importlib
+import inspect
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase
@@ -25,8 +26,13 @@ def _describe(e):
 class PackageOracle(Oracle):
     """``spec`` or ``impl``: call ``layoutcheck.<pkg>.<op>`` on the neutral arguments."""
 
-    def __init__(self, name):
+    def __init__(self, name, sense=None):
+        """``sense="cute"`` calls every function that has a ``sense`` parameter with it
+        (the spec's CuTe reading of composition, complement, divide and product)."""
+        if sense not in (None, "paper", "cute"):
+            raise LayoutError(f"sense must be 'paper' or 'cute', got {sense!r}")
         self.name = name
+        self.sense = sense
         self._module_name = f"layoutcheck.{name}"
 
     def _reason(self):
@@ -46,8 +52,11 @@ class PackageOracle(Oracle):
         fn = getattr(mod, op, None)
         if fn is None:
             return Outcome.unsupported(f"{self._module_name} has no {op}")
+        kwargs = {}
+        if self.sense and "sense" in _parameters(fn):
+            kwargs["sense"] = self.sense
         try:
-            result = fn(*args)
+            result = fn(*args, **kwargs)
         except NotImplementedError as e:
             return Outcome.unsupported(f"{self._module_name}.{op}: {e}")
         except LayoutError as e:
@@ -120,6 +129,13 @@ class ModuleOracle(Oracle):
             return Outcome.raised("RecursionError: maximum recursion depth exceeded")
         except Exception as e:
             return Outcome.raised(_describe(e) if str(e) else f"{type(e).__name__} (no message)")
+
+
+def _parameters(fn):
+    try:
+        return inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {}
 
 
 class _BadResult(Exception):

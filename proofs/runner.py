@@ -41,14 +41,12 @@ def _layout_text(shape, stride):
 
 def _run_queries(lemma, queries, timeout):
     """Run queries until one is sat or unknown; return (result, counterexample, note)."""
-    unknown = None
     for q in queries:
         res, model = solve(q, timeout)
         if res == "unsat":
             continue
-        if res == "unknown":
-            unknown = unknown or q.label
-            continue
+        if res == "unknown":  # the row can no longer be proved: stop here
+            return "unknown", None, f"{q.label}: solver timeout or unknown"
         if q.layout is None:
             return "unknown", None, f"{q.label}: sat without a layout to decode"
         shape, stride = decode(model, q.layout)
@@ -57,8 +55,6 @@ def _run_queries(lemma, queries, timeout):
         if held is False:
             return "refuted", text, q.label
         return "unknown", text, f"{q.label}: z3's model {text} does not re-check on the spec"
-    if unknown:
-        return "unknown", None, f"{unknown}: solver timeout or unknown"
     return "proved", None, ""
 
 

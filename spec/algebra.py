@@ -25,6 +25,7 @@ from layoutcheck.layout import LayoutBase
 
 from . import flat as F
 from . import tuples as T
+from .basic import make_layout, sort, squeeze
 from .layout import Layout, as_layout, values
 from .nested import refines, substitute_layouts
 
@@ -60,10 +61,7 @@ class Underscore:
 _ = Underscore()
 
 
-def _mk(*Ls):
-    """make_layout(L_1, ..., L_k): the modes side by side (Def 2.3.2.5)."""
-    Ls = [as_layout(x) for x in Ls]
-    return Layout(tuple(x.shape for x in Ls), tuple(x.stride for x in Ls))
+_mk = make_layout  # CuTe's make_layout(L_1, ..., L_k): the modes side by side (Def 2.3.2.5)
 
 
 def _modes(L):
@@ -168,7 +166,7 @@ def _cute_complement_input(A, N):
     """CuTe's reading: drop stride-0 modes; round N up to a multiple of s_m d_m."""
     A = F.flat_layout((s, d) for s, d in F.flat_modes(A) if d != 0)
     if N is not None:
-        m = F.flat_modes(F.flat_sort(F.flat_squeeze(A)))
+        m = F.flat_modes(sort(squeeze(A)))
         if m:
             last = m[-1][0] * m[-1][1]
             N = -(-N // last) * last
@@ -301,17 +299,23 @@ def composition(A, B, sense="paper"):
                           f"outside [0, size(A)) = [0, {nA}) (Remark 2.3.7.2)",
                           condition="is_composable")
     Aext = A if sense == "paper" or max(vb, default=0) < nA else _extend(A, max(vb) + 1)
-    va = values(Aext)
+    cache = {}
+
+    def a(x):  # Phi_A at x, evaluated only where needed
+        if x not in cache:
+            cache[x] = Aext(x)
+        return cache[x]
+
     leaves = []
     for s, d in zip(T.flatten(B.shape), T.flatten(B.stride)):
-        fit = _fit([va[d * i] for i in range(s)])
+        fit = _fit([a(d * i) for i in range(s)])
         if fit is None:
             raise LayoutError(f"{A} and {B} are not composable: i -> A({d}*i) on [0, {s}) is "
                               "not the function of any layout (Def 2.3.7.1)",
                               condition="is_composable")
         leaves.append(_from_flat(fit))
     R = substitute_layouts(leaves, B.shape)
-    if values(R) != [va[v] for v in vb]:
+    if values(R) != [a(v) for v in vb]:
         raise LayoutError(f"{A} and {B} are not composable: no layout with shape refining "
                           f"{B.shape} has the function A∘B (Def 2.3.7.1)",
                           condition="is_composable")
@@ -402,7 +406,7 @@ def logical_product(A, T_, sense="paper"):
     if sense == "paper" and not is_complementable(A, N) and is_complementable(A):
         # Observation 2.3.9.2: any valid N' >= size(A) cosize(B) gives the same A^c ∘ B;
         # the paper relies on it (Example 2.3.9.5), so take the least valid one.
-        m = F.flat_modes(F.flat_sort(F.flat_squeeze(A)))
+        m = F.flat_modes(sort(squeeze(A)))
         last = m[-1][0] * m[-1][1]
         N = -(-N // last) * last
     Ac = complement(A, N, sense)

@@ -16,13 +16,15 @@ compatibility results) call the layout algebra of sections 2.1.4-2.3 through
 """
 
 from dataclasses import dataclass
-from itertools import product as _cartesian
+from fractions import Fraction
+from itertools import combinations, permutations, product as _cartesian
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import check_inttuple
 
 from . import tuples as T_
 from .layout import Layout, as_layout, colex, colex_inv
+from .nested import relative_modes, substitute  # 2.2.3-2.2.4, not redefined here
 
 __all__ = [
     "Morphism", "morphism", "STAR", "identity", "compose", "is_composable_morphisms",
@@ -34,7 +36,7 @@ __all__ = [
     "nest_morphisms", "is_complement_morphism", "is_complementable_morphism",
     "complement_morphism", "flat_divide_morphism", "logical_divide_morphism",
     "is_product_admissible", "flat_product_morphism", "logical_product_morphism",
-    "refines", "relative_modes", "substitute", "relative_inclusion", "relative_mode_morphism",
+    "relative_inclusion", "relative_mode_morphism",
     "pullback", "pushforward", "expansion",
     "standard_morphisms", "composable_standard_pairs", "random_standard_morphism",
     "random_morphism_from", "random_morphism_into",
@@ -58,19 +60,6 @@ def _obj(x, what):
     return plain(x)
 
 
-def substitute(S, entries):
-    """sub(S, (X_1..X_m)): replace the i-th leaf of S by X_i (2.2.3 substitution; 3.2.5.5)."""
-    it = iter(entries)
-
-    def go(s):
-        if isinstance(s, tuple):
-            return tuple(go(e) for e in s)
-        return next(it)
-
-    out = go(S)
-    return out
-
-
 def _star(a):
     return "*" if a is None else str(a)
 
@@ -81,15 +70,42 @@ def _star(a):
 class Morphism:
     """A nested tuple morphism ``domain -> codomain`` lying over ``alpha`` (Def 3.1.1.13, 3.2.1.1).
 
-    Build it with :func:`morphism`, which validates: ``alpha`` has one entry per entry of the
-    domain (``alpha_length``), each entry is ``None`` or in ``1..len(codomain)``
-    (``alpha_in_range``), no index is hit twice (``is_tractable_map``, Def 3.1.1.9), and
-    ``entry_i(S) = entry_alpha(i)(T)`` whenever ``alpha(i) != *`` (``shape_condition``).
+    Every instance is validated; a violation raises ``LayoutError`` with ``condition``:
+    ``alpha`` has one entry per entry of the domain (``alpha_length``), each entry is
+    ``None`` (or "*") or in ``1..len(codomain)`` (``alpha_in_range``), no index is hit twice
+    (``is_tractable_map``, Def 3.1.1.9), and ``entry_i(S) = entry_alpha(i)(T)`` whenever
+    ``alpha(i) != *`` (``shape_condition``).
     """
 
     domain: object
     codomain: object
     alpha: tuple
+
+    def __post_init__(self):
+        S = _obj(self.domain, "domain")
+        Tt = _obj(self.codomain, "codomain")
+        s, t = T_.flatten(S), T_.flatten(Tt)
+        a = tuple(None if x is None or x == "*" else x for x in self.alpha)
+        if len(a) != len(s):
+            raise LayoutError(f"alpha has {len(a)} entries but the domain {_fmt(S)} has "
+                              f"{len(s)}", condition="alpha_length")
+        for i, x in enumerate(a):
+            if x is not None and (isinstance(x, bool) or not isinstance(x, int)
+                                  or not 1 <= x <= len(t)):
+                raise LayoutError(f"alpha({i + 1}) = {x!r} is not * or an index in 1..{len(t)}",
+                                  condition="alpha_in_range")
+        hit = [x for x in a if x is not None]
+        if len(hit) != len(set(hit)):
+            raise LayoutError(f"alpha {tuple(map(_star, a))} hits an index twice: not "
+                              "tractable (Def 3.1.1.9)", condition="is_tractable_map")
+        for i, x in enumerate(a):
+            if x is not None and s[i] != t[x - 1]:
+                raise LayoutError(f"entry {i + 1} of the domain is {s[i]} but entry {x} of the "
+                                  f"codomain is {t[x - 1]} (Def 3.1.1.13: s_i = t_alpha(i))",
+                                  condition="shape_condition")
+        object.__setattr__(self, "domain", S)
+        object.__setattr__(self, "codomain", Tt)
+        object.__setattr__(self, "alpha", tuple(None if x is None else int(x) for x in a))
 
     @property
     def S(self):
@@ -120,30 +136,8 @@ def _fmt(x):
 
 
 def morphism(domain, codomain, alpha):
-    """Validate and build ``domain -alpha-> codomain``; ``alpha`` entries: 1-based or ``None``/"*"."""
-    S = _obj(domain, "domain")
-    Tt = _obj(codomain, "codomain")
-    s, t = T_.flatten(S), T_.flatten(Tt)
-    a = tuple(None if x is None or x == "*" else x for x in alpha)
-    if len(a) != len(s):
-        raise LayoutError(f"alpha has {len(a)} entries but the domain {_fmt(S)} has {len(s)}",
-                          condition="alpha_length")
-    for i, x in enumerate(a):
-        if x is None:
-            continue
-        if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= len(t):
-            raise LayoutError(f"alpha({i + 1}) = {x!r} is not * or an index in 1..{len(t)}",
-                              condition="alpha_in_range")
-    hit = [x for x in a if x is not None]
-    if len(hit) != len(set(hit)):
-        raise LayoutError(f"alpha {tuple(map(_star, a))} hits an index twice: not tractable "
-                          "(Def 3.1.1.9)", condition="is_tractable_map")
-    for i, x in enumerate(a):
-        if x is not None and s[i] != t[x - 1]:
-            raise LayoutError(f"entry {i + 1} of the domain is {s[i]} but entry {x} of the "
-                              f"codomain is {t[x - 1]} (Def 3.1.1.13: s_i = t_alpha(i))",
-                              condition="shape_condition")
-    return Morphism(S, Tt, tuple(int(x) if x is not None else None for x in a))
+    """``domain -alpha-> codomain`` (Notation 3.1.1.14); alpha entries 1-based, or None/"*"."""
+    return Morphism(domain, codomain, tuple(alpha))
 
 
 def identity(S):
@@ -201,7 +195,7 @@ def encoded_layout(f):
 
     Construction 3.1.2.1 (flat), 3.2.2.2 (nested: the strides carry the profile of S).
     """
-    return Layout(f.domain, substitute(f.domain, _strides(f)))
+    return Layout(f.domain, substitute(_strides(f), f.domain))
 
 
 def _sort_key_modes(s, d):
@@ -209,26 +203,30 @@ def _sort_key_modes(s, d):
     return sorted(range(len(s)), key=lambda i: (d[i], s[i], i))
 
 
-def standard_representation(L):
-    """f_L, the standard representation of a tractable layout (Constr. 3.1.2.5, 3.2.2.6).
+def _representation(L, exact=True):
+    """Construction 3.1.2.5 on L^b: (codomain, alpha) of the standard representation.
 
-    Raises ``LayoutError(condition="is_tractable")`` when a divisibility of Def 2.1.8.1 fails.
+    ``exact=False`` allows non-tractable L: the gap entries d'_{i+1} / (s'_i d'_i) become
+    fractions (the diagrams of section 4.1.5); ``exact=True`` raises
+    ``LayoutError(condition="is_tractable")`` where a divisibility of Def 2.1.8.1 fails.
     """
     L = as_layout(L)
-    s, d = T_.flatten(L.shape), T_.flatten(L.stride)
-    s, d = [int(x) for x in s], [int(x) for x in d]
+    s, d = [int(x) for x in T_.flatten(L.shape)], [int(x) for x in T_.flatten(L.stride)]
     m = len(s)
     order = _sort_key_modes(s, d)               # sort(L) = L^sigma: position p holds mode order[p]
     sp, dp = [s[i] for i in order], [d[i] for i in order]
     k = max((p + 1 for p in range(m) if dp[p] == 0), default=0)
-    for p in range(k, m - 1):
-        if dp[p + 1] % (sp[p] * dp[p]) != 0:
-            raise LayoutError(f"layout {L} is not tractable: in sort(L), s_i d_i = "
-                              f"{sp[p] * dp[p]} does not divide d_(i+1) = {dp[p + 1]} "
-                              "(Def 2.1.8.1)", condition="is_tractable")
     tprime = []
     for p in range(k, m):
-        tprime.append(dp[p] if p == k else dp[p] // (sp[p - 1] * dp[p - 1]))
+        if p == k:
+            tprime.append(dp[p])
+        else:
+            gap = Fraction(dp[p], sp[p - 1] * dp[p - 1])
+            if exact and gap.denominator != 1:
+                raise LayoutError(f"layout {L} is not tractable: in sort(L), s_i d_i = "
+                                  f"{sp[p - 1] * dp[p - 1]} does not divide d_(i+1) = {dp[p]} "
+                                  "(Def 2.1.8.1)", condition="is_tractable")
+            tprime.append(int(gap) if gap.denominator == 1 else gap)
         tprime.append(sp[p])
     alpha_p = [None] * m
     for p in range(k, m):
@@ -236,8 +234,16 @@ def standard_representation(L):
     keep = [j for j in range(1, len(tprime) + 1) if j % 2 == 0 or tprime[j - 1] != 1]
     new_index = {j: n + 1 for n, j in enumerate(keep)}
     codomain = tuple(tprime[j - 1] for j in keep)
-    alpha = tuple(None if x is None else new_index[x] for x in alpha_p)
-    return morphism(L.shape, codomain, alpha)
+    return codomain, tuple(None if x is None else new_index[x] for x in alpha_p)
+
+
+def standard_representation(L):
+    """f_L, the standard representation of a tractable layout (Constr. 3.1.2.5, 3.2.2.6).
+
+    Raises ``LayoutError(condition="is_tractable")`` when a divisibility of Def 2.1.8.1 fails.
+    """
+    codomain, alpha = _representation(L)
+    return morphism(as_layout(L).shape, codomain, alpha)
 
 
 def is_standard_form(f, *, as_printed=False):
@@ -291,7 +297,7 @@ def realization(f):
     return tuple(colex(Tt, F_map(f, colex_inv(S, n))) for n in range(T_.size(S)))
 
 
-# --------------------------------------------------------------------------- examples of 3.1.3, 3.2.3
+# ------------------------------------------------------------------ examples of 3.1.3, 3.2.3
 
 def restrict_morphism(f, I):
     """f|_I on the entries I (1-based, increasing) of the domain (Example 3.1.3.7); flat result."""
@@ -381,7 +387,8 @@ def is_coalesced_morphism(f):
         conds = [x is None and y is not None,
                  x is not None and y is None,
                  x is not None and y is not None and x > y,
-                 x is not None and y is not None and x < y and any(t[j - 1] > 1 for j in range(x + 1, y))]
+                 x is not None and y is not None and x < y
+                 and any(t[j - 1] > 1 for j in range(x + 1, y))]
         if sum(conds) != 1:
             return False
     return True
@@ -398,7 +405,8 @@ def _coalesce_flat(f):
             dom_classes[-1].append(i)
         else:
             dom_classes.append([i])
-    linked = {b[i] for i in range(1, len(s))         # j ~ j+1 when some i has beta(i)=j, beta(i+1)=j+1
+    # j ~ j+1 when some i has beta(i) = j and beta(i+1) = j+1
+    linked = {b[i] for i in range(1, len(s))
               if b[i] is not None and b[i - 1] is not None and b[i] == b[i - 1] + 1}
     cod_classes = []
     for j in range(1, len(t) + 1):
@@ -432,7 +440,7 @@ def coalesce_morphism(f):
 
 
 def have_disjoint_images(*fs):
-    """Image(alpha) ∩ Image(beta) = {*} pairwise, same codomain (Def 3.1.5.29, 3.1.5.32, 3.2.6.1)."""
+    """Same codomain, Image(alpha) ∩ Image(beta) = {*} pairwise (Def 3.1.5.29, 3.1.5.32, 3.2.6.1)."""
     seen = set()
     for f in fs:
         if f.codomain != fs[0].codomain:
@@ -492,7 +500,7 @@ def flat_divide_morphism(f, g):
 
 
 def logical_divide_morphism(f, g):
-    """f ⊘ g = f ∘ (g, g^c) (Def 3.2.6.22, 3.2.6.23).  g must be complementable (finding F-103)."""
+    """f ⊘ g = f ∘ (g, g^c) (Def 3.2.6.22, 3.2.6.23); g must be complementable (finding F-103)."""
     return compose(f, nest_morphisms(g, complement_morphism(g)))
 
 
@@ -521,41 +529,6 @@ def logical_product_morphism(f, g):
 
 # --------------------------------------------------------------------------- refinements 3.2.5
 
-def relative_modes(Sp, S):
-    """The modes of S' relative to S (one per entry of S), or LayoutError if S' does not refine S.
-
-    S' refines S when it is S with each entry replaced by a nested tuple of the same size
-    (2.2.4, recalled at the start of 3.2.5).
-    """
-    Sp, S = _obj(Sp, "refinement"), _obj(S, "nested tuple")
-    out = []
-
-    def go(a, b):
-        if not isinstance(b, tuple):
-            if T_.size(a) != b:
-                raise LayoutError(f"{_fmt(Sp)} does not refine {_fmt(S)}: a part of size "
-                                  f"{T_.size(a)} replaces the entry {b}", condition="refines")
-            out.append(a)
-            return
-        if not isinstance(a, tuple) or len(a) != len(b):
-            raise LayoutError(f"{_fmt(Sp)} does not refine {_fmt(S)}: profiles differ",
-                              condition="refines")
-        for x, y in zip(a, b):
-            go(x, y)
-
-    go(Sp, S)
-    return out
-
-
-def refines(Sp, S):
-    """S' ->> S (2.2.4)."""
-    try:
-        relative_modes(Sp, S)
-        return True
-    except LayoutError:
-        return False
-
-
 def relative_inclusion(Sp, S, i):
     """incl_i(S', S) : S'_i -> S' (Construction 3.2.5.1), i 1-based."""
     modes = relative_modes(Sp, S)
@@ -568,7 +541,7 @@ def relative_mode_morphism(fp, S, i):
     return compose(fp, relative_inclusion(fp.domain, S, i))
 
 
-def _lift_along(f, src_modes, tgt_modes, Tp_obj):
+def _lift_along(f, src_modes, tgt_modes):
     """The map (f'_1, ..., f'_m) of 3.2.5.5 / 3.2.5.12 as alpha on the refined domain."""
     offs, acc = [], 0
     for x in tgt_modes:
@@ -588,8 +561,8 @@ def pullback(f, Tp):
     """f' = T'^* f : f^* T' -> T' for a refinement T' ->> T (Construction 3.2.5.5)."""
     Tm = relative_modes(Tp, f.codomain)
     Sm = [f.S[i] if a is None else Tm[a - 1] for i, a in enumerate(f.alpha)]
-    Sp = substitute(f.domain, Sm)
-    return morphism(Sp, Tp, _lift_along(f, Sm, Tm, Tp))
+    Sp = substitute(Sm, f.domain)
+    return morphism(Sp, Tp, _lift_along(f, Sm, Tm))
 
 
 def pushforward(f, Sp):
@@ -597,8 +570,8 @@ def pushforward(f, Sp):
     Sm = relative_modes(Sp, f.domain)
     pre = {a: i for i, a in enumerate(f.alpha) if a is not None}
     Tm = [Sm[pre[j]] if j in pre else f.T[j - 1] for j in range(1, len(f.T) + 1)]
-    Tp = substitute(f.codomain, Tm)
-    return morphism(Sp, Tp, _lift_along(f, Sm, Tm, Tp))
+    Tp = substitute(Tm, f.codomain)
+    return morphism(Sp, Tp, _lift_along(f, Sm, Tm))
 
 
 # --------------------------------------------------------------------------- generators
@@ -624,7 +597,6 @@ def standard_morphisms(max_codomain=3, entries=(2, 3), max_unmapped=1, unmapped_
 
     Enumerated in a fixed order (small: use as a test table).
     """
-    from itertools import permutations
     seen = []
     for n in range(0, max_codomain + 1):
         for t in _cartesian(entries, repeat=n):
@@ -652,69 +624,86 @@ def standard_morphisms(max_codomain=3, entries=(2, 3), max_unmapped=1, unmapped_
 
 
 def _positions(total, k):
-    from itertools import combinations
     return [set(c) for c in combinations(range(total), k)]
 
 
-def random_standard_morphism(rng, max_codomain=4, entries=(2, 3, 4, 5, 8), p_unmapped=0.3,
-                             nested=True):
-    """A random non-degenerate nested tuple morphism of standard form; ``rng`` a random.Random."""
-    n = rng.randint(0, max_codomain)
-    t = [rng.choice(entries) for _ in range(n)]
-    mask = [rng.random() < 0.7 for _ in range(n)]
-    if n:
-        mask[-1] = True
-    for j in range(n - 2, -1, -1):
-        if not mask[j] and not mask[j + 1]:
-            mask[j + 1] = True
-    image = [j + 1 for j in range(n) if mask[j]]
-    rng.shuffle(image)
-    S, a = [], []
-    for j in image:
-        while rng.random() < p_unmapped:
-            S.append(rng.choice((1,) + tuple(entries)))
-            a.append(None)
-        S.append(t[j - 1])
-        a.append(j)
-    while rng.random() < p_unmapped:
-        S.append(rng.choice((1,) + tuple(entries)))
-        a.append(None)
-    dom = _profiles(S, rng) if nested else tuple(S)
-    return morphism(dom, tuple(t), tuple(a))
+def _small(make, max_size):
+    """Draw from ``make()`` until domain and codomain have size <= max_size."""
+    while True:
+        f = make()
+        if T_.size(f.domain) <= max_size and T_.size(f.codomain) <= max_size:
+            return f
 
 
-def random_morphism_from(rng, T, entries=(2, 3, 4, 5), p_unmapped=0.3, nested=True, p_gap=0.4):
+def random_standard_morphism(rng, max_codomain=4, entries=(2, 3, 4), p_unmapped=0.25,
+                             nested=True, max_size=512):
+    """A random non-degenerate nested tuple morphism of standard form (Def 3.1.2.12 as
+    corrected, 3.2.2.10, 3.2.2.13); ``rng`` is a ``random.Random``."""
+
+    def make():
+        n = rng.randint(0, max_codomain)
+        t = [rng.choice(entries) for _ in range(n)]
+        mask = [rng.random() < 0.7 for _ in range(n)]
+        if n:
+            mask[-1] = True
+        for j in range(n - 2, -1, -1):
+            if not mask[j] and not mask[j + 1]:
+                mask[j + 1] = True
+        image = [j + 1 for j in range(n) if mask[j]]
+        rng.shuffle(image)
+        S, a = [], []
+        for j in image + [None]:
+            while rng.random() < p_unmapped:
+                S.append(rng.choice((1,) + tuple(entries)))
+                a.append(None)
+            if j is not None:
+                S.append(t[j - 1])
+                a.append(j)
+        dom = _profiles(S, rng) if nested else tuple(S)
+        return morphism(dom, tuple(t), tuple(a))
+
+    return _small(make, max_size)
+
+
+def random_morphism_from(rng, T, entries=(2, 3), p_gap=0.3, max_size=512):
     """A random non-degenerate standard-form morphism with the given flat domain T."""
     T = tuple(T)
-    pos = [i for i in range(len(T)) if T[i] != 1 and rng.random() < 0.8]
-    rng.shuffle(pos)
-    U, image_of = [], {}
-    for i in pos:
-        if rng.random() < p_gap:
-            U.append(rng.choice(entries))
-        U.append(T[i])
-        image_of[i] = len(U)
-    a = tuple(image_of.get(i) for i in range(len(T)))
-    return morphism(T, tuple(U), a)
+
+    def make():
+        pos = [i for i in range(len(T)) if T[i] != 1 and rng.random() < 0.8]
+        rng.shuffle(pos)
+        U, image_of = [], {}
+        for i in pos:
+            if rng.random() < p_gap:
+                U.append(rng.choice(entries))
+            U.append(T[i])
+            image_of[i] = len(U)
+        return morphism(T, tuple(U), tuple(image_of.get(i) for i in range(len(T))))
+
+    return _small(make, max(max_size, T_.size(T)))
 
 
-def random_morphism_into(rng, V, injective=False, p_unmapped=0.3, entries=(1, 2, 3),
-                         nested=True):
+def random_morphism_into(rng, V, injective=False, p_unmapped=0.25, entries=(1, 2, 3),
+                         nested=True, max_size=512):
     """A random non-degenerate morphism with codomain V (any nested tuple): a random subset of
     the entries of V other than 1, in random order, plus (unless ``injective``) entries sent
     to *; the domain gets a random nesting."""
     t = T_.flatten(V)
-    pos = [j + 1 for j in range(len(t)) if t[j] != 1 and rng.random() < 0.7]
-    rng.shuffle(pos)
-    S, a = [], []
-    for j in pos:
-        while not injective and rng.random() < p_unmapped:
-            S.append(rng.choice(entries))
-            a.append(None)
-        S.append(t[j - 1])
-        a.append(j)
-    dom = _profiles(S, rng) if nested else tuple(S)
-    return morphism(dom, V, tuple(a))
+
+    def make():
+        pos = [j + 1 for j in range(len(t)) if t[j] != 1 and rng.random() < 0.7]
+        rng.shuffle(pos)
+        S, a = [], []
+        for j in pos:
+            while not injective and rng.random() < p_unmapped:
+                S.append(rng.choice(entries))
+                a.append(None)
+            S.append(t[j - 1])
+            a.append(j)
+        dom = _profiles(S, rng) if nested else tuple(S)
+        return morphism(dom, V, tuple(a))
+
+    return _small(make, max(max_size, T_.size(V)))
 
 
 def composable_standard_pairs(rng, count, **kw):
@@ -722,8 +711,7 @@ def composable_standard_pairs(rng, count, **kw):
     out = []
     for _ in range(count):
         f = random_standard_morphism(rng, **kw)
-        g = random_morphism_from(rng, f.codomain)
-        out.append((f, g))
+        out.append((f, random_morphism_from(rng, f.codomain)))
     return out
 
 
@@ -744,7 +732,8 @@ class Check:
 
     def __str__(self):
         verdict = "holds" if self.holds else "FAILS"
-        return f"{self.name}: {verdict}: {self.lhs}  vs  {self.rhs}" + (f" ({self.note})" if self.note else "")
+        note = f" ({self.note})" if self.note else ""
+        return f"{self.name}: {verdict}: {self.lhs}  vs  {self.rhs}{note}"
 
 
 def _spec(name):

@@ -1,4 +1,7 @@
-"""The paper's numbered examples (sections 2.1.4-2.3 of arXiv 2601.05972) as checks.
+"""The paper's numbered examples (sections 2.1.4-2.3 and 4 of arXiv 2601.05972) as checks.
+
+Section 4.1.5 has one unnumbered worked example; it is listed as "4.1.5".  Example
+2.3.8.9 is left out: its inputs lost their strides in the available text.
 
 Each entry holds the example's number, the operation with its inputs, the value the paper
 prints (transcribed, never adjusted), and a function computing it with the spec.
@@ -319,6 +322,23 @@ for _n, _l, _v in [("2.3.10.2", "(((12))):((17))", "True"),
                    ("2.3.10.7", "(2,(2,(2,2))):(1,(2048,(16,64)))", "True"),
                    ("2.3.10.8", "((8,8),(5,5)):((8,1),(10,2))", "False")]:
     ex(_n, f"is_tractable({_l})", _v, (lambda l=_l: A.is_tractable(P(l))))
+
+
+# --- 4.1.4 / 4.1.5 composition by mutual refinement, 4.2 division and product ------------------
+for _n, _b, _a, _v in [
+        ("4.1.4.1", "(2,2):(2,1)", "(4):(1)", "((2,2)):((2,1))"),
+        ("4.1.4.2", "(12,3,6):(1,72,12)", "(6,6):(6,1)", "((2,3),6):((6,72),1)"),
+        ("4.1.4.3", "(16,16):(16,1)", "(8,8):(8,1)", "((2,4),8):((128,1),16)"),
+        ("4.1.4.4", "(8,8,8):(64,8,1)", "(16,16):(16,1)", "((4,4),(8,2)):((16,1),(64,8))"),
+        ("4.1.4.5", "(10,360):(2,60)", "(6,6):(5,60)", "((2,3),6):((10,60),360)"),
+        ("4.1.5", "(8,8):(3,7)", "(4,4):(4,1)", "((2,2),4):((12,7),3)")]:
+    ex(_n, f"composition({_b}, {_a})", _v, (lambda a=_a, b=_b: A.composition(P(b), P(a))))
+ex("4.2.1.1", "logical_divide((8,8):(8,1), (2,2):(1,4))", "((2,2),(2,2)):((8,32),(16,1))",
+   lambda: A.logical_divide(P("(8,8):(8,1)"), P("(2,2):(1,4)")))
+ex("4.2.2.1", "[complement((2,2):(1,2), 100), logical_product((2,2):(1,2), (5,5):(5,1))]",
+   "[(25):(4),((2,2),(5,5)):((1,2),(20,4))]",
+   lambda: [A.complement(P("(2,2):(1,2)"), 100), A.logical_product(P("(2,2):(1,2)"),
+                                                                  P("(5,5):(5,1)"))])
 
 
 # --- helpers used above -------------------------------------------------------------------------

@@ -16,10 +16,10 @@ from itertools import permutations
 from layoutcheck.errors import LayoutError
 
 from . import tuples as T
+from .basic import concat, sort, squeeze
 from .layout import Layout, as_layout, values
 
-__all__ = ["flat_modes", "flat_layout", "flat_squeeze", "flat_sort", "flat_concat",
-           "is_flat_coalesced", "flat_coalesce", "is_flat_compact", "is_disjoint",
+__all__ = ["flat_modes", "flat_layout", "is_flat_coalesced", "flat_coalesce", "is_flat_compact", "is_disjoint",
            "is_flat_complementable", "flat_complement", "is_flat_composable",
            "flat_composition", "flat_divide_paper", "flat_product_paper", "is_flat_tractable",
            "same_function", "check_coalesce_characterisation", "check_coalesce_minimal",
@@ -36,30 +36,12 @@ def flat_modes(L):
 
 
 def flat_layout(pairs):
-    """The flat layout ``(s_1..s_m):(d_1..d_m)`` with the given modes (``():()`` if none)."""
+    """The flat layout ``(s_1..s_m):(d_1..d_m)`` with the given modes (``():()`` if none).
+
+    squeeze, sort and concatenation (2.1.3) are the foundation's ``spec.basic`` functions,
+    which work through the flattening as well."""
     pairs = list(pairs)
     return Layout(tuple(s for s, _ in pairs), tuple(d for _, d in pairs))
-
-
-def flat_squeeze(L):
-    """squeeze(L): drop the modes with s_i = 1 (Def 2.1.3, seed 004)."""
-    return flat_layout((s, d) for s, d in flat_modes(L) if s != 1)
-
-
-def _mode_key(mode):
-    # the order of Def 2.1.3.23: s:d <= s':d' iff d < d', or d = d' and s <= s'
-    s, d = mode
-    return (int(d), int(s))
-
-
-def flat_sort(L):
-    """sort(L): the modes in the order of Def 2.1.3.23 (stable for equal modes)."""
-    return flat_layout(sorted(flat_modes(L), key=_mode_key))
-
-
-def flat_concat(*Ls):
-    """A ⋆ B (Def 2.1.3.36): concatenation of the flattenings."""
-    return flat_layout(m for L in Ls for m in flat_modes(L))
 
 
 def same_function(A, B):
@@ -84,7 +66,7 @@ def flat_coalesce(L):
     run becomes one mode with the product of the shapes and the first stride.
     """
     runs = []  # each run: [shapes], first stride, last (s, d)
-    for s, d in flat_modes(flat_squeeze(L)):
+    for s, d in flat_modes(squeeze(L)):
         if runs and runs[-1][2][0] * runs[-1][2][1] == d:
             runs[-1][0].append(s)
             runs[-1][2] = (s, d)
@@ -153,7 +135,7 @@ def is_flat_compact(L):
 def check_compact_characterisation(L):
     """Prop 2.1.5.6 as a predicate: L compact iff some permutation of squeeze(L) is
     column-major (d_σ(i) = s_σ(1)...s_σ(i-1)); the permutations are enumerated."""
-    m = flat_modes(flat_squeeze(L))
+    m = flat_modes(squeeze(L))
     by_perm = False
     for p in permutations(m):
         prefix, ok = 1, True
@@ -173,11 +155,11 @@ def check_compact_characterisation(L):
 def is_disjoint(A, B):
     """A ⊥ B (Def 2.1.6.1, Def 2.3.6.1, Lemma 2.3.6.2): the concatenation A^b ⋆ B^b is
     compact.  (CuTe has no name for it; "disjoint" is the harness's name for ⊥.)"""
-    return is_flat_compact(flat_concat(A, B))
+    return is_flat_compact(concat(A, B))
 
 
 def _sorted_squeezed(A):
-    return flat_modes(flat_sort(flat_squeeze(A)))
+    return flat_modes(sort(squeeze(A)))
 
 
 def is_flat_complementable(A, N=None):
@@ -236,7 +218,7 @@ def check_complement_uniqueness(A, B, N=None):
     c = flat_complement(A, N)
     Bf = flat_layout(flat_modes(B))
     size_ok = (T.size(Bf.shape) == T.size(c.shape)) if N is None else is_N_complement(A, Bf, N)
-    premise = is_disjoint(A, Bf) and size_ok and is_flat_coalesced(Bf) and flat_sort(Bf) == Bf
+    premise = is_disjoint(A, Bf) and size_ok and is_flat_coalesced(Bf) and sort(Bf) == Bf
     return (not premise) or Bf == c
 
 
@@ -260,8 +242,7 @@ def is_flat_composable(B, A):
     if any(not 0 <= v < nb for v in va):
         return False
     R = flat_layout(zip(T.flatten(A.shape), _unit_strides(B, A)))
-    vb = values(B)
-    return values(R) == [vb[v] for v in va]
+    return values(R) == [B(v) for v in va]
 
 
 def flat_composition(B, A):
@@ -283,7 +264,7 @@ def flat_divide_paper(A, B):
     """
     from .algebra import composition
     Bc = flat_complement(B, T.size(as_layout(A).shape))
-    return flat_layout(flat_modes(composition(A, flat_concat(B, Bc))))
+    return flat_layout(flat_modes(composition(A, concat(B, Bc))))
 
 
 def flat_product_paper(A, B):
@@ -292,13 +273,13 @@ def flat_product_paper(A, B):
     from .algebra import composition
     A, B = as_layout(A), as_layout(B)
     Ac = flat_complement(A, T.size(A.shape) * _cosize(B))
-    return flat_concat(A, composition(Ac, flat_layout(flat_modes(B))))
+    return concat(A, composition(Ac, flat_layout(flat_modes(B))))
 
 
 # --- 2.1.8 tractable ---------------------------------------------------------------
 
 def is_flat_tractable(L):
     """Def 2.1.8.1: with sort(L) = (s_i):(d_i), for each i < m: d_i = 0 or s_i d_i | d_{i+1}."""
-    m = flat_modes(flat_sort(L))
+    m = flat_modes(sort(L))
     return all(m[i][1] == 0 or m[i + 1][1] % (m[i][0] * m[i][1]) == 0
                for i in range(len(m) - 1))

@@ -12,9 +12,9 @@ from layoutcheck.errors import LayoutError
 
 from . import tuples as T_
 from .categories import (compose, coalesce_morphism, encoded_layout, expansion, pullback,
-                         pushforward, refines, relative_mode_morphism, standard_representation,
-                         substitute)
+                         pushforward, relative_mode_morphism, standard_representation)
 from .layout import Layout, as_layout
+from .nested import refines, substitute
 
 __all__ = ["mutual_refinement", "is_mutual_refinement", "has_mutual_refinement",
            "composable_refinement", "weak_composite", "compose_by_mutual_refinement",
@@ -71,7 +71,7 @@ def mutual_refinement(T, U):
     while j < len(Y):                                # lines 37-40 (printed: j < len(Y))
         Yp.append([Y[j]])
         j += 1
-    return substitute(T, [_mode(m) for m in Xp]), substitute(U, [_mode(m) for m in Yp])
+    return substitute([_mode(m) for m in Xp], T), substitute([_mode(m) for m in Yp], U)
 
 
 def is_mutual_refinement(T, U, Tp, Up):
@@ -140,7 +140,7 @@ def compose_by_mutual_refinement(B, A):
         Lk = encoded_layout(coalesce_morphism(relative_mode_morphism(h, A.shape, k)))
         shapes.append(Lk.shape)
         strides.append(Lk.stride)
-    return Layout(substitute(A.shape, shapes), substitute(A.shape, strides))
+    return Layout(substitute(shapes, A.shape), substitute(strides, A.shape))
 
 
 def _divides(a, b, properly=False):
@@ -154,8 +154,11 @@ def is_admissible_for_composition(A, B):
     1. for each mode s_i:d_i of A there are 1 <= k <= l <= p with (a) u_1..u_{k-1} | d_i,
        (b) d_i | u_1..u_k (properly if k < p), (c) u_1..u_{l-1} | s_i d_i, (d) s_i d_i |
        u_1..u_l (properly if l < p), where shape(B) = (u_1..u_p);
-    2. the intervals [d_i, d_i (s_i - 1)] ∩ [1, s_1...s_{m-1}) are pairwise disjoint
-       (transcribed as printed).
+    2. the intervals [d_i, d_i (s_i - 1)] ∩ [1, s_1...s_{m-1}) are pairwise disjoint.
+
+    Transcribed as printed.  The paper calls admissibility sufficient for B ∘ A to exist;
+    it is not (finding F-105: A = (2,4):(2,1), B = 4:2 is admissible, but Image(Phi_A)
+    reaches 5 >= size(B)).  Theorem 4.1.6.5 (a mutual refinement implies admissible) holds.
     """
     A, B = as_layout(A), as_layout(B)
     if T_.depth(A.shape) > 1 or T_.depth(B.shape) > 1:
@@ -175,7 +178,8 @@ def is_admissible_for_composition(A, B):
             if not (_divides(pre[k - 1], di) and _divides(di, pre[k], properly=k < p)):
                 continue
             for ell in range(k, p + 1):
-                if _divides(pre[ell - 1], si * di) and _divides(si * di, pre[ell], properly=ell < p):
+                if (_divides(pre[ell - 1], si * di)
+                        and _divides(si * di, pre[ell], properly=ell < p)):
                     ok = True
                     break
             if ok:
@@ -185,7 +189,7 @@ def is_admissible_for_composition(A, B):
     bound = 1
     for x in s[:-1]:
         bound *= x
-    sets = [set(range(max(di, 1), min(di * (si - 1), bound - 1) + 1)) for si, di in zip(s, d)]
+    sets = [set(range(di, min(di * (si - 1), bound - 1) + 1)) for si, di in zip(s, d)]
     for a in range(len(sets)):
         for b in range(a + 1, len(sets)):
             if sets[a] & sets[b]:

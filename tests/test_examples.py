@@ -8,6 +8,7 @@ from layoutcheck.cli import main
 from layoutcheck.findings import load
 from layoutcheck.spec import algebra as A
 from layoutcheck.spec import flat as F
+from layoutcheck.spec.basic import concat
 from layoutcheck.spec.examples import EXAMPLES, run_examples
 from layoutcheck.spec.layout import parse, values
 
@@ -20,7 +21,7 @@ def results():
 def test_catalogue_size_and_numbers(results):
     numbers = [r["example"] for r in results]
     assert len(numbers) == len(set(numbers)) >= 40
-    assert all(n.startswith(("2.1.", "2.2.", "2.3.")) for n in numbers)
+    assert all(n.startswith(("2.1.", "2.2.", "2.3.", "4.")) for n in numbers)
     assert {r["status"] for r in results} <= {"agrees", "disagrees"}
 
 
@@ -46,7 +47,7 @@ def test_expected_values_are_the_papers_and_agreements_are_exact(results):
 def test_registered_disagreements_are_confirmed_by_brute_force():
     # F-010: the printed division is B ⋆ B^c itself, not A ∘ (B ⋆ B^c)
     a, b = parse("(2,2,2,2):(1,4,2,8)"), parse("(2,2):(4,2)")
-    bb = F.flat_concat(b, F.flat_complement(b, 16))
+    bb = concat(b, F.flat_complement(b, 16))
     printed = parse("(2,2,2,2):(4,2,1,8)")
     assert values(printed) == values(bb) != [a(x) for x in values(bb)]
     # F-020: the printed composite's function is not B ∘ A
@@ -64,6 +65,13 @@ def test_registered_disagreements_are_confirmed_by_brute_force():
     # F-023: with 9 (Example 2.1.8.5) instead of 8 the layout is compact and tractable
     good = parse("((3,3),(1,3),(3,1,3)):((81,1),(0,9),(3,0,27))")
     assert F.is_flat_compact(good) and A.is_tractable(good)
+    # F-031: a logical division takes every value of A once, so its size is size(A) = 64
+    D = A.logical_divide(parse("(8,8):(8,1)"), parse("(2,2):(1,4)"))
+    assert sorted(values(D)) == sorted(values(parse("(8,8):(8,1)")))
+    assert len(values(parse("((2,2),(2,2)):((8,32),(16,1))"))) == 16
+    # F-032: the flat complement is (25):(4), its coalesced form 25:4
+    assert F.flat_complement(parse("(2,2):(1,2)"), 100) == parse("(25):(4)")
+    assert A.complement(parse("(2,2):(1,2)"), 100) == parse("25:4")
 
 
 def test_cli_json(capsys):

@@ -19,7 +19,7 @@ needs_device = pytest.mark.skipif(NO_DEVICE is not None, reason=f"needs a CUDA d
 @pytest.mark.gpu
 @needs_device
 def test_device_agrees_with_spec_on_every_kernel():
-    results = run_checks(DeviceModule, seed=0, count=200, cute_count=12)
+    results = run_checks(DeviceModule, seed=0, count=200, cute_count=24)  # as `layoutcheck gpu`
     assert [r.kernel for r in results] == ["address", "sweep", "specialised", "data-movement",
                                            "cute"]
     for r in results:
@@ -103,3 +103,44 @@ def test_throughput_verification_catches_a_wrong_element(kernel):
     rows = throughput.measure(_HostAsDevice(corrupt=kernel), (10,), reps=1, samples=4)
     bad = {r.kernel for r in rows if not r.ok}
     assert bad == {kernel[3:] + " (large)"}
+
+
+class _FakeRawModule:
+    """``cupy.RawModule(path=cubin)`` whose functions run the host-shim build of the same
+    source with the grid and block that DeviceModule chose."""
+
+    def __init__(self, path):
+        assert open(path, "rb").read(4) == b"\x7fELF"  # DeviceModule loads the sm_90 cubin
+        self.host = None
+
+    def get_function(self, name):
+        def launch(grid, block, args):
+            plain = [a if isinstance(a, np.ndarray) else int(a) for a in args]
+            self.host.launch(name, 0, *plain, grid=grid[0], block=block[0])
+        return launch
+
+
+def test_device_module_logic_with_a_stand_in_for_cupy(monkeypatch):
+    fake = _fake_cupy()
+    fake.asarray = lambda a: np.array(a, copy=True)  # a device copy, not a view
+    fake.asnumpy = lambda a: np.array(a, copy=True)
+    modules = []
+
+    def raw_module(path):
+        m = _FakeRawModule(path)
+        modules.append(m)
+        return m
+
+    fake.RawModule = raw_module
+    from layoutcheck.gpu_checks import toolchain
+    assert toolchain.nvrtc_unavailable_reason() is None  # loads NVRTC before cupy is replaced
+    monkeypatch.setitem(__import__("sys").modules, "cupy", fake)
+
+    class StandIn(DeviceModule):
+        def __init__(self, source):
+            super().__init__(source, backend="nvrtc")
+            modules[-1].host = HostModule(source)
+
+    results = run_checks(StandIn, seed=0, count=20, cute_count=12)  # cached sources
+    for r in results:
+        assert r.where == "device" and r.ok and r.checked > 0, (r.kernel, r.mismatches)

@@ -5,8 +5,9 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given
 
-from layoutcheck import LayoutError
+from layoutcheck import LayoutError, spec
 from layoutcheck.gpu_checks import checks as K
 from layoutcheck.gpu_checks import generate as G
 from layoutcheck.gpu_checks.execute import HostModule
@@ -21,6 +22,21 @@ WORKLOAD = K.workload(seed=0, count=20, cute_count=12)  # same sources as test_g
 @pytest.fixture(scope="module")
 def address():
     return HostModule(address_source())
+
+
+try:
+    from layoutcheck.fuzz import strategies as lst
+except ImportError:  # the fuzz package is another part of the project
+    lst = None
+
+
+@pytest.mark.skipif(lst is None, reason="layoutcheck.fuzz.strategies not available")
+def test_address_kernel_on_the_fuzz_strategies_layouts(address):
+    @given(lst.layouts(max_size=256) if lst else None)
+    def check(L):
+        assert K._run_address(address, L).tolist() == values(L)
+
+    check()
 
 
 def _layouts(seed, n):
@@ -92,13 +108,6 @@ def test_cute_device_code_on_the_host_matches_spec():
     assert res.checked == 12
 
 
-def test_cute_make_layout_keeps_static_and_dynamic():
-    cases = [CuteCase("layout", parse("(_2,(3,_4)):(12,(_1,3))")),
-             CuteCase("layout", parse("_8:_1")), CuteCase("layout", parse("(8):(2)"))]
-    res = K.check_cute(HostModule, cases)  # compares str(R) with the input, statics included
-    assert res.ok, res.mismatches
-
-
 def test_decode_layout_inverts_the_device_encoding():
     # (tag, value) pairs: 2 open, 3 close, 0 dynamic, 1 static
     shape = [2, 0, 1, 2, 2, 0, 0, 3, 3, 0, 3, 0]
@@ -127,3 +136,48 @@ def test_large_layouts_are_a_transpose_of_size_2k():
         assert np.array_equal(vs, np.arange(2 ** k))  # S column-major
         assert np.array_equal(np.sort(vd), np.arange(2 ** k))  # D a bijection
         assert not np.array_equal(vd, vs)
+
+
+# One CuTe translation unit for the hand-picked cases below (each build costs seconds).
+MAKE_LAYOUT = [CuteCase("layout", parse(t)) for t in ("(_2,(3,_4)):(12,(_1,3))", "_8:_1", "(8):(2)")]
+F030 = CuteCase("composition", parse("(_3,_4):(_1,_10)"), parse("_4:_2"))
+F110 = [CuteCase("composition", parse("_2:_1"), parse("_2:_1")),
+        CuteCase("logical_divide", parse("_6:_52"), parse("_2:_1"))]
+
+
+@pytest.fixture(scope="module")
+def picked():
+    return K.check_cute(HostModule, MAKE_LAYOUT + [F030] + F110)
+
+
+def _about(res, case):
+    return [m for m in res.mismatches + res.notes if m.startswith(str(case)) or str(case) in m]
+
+
+def test_cute_make_layout_keeps_static_and_dynamic(picked):
+    # check_cute compares str(R) with the input for "layout": statics must stay _N
+    for case in MAKE_LAYOUT:
+        assert not _about(picked, case)
+    assert picked.checked == len(MAKE_LAYOUT) + 1 + len(F110)
+
+
+def test_cute_kernel_reproduces_F030_wrong_static_composition(picked):
+    # F-030: CuTe C++ accepts composition((_3,_4):(_1,_10), _4:_2), which the paper does not
+    # define, and returns (_2,_2):(_2,_10).  The CuTe kernel source (host shim) shows it too.
+    [text] = _about(picked, F030)
+    assert "R = (_2,_2):(_2,_10)" in text
+    want = [values(F030.a)[b] for b in values(F030.b)]  # A(B(i)) by the spec: [0, 2, 11, 20]
+    assert f"got 10, spec {want[2]}" in text
+    assert picked.failed == 1 or "known finding F-030" in text
+    with pytest.raises(LayoutError):
+        spec.composition(F030.a, F030.b)  # the paper's composition does not exist
+
+
+def test_F110_cute_keeps_static_results_spec_does_not(picked):
+    # F-110: with every input static, CuTe's device code returns static integers; the spec's
+    # composition and logical_divide return dynamic ones (same function, other print).
+    for case, cute_text in zip(F110, ("_2:_1", "(_2,_3):(_52,_104)")):
+        ours = getattr(spec, case.op)(case.a, case.b)
+        assert _about(picked, case) == [f"{case}: CuTe {cute_text} vs spec {ours} "
+                                        "(same function, different form)"]
+        assert str(ours) == cute_text.replace("_", "")  # equal values, dynamic in the spec

@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.spec import flat as F
+from layoutcheck.spec.basic import concat, sort, squeeze
 from layoutcheck.spec.layout import Layout, parse, values
 
 SHAPES = st.sampled_from([1, 1, 2, 2, 3, 4])
@@ -75,8 +76,8 @@ def test_compact_iff_a_permutation_of_the_squeeze_is_column_major(L):
 def test_compact_invariant_under_coalesce_squeeze_sort(L):
     c = F.is_flat_compact(L)                           # Prop 2.1.5.7
     assert c == F.is_flat_compact(F.flat_coalesce(L))
-    assert c == F.is_flat_compact(F.flat_squeeze(L))
-    assert c == F.is_flat_compact(F.flat_sort(L))
+    assert c == F.is_flat_compact(squeeze(L))
+    assert c == F.is_flat_compact(sort(L))
     assert c == (sorted(values(L)) == list(range(cosize(L))))
 
 
@@ -91,8 +92,8 @@ def test_complement_is_disjoint_sorted_coalesced(A):
         return
     c = F.flat_complement(A)
     assert F.is_disjoint(A, c)                         # Lemma 2.1.6.20
-    assert F.is_flat_compact(F.flat_concat(A, c))
-    assert F.flat_sort(c) == c and F.is_flat_coalesced(c)
+    assert F.is_flat_compact(concat(A, c))
+    assert sort(c) == c and F.is_flat_coalesced(c)
     assert F.check_complement_uniqueness(A, c)         # Prop 2.1.6.23
 
 
@@ -156,7 +157,7 @@ def test_flat_divide_and_product_functions(A, B):
     n = len(values(A))
     if F.is_flat_complementable(B, n):
         from layoutcheck.spec.algebra import is_composable
-        BB = F.flat_concat(B, F.flat_complement(B, n))
+        BB = concat(B, F.flat_complement(B, n))
         if is_composable(A, BB):
             D = F.flat_divide_paper(A, B)
             vb = values(BB)
@@ -177,13 +178,13 @@ def test_flat_divide_and_product_functions(A, B):
 def test_tractable_equivalences(L):
     t = F.is_flat_tractable(L)
     nz = F.flat_layout((s, d) for s, d in F.flat_modes(L) if d != 0)  # the paper's filter
-    assert t == F.is_flat_tractable(F.flat_sort(L))   # Prop 2.1.8.11
+    assert t == F.is_flat_tractable(sort(L))   # Prop 2.1.8.11
     assert t == F.is_flat_tractable(nz)
     # 3 <=> 4 holds for squeezed layouts; size-1 modes break it (finding F-019)
-    sq = F.flat_squeeze(nz)
+    sq = squeeze(nz)
     assert F.is_flat_tractable(sq) == F.is_flat_complementable(sq)
     if F.is_flat_complementable(L) or F.is_flat_compact(L):
-        assert F.is_flat_tractable(F.flat_squeeze(L))  # Examples 2.1.8.5, 2.1.8.7
+        assert F.is_flat_tractable(squeeze(L))  # Examples 2.1.8.5, 2.1.8.7
 
 
 def test_size_one_modes_break_proposition_2_1_8_11():

@@ -35,6 +35,8 @@ def add_arguments(parser):
                         help="processes; shards the run by seed and merges the results")
     parser.add_argument("--no-db", action="store_true",
                         help="neither replay nor store failures in ./.layoutcheck/")
+    parser.add_argument("--fail-fast", action="store_true",
+                        help="stop at the first new failure")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
 
 
@@ -72,7 +74,8 @@ def run(args):
                               seed=args.seed, max_examples=args.max_examples,
                               checks=_split(args.checks), kinds=[args.kind] if args.kind else None,
                               use_db=not args.no_db, jobs=args.jobs,
-                              progress=progress_printer(sys.stderr), command=command)
+                              progress=progress_printer(sys.stderr), command=command,
+                              fail_fast=args.fail_fast)
     for name, state in report["oracles"].items():
         if state != "available":
             print(f"oracle {name} unavailable: {state}", file=sys.stderr)

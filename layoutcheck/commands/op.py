@@ -23,6 +23,10 @@ def add_arguments(parser):
     parser.add_argument("--against", metavar="ORACLES",
                         help="comma-separated oracles: spec, impl, pycute, cute-cpp, cute-dsl, "
                              "module:NAME (default: every available one)")
+    parser.add_argument("--sense", choices=("paper", "cute"), default="paper",
+                        help="the spec's reading used as the reference: the paper's definitions "
+                             "(default) or CuTe's extensions (composition beyond size(A), "
+                             "complement/divide rounding N up)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per oracle")
 
 
@@ -47,14 +51,15 @@ def run(args):
 
     op = args.name
     inputs = parse_args(op, args.args)
-    oracles = _oracles(args.against)
-    spec = next((o for o in oracles if o.name == "spec"), None) or get_oracle("spec")
+    oracles = [o for o in _oracles(args.against) if o.name != "spec"]
+    sense = getattr(args, "sense", "paper")
+    spec = get_oracle("spec", sense=None if sense == "paper" else sense)
     reference = spec.run(op, *inputs)
     rows = []
-    for o in [spec] + [o for o in oracles if o is not spec]:
+    for o in [spec] + oracles:
         outcome = reference if o is spec else o.run(op, *inputs)
         if o is spec:
-            row = dict(level="reference", agrees=None, required="", verdict="reference",
+            row = dict(level="reference", agrees=None, required="", verdict=f"reference ({sense})",
                        finding=None, detail="")
         else:
             c = compare(op, inputs, reference, outcome)
@@ -91,7 +96,7 @@ def _table(op, inputs, rows):
         else:
             text = f"{r['kind']}: {r['message']}"
         verdict = r["verdict"] + (f" {r['finding']}" if r["finding"] else "")
-        shown.append((r["oracle"], text, r["level"], verdict, r["detail"]))
+        shown.append((r["oracle"], _clip(text, 60), r["level"], verdict, _clip(r["detail"], 90)))
     w0 = max(len(s[0]) for s in shown)
     w1 = min(max(len(s[1]) for s in shown), 60)
     w2 = max(len(s[2]) for s in shown)
@@ -99,3 +104,7 @@ def _table(op, inputs, rows):
     for name, text, level, verdict, detail in shown:
         line = f"{name:<{w0}}  {text:<{w1}}  {level:<{w2}}  {verdict}"
         print(line + (f"  ({detail})" if detail else ""))
+
+
+def _clip(text, n):
+    return text if len(text) <= n else text[:n - 3] + "..."

@@ -1,11 +1,79 @@
-"""`layoutcheck prove` (placeholder until its issue lands)."""
+"""`layoutcheck prove`: prove the lemma catalogue with z3 (layoutcheck.proofs).
 
-HELP = "prove (not available yet)"
+Exit 0 when every chosen lemma ends as its catalogue entry expects (proved; refuted for a
+literal erratum), 1 otherwise (a lemma unknown at some rank, or an unexpected outcome).
+"""
+
+import json
+import sys
+
+HELP = "prove the layout lemmas with z3: proved, refuted (with a counterexample) or unknown"
 
 
 def add_arguments(parser):
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("lemmas", nargs="*", metavar="LEMMA", help="lemma names (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    parser.add_argument("--max-rank", type=int, default=None,
+                        help="prove ranks 1..R (default 4)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds per z3 query (default 20)")
+    parser.add_argument("--no-induction", action="store_true",
+                        help="skip the all-rank induction steps")
+    parser.add_argument("--report", metavar="FILE", help="write the rows as JSON to FILE")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+
+
+def _list(out):
+    from layoutcheck.proofs import CATALOGUE
+    print(f"{'lemma':22} {'paper':12} {'expect':8} {'induction':9} statement", file=out)
+    for lemma in CATALOGUE:
+        ind = "yes" if lemma.induction is not None else "no"
+        print(f"{lemma.name:22} {lemma.ref:12} {lemma.expected:8} {ind:9} {lemma.statement}",
+              file=out)
+        print(f"{'':22} bound: {lemma.bound}", file=out)
+
+
+def format_table(rows):
+    head = f"{'lemma':22} {'rank':>4} {'result':8} {'time/s':>8} {'all ranks':9} bound / counterexample"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        extra = r["counterexample"] or r["bound"]
+        if r["result"] == "unknown":
+            extra = f"{extra}; {r['note']}"
+        lines.append(f"{r['lemma']:22} {r['rank']!s:>4} {r['result']:8} {r['seconds']:8.2f} "
+                     f"{'yes' if r['for_all_ranks'] else 'no':9} {extra}")
+    return "\n".join(lines)
 
 
 def run(args):
-    raise NotImplementedError("layoutcheck prove is not implemented yet")
+    from layoutcheck.errors import LayoutError
+    from layoutcheck.proofs import (DEFAULT_MAX_RANK, DEFAULT_TIMEOUT, expected_outcome_met,
+                                    get_lemma)
+    from layoutcheck.proofs import run as run_proofs
+
+    if args.list:
+        _list(sys.stdout)
+        return 0
+    for name in args.lemmas:
+        get_lemma(name)  # unknown names: LayoutError -> exit 2 before any work
+    max_rank = DEFAULT_MAX_RANK if args.max_rank is None else args.max_rank
+    timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
+    rows = run_proofs(args.lemmas or None, max_rank=max_rank, timeout=timeout,
+                      induction=not args.no_induction)
+    names = list(dict.fromkeys(r["lemma"] for r in rows))
+    failed = [n for n in names if not expected_outcome_met(n, rows)]
+    if args.report:
+        try:
+            with open(args.report, "w") as f:
+                json.dump(rows, f, indent=1)
+        except OSError as e:
+            raise LayoutError(f"cannot write report {args.report}: {e.strerror}") from None
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        print(format_table(rows))
+        if failed:
+            print(f"not as expected: {', '.join(failed)}")
+        else:
+            print(f"all {len(names)} lemmas as expected")
+    return 1 if failed else 0

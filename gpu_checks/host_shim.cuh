@@ -4,10 +4,11 @@
 // blockIdx, blockDim, gridDim) and lc_host_launch(), which calls a kernel once per
 // (block, thread) index of the grid, in order.  The kernels here use no shared memory and no
 // barriers, so running threads one after another is a valid schedule of the same program.
-// Include this file before the kernel source; compile with g++ -std=c++17.
+// Include this file before the kernel source; compile with g++ -std=c++17.  (Named .cuh
+// so that it ships as package data with the kernel sources.)
 #pragma once
 #if defined(__CUDACC__)
-#error "host_shim.hpp is for host compilers only"
+#error "host_shim.cuh is for host compilers only"
 #endif
 
 #define __global__

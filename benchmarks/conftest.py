@@ -1,0 +1,6 @@
+"""Benchmarks are collected only when this folder is named (``pytest benchmarks``)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

@@ -1,0 +1,128 @@
+"""Run the benchmark suite once and print a table of medians and ratios from that run.
+
+    .venv/bin/python benchmarks/run.py [--no-spec] [--no-memory] [--memory-log2 30]
+
+Algebra: the median time of one pass over the operation's corpus (benchmarks/corpus.py) for
+impl and pycute (whole corpus) and impl and spec (cases of size <= 2^10), and the ratios
+other/impl (target: pycute/impl >= 5).  Evaluation: impl.values, impl.values(out=), the plain
+write np.arange(n)*1 (same length and dtype), and pycute's / spec's L(i) loop timed on 4096
+sampled indices and extrapolated to n (target: values within 2x of the plain write at 2^24).
+Memory: peak working memory of values(out=) over 2^30 elements beyond the output.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def _pytest(json_path, no_spec):
+    cmd = [sys.executable, "-m", "pytest", str(HERE), "-q", "-p", "no:randomly",
+           "--benchmark-only", f"--benchmark-json={json_path}", "--benchmark-min-rounds=5",
+           "--benchmark-max-time=0.5", "--benchmark-disable-gc", "-o", "addopts="]
+    if no_spec:
+        cmd += ["-k", "not spec"]
+    subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def _medians(json_path):
+    data = json.loads(Path(json_path).read_text())
+    out = {}
+    for b in data["benchmarks"]:
+        who = b["name"].split("[")[0].removeprefix("test_")
+        out[(b["group"], who)] = b["stats"]["median"]
+    return out
+
+
+def _fmt(seconds):
+    if seconds is None:
+        return "-"
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def _ratio(a, b):
+    return "-" if a is None or b is None else f"{a / b:.1f}x"
+
+
+def algebra_table(m):
+    import corpus
+    rows = ["| op | cases | impl | pycute | pycute/impl | small cases | impl (small) | spec (small) "
+            "| spec/impl |", "|---|---|---|---|---|---|---|---|---|"]
+    worst = None
+    for op in corpus.UNARY + corpus.BINARY:
+        i, p = m.get((op, "impl")), m.get((op, "pycute"))
+        si, ss = m.get((op + "-small", "impl_small")), m.get((op + "-small", "spec_small"))
+        if i and p:
+            worst = min(worst or 1e9, p / i)
+        rows.append(f"| {op} | {len(corpus.cases(op))} | {_fmt(i)} | {_fmt(p)} | {_ratio(p, i)} "
+                    f"| {len(corpus.small_cases(op))} | {_fmt(si)} | {_fmt(ss)} | {_ratio(ss, si)} |")
+    return rows, worst
+
+
+def values_table(m):
+    import corpus
+    rows = ["| n | impl values | values(out=) | np.arange(n)*1 | values/plain | pycute L(i) loop "
+            "(extrapolated) | pycute/values | spec L(i) loop (extrapolated) |",
+            "|---|---|---|---|---|---|---|---|"]
+    at24 = None
+    for n in corpus.EVAL_SIZES:
+        g = f"values-{n}"
+        v, vo, pw = m.get((g, "impl_values")), m.get((g, "impl_values_out")), m.get((g, "plain_write"))
+        pc, sc = m.get((g, "pycute_sample")), m.get((g, "spec_sample"))
+        pc = pc * n / 4096 if pc else None
+        sc = sc * n / 4096 if sc else None
+        if n == 1 << 24:
+            at24 = v / pw if v and pw else None
+        rows.append(f"| 2^{n.bit_length() - 1} | {_fmt(v)} | {_fmt(vo)} | {_fmt(pw)} | {_ratio(v, pw)} "
+                    f"| {_fmt(pc)} | {_ratio(pc, v)} | {_fmt(sc)} |")
+    return rows, at24
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--no-spec", action="store_true", help="skip the (slow) spec timings")
+    ap.add_argument("--no-memory", action="store_true", help="skip the 2^30 memory run")
+    ap.add_argument("--memory-log2", type=int, default=30)
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(HERE))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bench.json")
+        _pytest(path, args.no_spec)
+        m = _medians(path)
+    print(f"layoutcheck benchmarks, {datetime.datetime.now():%Y-%m-%d %H:%M}, "
+          f"{platform.machine()} {os.cpu_count()} CPUs, Python {platform.python_version()}")
+    print("\nAlgebra (median time of one pass over the corpus):\n")
+    rows, worst = algebra_table(m)
+    print("\n".join(rows))
+    print("\nEvaluation (median):\n")
+    vrows, at24 = values_table(m)
+    print("\n".join(vrows))
+    if not args.no_memory:
+        out = subprocess.run([sys.executable, str(HERE / "memory.py"), str(args.memory_log2)],
+                             cwd=ROOT, capture_output=True, text=True, check=True)
+        mem = json.loads(out.stdout)
+        print(f"\nMemory: values(out=) over 2^{args.memory_log2} elements: "
+              f"{mem['peak_beyond_output_MiB']:.1f} MiB beyond the {mem['output_MiB']:.0f} MiB "
+              f"output (tracemalloc peak; RSS growth {mem['rss_growth_MiB']:.1f} MiB), "
+              f"{mem['ns_per_element']:.2f} ns/element, spot check "
+              f"{'ok' if mem['spot_check_ok'] else 'FAILED'}")
+    print("\nTargets: every algebra op >= 5x faster than pycute: "
+          f"{'met' if worst and worst >= 5 else 'MISSED'} (worst {worst and f'{worst:.1f}x'}); "
+          "2^24 evaluation within 2x of the plain write: "
+          f"{'met' if at24 and at24 <= 2 else 'MISSED'} ({at24 and f'{at24:.2f}x'})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
