@@ -1,1 +1,18 @@
-"""layoutcheck.fuzz (being built)."""
+"""layoutcheck.fuzz: hypothesis strategies (public: ``layoutcheck.fuzz.strategies``), the
+differential and algebraic checks (``properties``), the campaign runner behind
+``layoutcheck fuzz`` (``run_campaign``), the pytest plugin and the mutation test.
+
+Kept light: the pytest plugin imports this package on every pytest run.
+"""
+
+__all__ = ["run_campaign", "replay_report", "CHECKS"]
+
+
+def __getattr__(name):
+    if name in ("run_campaign", "replay_report"):
+        from . import campaign
+        return getattr(campaign, name)
+    if name == "CHECKS":
+        from .properties import CHECKS
+        return CHECKS
+    raise AttributeError(name)

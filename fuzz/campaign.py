@@ -68,6 +68,8 @@ class _Runner:
         self.stop_at = None        # deadline (monotonic) or None
         self.shrink_until = None
         self.limit = None          # at most this many cases (--max-examples)
+        self.target_known = None   # a finding id whose case is being shrunk
+        self.current_run = self.known_run = None  # (n, seed) of a hypothesis run
 
     def batch(self, cases):
         """Run a drawn batch of cases (amortises hypothesis' per-example cost; on a failure
@@ -93,10 +95,14 @@ class _Runner:
             self.skipped += 1
         except CheckFailed as f:
             kid = _known(self.ctx.oracle.name, self.check, args)
+            if kid and kid == self.target_known:  # shrinking a known finding's case
+                self._record(args, f, "fail")
+                raise
             if kid:
                 self.known_cases += 1
                 if self.known is None:
                     self.known = (kid, args, f)
+                    self.known_run = self.current_run
                 return
             self._record(args, f, "fail")
             raise
@@ -110,11 +116,23 @@ class _Runner:
         if self.best is None:  # shrinking may overrun the pair's share by this much
             self.shrink_until = time.monotonic() + max(MIN_SHRINK_S, self._share)
         if self.best is None or key < self.best[0]:
-            self.best = (key, inputs, exc, kind)
+            self.best = (key, inputs, exc, kind, args)
 
     _share = 0.0
 
+    def shrink_known(self, strategy):
+        """Re-run the hypothesis run that first hit a known finding, now failing on exactly
+        that finding, so that its reported case is shrunk too (same seed: same cases)."""
+        kid, args, f = self.known
+        self.target_known, self.stop_at, self.limit = kid, None, None
+        self.hypothesis_run(strategy, *self.known_run)
+        if self.best is not None:
+            _, _, exc, _, small = self.best
+            self.known = (kid, small, exc)
+        self.best, self.target_known = None, None
+
     def hypothesis_run(self, strategy, n, seed_value):
+        self.current_run = (n, seed_value)
         @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                   phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False)
@@ -166,7 +184,7 @@ def _finish(runner, oracle_name, seconds):
                  message=f.message, status="fail",
                  replay=_replay_line(oracle_name, check, encode(args)))
     if runner.best is not None:
-        _, inputs, exc, kind = runner.best
+        _, inputs, exc, kind, _ = runner.best
         r.update(status=kind, counterexample=inputs, known_finding=None,
                  answers=getattr(exc, "answers", None),
                  message=getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}",
@@ -298,6 +316,8 @@ def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, re
             chunk += 1
             if runner.cases == before and chunk > 3:
                 break  # the strategy space is exhausted or every case was skipped
+        if runner.best is None and runner.known is not None and runner.known_run:
+            runner.shrink_known(strategy)
     except Exception as e:  # noqa: BLE001 - the harness itself failed on this pair
         r = _finish(runner, oracle.name, time.monotonic() - t0)
         r.update(status="error", message=f"harness error: {type(e).__name__}: {e}")
@@ -371,15 +391,17 @@ def _summary(results, seconds):
 
 def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_examples=None,
                  checks=None, kinds=None, use_db=True, db_path=None, jobs=1, progress=None,
-                 command=None, fail_fast=False):
+                 command=None, fail_fast=False, against=None):
     """Run the gate; return the report dict (see the module docstring).
 
-    oracles: names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
+    oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
     checks; budget (seconds, shared across all pairs) is ignored when max_examples is set
     (then the run is a pure function of seed); jobs > 1 shards by seed across processes;
     progress(done, total, result) is called after each pair; fail_fast stops at the first
     new failure (the remaining pairs are reported as skipped).
     """
+    if against is not None:  # alias: the CLI's --against
+        oracles = against.split(",") if isinstance(against, str) else against
     db_path = Path(db_path) if db_path else DB_PATH
     selected = checks_for(ops, kinds, checks)
     if not selected:

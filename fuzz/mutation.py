@@ -129,7 +129,7 @@ MUTANTS = [
      "logical_divide", "int tiler n read as n:2"),
     ("M40", "layout.py", "    in_bound = current_idx <= shape * stride",
      "    in_bound = current_idx < shape * stride", "complement",
-     "bound check off by one (rejects valid input)"),
+     "bound check off by one (only rejects non-complementable input: equivalent at the gate)"),
 ]
 
 

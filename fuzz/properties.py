@@ -321,7 +321,8 @@ _STRATS = {
     "left_inverse": _one(S.inverse_args()),
     "complement": lambda: st.one_of(S.complement_args(), S.complement_args(valid=False)),
     "composition": lambda: st.one_of(S.composable_pairs(sense="paper"), S.composable_pairs(),
-                                     S.composable_pairs(near_miss=True), _any_pair()),
+                                     S.composable_pairs(near_miss=True), _any_pair(),
+                                     S.divide_args()),  # B a tiler: by-mode composition
     "logical_divide": lambda: st.one_of(S.divide_args(), S.divide_args(near_miss=True)),
     "zipped_divide": lambda: S.divide_args(),
     "tiled_divide": lambda: S.divide_args(),

@@ -8,8 +8,9 @@ Levels, strictest first (each implies the ones below it, except ``property``):
                ``i < size``) *and* the same mode tree up to refinement: rank-1 tuples
                are unwrapped (``(8):(1)`` ~ ``8:1``), and where both sides are tuples
                they have equal lengths and recursively equal mode sizes; a leaf matches
-               any sub-tree of the same size.  So ``L(coord)`` agrees on every coordinate
-               of the coarser of the two shapes.
+               any sub-tree of the same size; below the top level, size-1 entries are
+               ignored (they carry nothing, Obs. 2.1.2.29).  So ``L(coord)`` agrees on
+               every coordinate of the coarser of the two shapes.
 ``coalesced``  the same function after coalesce: same size and the same ``L(i)`` (Prop.
                2.1.4: Phi_A = Phi_B iff coalesce(A) = coalesce(B)); mode structure differs.
 ``property``   only the operation's defining property holds (non-unique results):
@@ -132,11 +133,19 @@ def _unwrap(s):
     return s
 
 
-def _same_modes(a, b):
-    a, b = _unwrap(a), _unwrap(b)
+def _same_modes(a, b, top=True):
+    a, b = _unwrap(_drop_ones(a, top)), _unwrap(_drop_ones(b, top))
     if not isinstance(a, tuple) or not isinstance(b, tuple):
         return _size(a) == _size(b)
-    return len(a) == len(b) and all(_same_modes(x, y) for x, y in zip(a, b))
+    return len(a) == len(b) and all(_same_modes(x, y, False) for x, y in zip(a, b))
+
+
+def _drop_ones(s, top):
+    """Inside a mode, size-1 entries carry nothing (Obs. 2.1.2.29): CuTe with dynamic
+    integers keeps them (``(2,2,1)`` for ``(2,2)``).  The top level keeps its rank."""
+    if top or not isinstance(s, tuple):
+        return s
+    return tuple(x for x in s if _size(x) != 1) or s
 
 
 def _size(s):

@@ -115,14 +115,9 @@ def colex_inverse(L):
                for x in itertools.product(*(range(si) for si in s)))
 
 
-def _is_coalesced_flat(L):
-    """Def 2.1.4.1, read directly."""
-    s, d = _flat(L)
-    return all(si != 1 for si in s) and all(s[i] * d[i] != d[i + 1] for i in range(len(s) - 1))
-
-
 def _coalesce(L):
-    return _op("coalesce")(L)
+    """The paper's flat coalesce coal^b (Construction 2.1.4.9)."""
+    return _op("flat_coalesce")(L)
 
 
 def coalesce_phi(L):
@@ -132,10 +127,7 @@ def coalesce_phi(L):
 
 def coalesce_coalesced(L):
     L = _L(L)
-    C = _coalesce(L)
-    if spec.size(L) == 1:  # CuTe keeps 1:0 where the paper's coal gives (): same function
-        return spec.values(C) == [0]
-    return _is_coalesced_flat(C)
+    return _op("is_flat_coalesced")(_coalesce(L))
 
 
 def coalesce_idempotent(L):
@@ -154,13 +146,14 @@ def compact_iff_colmajor(L):
 
 
 def _comp(A, N):
-    return _op("complement")(A, N)
+    """comp^b(A, N) (Construction 2.1.6.29)."""
+    return _op("flat_complement")(A, N)
 
 
 def complement_disjoint(AN):
     A, N = AN
     A = _L(A)
-    if not _op("is_complementable")(A, N):
+    if not _op("is_flat_complementable")(A, N):
         return None
     return spec.image(A) & spec.image(_comp(A, N)) == {0}
 
@@ -168,11 +161,20 @@ def complement_disjoint(AN):
 def complement_compact(AN):
     A, N = AN
     A = _L(A)
-    if not _op("is_complementable")(A, N):
+    if not _op("is_flat_complementable")(A, N):
         return None
     C = _comp(A, N)
     AC = _op("concat")(A, C)
     return _op("is_compact")(AC) and spec.size(AC) == N
+
+
+def complementable_increasing(AN):
+    A, N = AN
+    A = _op("sort")(_L(A))
+    if not _op("is_flat_complementable")(A, N):
+        return None
+    v = spec.values(A)
+    return all(a < b for a, b in zip(v, v[1:]))
 
 
 def composition_phi(AB):

@@ -351,11 +351,11 @@ def _ind_colmajor():
 def _q_colex_inverse(r):
     L, c = fresh_layout("S", r)
     n, cn = _point("n", L)
-    xs = [z3.Int(f"x{i}") for i in range(r)]
+    xs, tails, cx = coord_point(L, "x")
     back = L.coords(L.colex(xs))
     return [Query("colex(colex^-1(n)) != n", c + cn + [L.colex(L.coords(n)) != n], L),
-            Query("colex^-1(colex(x)) != x",
-                  c + [L.in_box(xs), z3.Or([False] + [a != b for a, b in zip(back, xs)])], L)]
+            Query("colex^-1(colex(x)) != x (Euclidean hints on the Horner form)",
+                  c + cx + [L.colex(xs) == tails[0], _differ(back, xs)], L)]
 
 
 def _q_mixed_radix(r):
@@ -370,9 +370,12 @@ def _q_mixed_radix(r):
 def _ind_colex():
     s, _, n, c = _head_vars()
     K = _uf("colex_T_of_colex_inv_T")
-    m = z3.Int("n")
+    m, x0, X = z3.Ints("n x0 X")
     return [Query("step: colex(colex^-1(n)) = (n mod s) + s*colex_T(colex_T^-1(n div s))",
-                  c + [0 <= m, m < s * n, K(m / s) == m / s, (m % s) + s * K(m / s) != m])]
+                  c + [0 <= m, m < s * n, K(m / s) == m / s, (m % s) + s * K(m / s) != m]),
+            Query("step: x0 in [0,s), X in [0,N_T) => 0 <= x0 + s X < s N_T (colex bound)",
+                  c + [0 <= x0, x0 < s, 0 <= X, X < n,
+                       z3.Not(z3.And(0 <= x0 + s * X, x0 + s * X < s * n))])]
 
 
 def _ind_mixed_radix():
@@ -384,8 +387,10 @@ def _ind_mixed_radix():
 
 
 _COLEX_ARG = ("Rank 0 is trivial.  colex((x0)::X) = x0 + s colex_T(X) and "
-              "colex^-1(n) = (n mod s)::colex_T^-1(n div s); the step query reduces rank m+1 "
-              "to rank m (the hypothesis at n div s, resp. the tails X, Y).")
+              "colex^-1(n) = (n mod s)::colex_T^-1(n div s); the step queries reduce rank m+1 "
+              "to rank m (the hypothesis at n div s, resp. the tails X, Y) for "
+              "colex(colex^-1(n)) = n, the bound colex(x) < size, and uniqueness; "
+              "colex^-1(colex(x)) = x follows from the first and uniqueness.")
 
 
 # ---------------------------------------------------------------- coalesce (2.1.4.9-2.1.4.17)
@@ -587,6 +592,14 @@ def _q_complement_compact(r):
                 AC.in_box(xs), AC.in_box(ys), _differ(xs, ys), AC.phi(xs) == AC.phi(ys)] + hints, A)]
 
 
+def _q_complementable_increasing(r):
+    A, C, N, c = _complement_setup(r)
+    xs, tx, cx = coord_point(A, "x")
+    ys, ty, cy = coord_point(A, "y")
+    return [Query("x < y but Phi_A(x) >= Phi_A(y)",
+                  c + cx + cy + [tx[0] < ty[0], A.Phi(tx[0]) >= A.Phi(ty[0])], A)]
+
+
 # ---------------------------------------------------------------- composition (2.1.7.1, CuTe)
 
 def _q_composition(r):
@@ -607,10 +620,14 @@ def _q_composition(r):
                 cons += [n == u * product(mids) * v, M[j].s == v * (M[j].s / v)]
                 R = SymLayout([Mode(u, cdiv * M[k].d)] + [Mode(m.s, m.d) for m in M[k + 1:j]]
                               + [Mode(v, M[j].d)])
-            x = z3.Int("x")
+            ys, tails, cy = coord_point(R, "y")
+            x = tails[0]
+            # the coordinates of e x in A: 0 before mode k, c y_0 in mode k, then y_1.. (hints)
+            acs = [z3.IntVal(0)] * k + [cdiv * ys[0]] + ys[1:] + [z3.IntVal(0)] * (r - j - 1)
+            hints = division_hints([m.s for m in M], e * x, acs)
             out.append(Query(f"B = n:e lands in modes {k + 1}..{j + 1}: "
                              "Phi_R(x) != Phi_A(e x)",
-                             cons + [0 <= x, x < n, R.Phi(x) != A.Phi(e * x)], A))
+                             cons + cy + hints + [R.Phi(x) != A.Phi(e * x)], A))
     return out
 
 
@@ -716,7 +733,7 @@ CATALOGUE = [
     Lemma("compact_iff_colmajor", "2.1.5.6", "L compact <=> squeeze(L)^σ column-major for "
           "some σ ('<=' symbolic in σ; '=>' for shapes <= 3 at ranks <= 3)",
           _q_compact_iff, checks.compact_iff_colmajor,
-          bound="<=: unbounded; =>: shapes <= 3, ranks <= 3"),
+          bound="<=: unbounded, σ enumerated; =>: shapes <= 3, ranks <= 3", max_rank=5),
     Lemma("complement_disjoint", "2.1.6.29-31", "A N-complementable: "
           "Image(Phi_A) ∩ Image(Phi_comp(A,N)) = {0}", _q_complement_disjoint,
           checks.complement_disjoint, bound="A = sort(squeeze(A)); comp before coal",
@@ -724,6 +741,9 @@ CATALOGUE = [
     Lemma("complement_compact", "2.1.6.31", "A N-complementable: A ⋆ comp(A, N) is compact "
           "of size N", _q_complement_compact, checks.complement_compact,
           bound="A = sort(squeeze(A)); comp before coal", strategy="complementable"),
+    Lemma("complementable_increasing", "2.1.6.22", "A complementable and sorted => Phi_A "
+          "increasing", _q_complementable_increasing, checks.complementable_increasing,
+          bound="A = sort(squeeze(A))", strategy="complementable"),
     Lemma("composition_phi", "2.1.7.1", "Phi_{A∘B} = Phi_A ∘ Phi_B on [0, size B) for B = n:e "
           "with e and n dividing through shape(A) (CuTe's composable rank-1 B)",
           _q_composition, checks.composition_phi, bound="one query per branch (k, j)",

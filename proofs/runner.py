@@ -51,7 +51,10 @@ def _run_queries(lemma, queries, timeout):
             return "unknown", None, f"{q.label}: sat without a layout to decode"
         shape, stride = decode(model, q.layout)
         text = _layout_text(shape, stride)
-        held = lemma.check((shape, stride))
+        try:
+            held = lemma.check((shape, stride))
+        except LayoutError as e:
+            return "unknown", text, f"{q.label}: cannot re-check {text} on the spec: {e}"
         if held is False:
             return "refuted", text, q.label
         return "unknown", text, f"{q.label}: z3's model {text} does not re-check on the spec"

@@ -43,6 +43,7 @@ __all__ = [
     "Check", "check_theorem_A", "check_theorem_B", "check_theorem_C", "check_theorem_D",
     "check_theorem_E", "check_theorem_F", "check_realization", "check_functoriality",
     "check_squeeze", "check_sort", "check_concat", "check_pullback", "check_pushforward",
+    "EXAMPLES_3",
 ]
 
 STAR = None  # the base point * of <n>_* (Def 3.1.1.1)
@@ -866,3 +867,53 @@ def check_pushforward(f, Sp):
     lhs = tuple(encoded_layout(fp)(n) for n in range(T_.size(Sp)))
     rhs = tuple(encoded_layout(f)(n) for n in range(T_.size(f.S)))
     return Check("Prop 3.2.5.15 (Phi_{L_f'} = Phi_{L_f}, pushforward)", lhs == rhs, fp, f)
+
+
+# --------------------------------------------------------------------------- the paper's examples
+
+def _ld(f, g):
+    return logical_divide_morphism(morphism(*f), morphism(*g))
+
+
+def _lp(f, g):
+    return logical_product_morphism(morphism(*f), morphism(*g))
+
+
+# (number, operation, value as the paper prints it, computation); morphisms print as
+# "S -(alpha)-> T", compared without spaces.  3.2.6.24 and 3.2.6.25 disagree (F-104, F-102).
+EXAMPLES_3 = [
+    (n, f"L_f for f = {d} -{a}-> {c}", v, (lambda d=d, c=c, a=a: encoded_layout(morphism(d, c, a))))
+    for n, d, c, a, v in [
+        ("3.1.2.2", (3, 128, 128), (3, 2, 128, 2, 128), (1, 3, 5), "(3,128,128):(1,6,1536)"),
+        ("3.1.2.3", (3, 128, 128), (128, 128), ("*", 2, 1), "(3,128,128):(0,128,1)"),
+        ("3.1.2.4", (16, 16, 16, 1, 32), (16, 32, 1, 1), ("*", "*", 1, "*", 2),
+         "(16,16,16,1,32):(0,0,1,0,16)"),
+        ("3.2.2.3", ((8, 8), (4, 4)), (8, 4, 4, 8), (1, 4, 3, 2), "((8,8),(4,4)):((1,128),(32,8))"),
+        ("3.2.2.4", (128, (4, 4, 2)), ((4, 4), 128), (3, 1, 2, "*"), "(128,(4,4,2)):(16,(1,4,0))")]
+] + [
+    ("3.2.2.7", "standard representation of (32,(2,2)):(192,(24,3))",
+     "(32,(2,2))-(6,4,2)->(3,2,4,2,4,32)",
+     lambda: standard_representation(Layout((32, (2, 2)), (192, (24, 3))))),
+    ("3.2.6.12", "coal(((2,2),(3,3),(5,5)) -(5,6,3,4,1,2)-> (5,5,3,3,2,2))",
+     "(4,9,25)-(3,2,1)->(25,9,4)",
+     lambda: coalesce_morphism(morphism(((2, 2), (3, 3), (5, 5)), (5, 5, 3, 3, 2, 2),
+                                        (5, 6, 3, 4, 1, 2)))),
+    ("3.2.6.18", "complement of ((2,2),(5,5)) -(1,4,2,5)-> ((2,5,7),(2,5,7))",
+     "(7,7)-(3,6)->((2,5,7),(2,5,7))",
+     lambda: complement_morphism(morphism(((2, 2), (5, 5)), ((2, 5, 7), (2, 5, 7)),
+                                          (1, 4, 2, 5)))),
+    ("3.2.6.24", "f ⊘ g, f = ((2,2),2) -(2,4,*)-> ((4,2),(4,2)), g = (2,2) -(1,3)-> ((2,2),2)",
+     "((2,2),2)-(2,*,4)->((4,2),(4,2))",
+     lambda: _ld((((2, 2), 2), ((4, 2), (4, 2)), (2, 4, "*")), ((2, 2), ((2, 2), 2), (1, 3)))),
+    ("3.2.6.25", "f ⊘ g, f = (8,8,512,512,512) -(*,*,1,2,3)-> (512,512,512), "
+     "g = (8,512) -(1,5)-> (8,8,512,512,512)",
+     "((8,512),(8,512,512))-(*,1,*,2,3)->((4,2),(4,2))",
+     lambda: _ld(((8, 8, 512, 512, 512), (512, 512, 512), ("*", "*", 1, 2, 3)),
+                 ((8, 512), (8, 8, 512, 512, 512), (1, 5)))),
+    ("3.2.6.29", "f ⊗ g, f = (8,8) -(1,2)-> (8,8,16,16), g = (16,16) -(1,2)-> (16,16)",
+     "((8,8),(16,16))-(1,2,3,4)->(8,8,16,16)",
+     lambda: _lp(((8, 8), (8, 8, 16, 16), (1, 2)), ((16, 16), (16, 16), (1, 2)))),
+    ("3.2.6.30", "f ⊗ g, f = (128,128) -(3,4)-> (32,32,128,128), g = (32) -(2)-> (32,32)",
+     "((128,128),(32))-(3,4,2)->(32,32,128,128)",
+     lambda: _lp(((128, 128), (32, 32, 128, 128), (3, 4)), ((32,), (32, 32), (2,)))),
+]

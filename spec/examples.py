@@ -369,6 +369,14 @@ def _non_degenerate(text):
     return all(d == 0 for s, d in F.flat_modes(P(text)) if s == 1)
 
 
+# --- sections 3 and 4.1.1: the categories' examples (spec/categories.py, spec/mutual_refinement.py)
+from .categories import EXAMPLES_3  # noqa: E402
+from .mutual_refinement import EXAMPLES_4_1_1  # noqa: E402
+
+for _x in EXAMPLES_3 + EXAMPLES_4_1_1:
+    ex(*_x)
+
+
 # --- the runner ------------------------------------------------------------------------------------
 def run_examples():
     """Compute every example; a list of dicts {example, status, paper, computed, op,

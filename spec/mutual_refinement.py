@@ -6,19 +6,23 @@ Algorithm 4.1.2 followed by the relative coalesce of Theorem 4.1.3.1, giving the
 API); ``is_admissible_for_composition(A, B)`` is Def 4.1.6.1 (A the inner layout, as printed).
 Everything is built from the morphisms of section 3 (``layoutcheck.spec.categories``), not
 from the layout algebra of section 2, so that the two can be checked against each other.
+``compose_general(B, A)`` is the extension of section 4.1.5 to a non-tractable B (fractional
+diagram entries); it takes coal(B) and the final relative coalesce from ``layoutcheck.spec``.
 """
+
+from fractions import Fraction
 
 from layoutcheck.errors import LayoutError
 
 from . import tuples as T_
-from .categories import (compose, coalesce_morphism, encoded_layout, expansion, pullback,
-                         pushforward, relative_mode_morphism, standard_representation)
+from .categories import (_representation, compose, coalesce_morphism, encoded_layout, expansion,
+                         pullback, pushforward, relative_mode_morphism, standard_representation)
 from .layout import Layout, as_layout
-from .nested import refines, substitute
+from .nested import refines, relative_modes, substitute
 
 __all__ = ["mutual_refinement", "is_mutual_refinement", "has_mutual_refinement",
            "composable_refinement", "weak_composite", "compose_by_mutual_refinement",
-           "is_admissible_for_composition"]
+           "general_weak_composite", "compose_general", "is_admissible_for_composition", "EXAMPLES_4_1_1"]
 
 
 def _mode(xs):
@@ -143,6 +147,71 @@ def compose_by_mutual_refinement(B, A):
     return Layout(substitute(shapes, A.shape), substitute(strides, A.shape))
 
 
+def _spec(name):
+    import layoutcheck.spec as spec
+    fn = getattr(spec, name, None)
+    if fn is None:
+        raise LayoutError(f"layoutcheck.spec.{name} is not available yet", condition="available")
+    return fn
+
+
+def general_weak_composite(B, A):
+    """Section 4.1.5: Algorithm 4.1.2 for a tractable A and *any* layout B.
+
+    B's diagram is Construction 3.1.2.5 on coal(B) with fractional gap entries (the paper's
+    "codomain tuple" (3, 8, 7/24, 8) for (8,8):(3,7)); the mutual refinement only involves
+    the integer tuples codomain(f_A) and shape(coal(B)), so f' is an honest morphism; g' is
+    the pushforward of the diagram and C = L_{g' ∘ f'} through the prefix-product formula.
+    coal(B) is ``layoutcheck.spec.coalesce`` (section 2.3): B need not be tractable here.
+    """
+    A = as_layout(A)
+    f = standard_representation(A)
+    coalB = _spec("coalesce")(B)
+    U = coalB.shape
+    V, beta = _representation(coalB, exact=False)
+    mr = mutual_refinement(f.codomain, U)
+    if mr is None:
+        raise LayoutError(f"{f.codomain} and {U} have no mutual refinement (Algorithm 4.1.1)",
+                          condition="has_mutual_refinement")
+    Tp, Up = mr
+    fp = compose(expansion(Tp, Up), pullback(f, Tp))            # S' -> U'
+    Um = relative_modes(Up, U)                                 # U'_i, one per entry of U
+    where = {b: i for i, b in enumerate(beta) if b is not None}
+    Vp, start = [], {}                                         # V' = g_* U', flattened
+    for j, v in enumerate(V, 1):
+        if j in where:
+            start[where[j]] = len(Vp)
+            Vp.extend(T_.flatten(Um[where[j]]))
+        else:
+            Vp.append(v)
+    pos = []                                                   # U' position -> V' position
+    for i, mode in enumerate(Um):
+        n = T_.length(mode)
+        pos.extend([None] * n if beta[i] is None else range(start[i], start[i] + n))
+    strides = []
+    for a in fp.alpha:
+        q = None if a is None else pos[a - 1]
+        d = 0 if q is None else _product(Vp[:q])
+        if Fraction(d).denominator != 1:
+            raise LayoutError(f"stride {d} is not an integer", condition="integral")
+        strides.append(int(d))
+    return Layout(fp.domain, substitute(strides, fp.domain))
+
+
+def _product(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def compose_general(B, A):
+    """B ∘ A = coal(C, shape(A)) for tractable A and any B (section 4.1.5, Theorem 4.1.3.1),
+    CuTe's order: R(i) == B(A(i)).  The relative coalesce is ``layoutcheck.spec.coalesce``."""
+    A = as_layout(A)
+    return _spec("coalesce")(general_weak_composite(B, A), A.shape)
+
+
 def _divides(a, b, properly=False):
     return b % a == 0 and (not properly or a != b)
 
@@ -195,3 +264,14 @@ def is_admissible_for_composition(A, B):
             if sets[a] & sets[b]:
                 return False
     return True
+
+
+# (number, operation, value as the paper prints it, computation), as in categories.EXAMPLES_3
+EXAMPLES_4_1_1 = [
+    (n, f"mutual_refinement({t}, {u})", v, (lambda t=t, u=u: mutual_refinement(t, u)))
+    for n, t, u, v in [
+        ("4.1.1.2", (6, 6), (2, 6, 3), "(((2,3),(2,3)),(2,(3,2),3))"),
+        ("4.1.1.3", (8, 8, 8), (2, 8, 8, 8), "(((2,4),(2,4),(2,4)),(2,(4,2),(4,2),(4,2)))"),
+        ("4.1.1.4", (4, 2, 2, 32), (32, 32), "((4,2,2,(2,16)),((4,2,2,2),(16,2)))"),
+        ("4.1.1.5", (8, 8), (3, 8, 8), "None")]
+]

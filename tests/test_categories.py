@@ -519,3 +519,19 @@ def test_theorems_A_C_D_on_a_larger_enumeration():
     fs = K.standard_morphisms(max_codomain=4, entries=(2, 3), max_unmapped=2)
     assert all(K.check_theorem_A(f) and K.check_theorem_C(f) for f in fs)
     assert all(K.check_theorem_D(f) for f in fs if K.is_injective_morphism(f))
+
+
+def _text(v):
+    if isinstance(v, tuple):
+        return "(" + ",".join(_text(x) for x in v) + ")"
+    return str(v).replace(" ", "")
+
+
+@pytest.mark.parametrize("number, op, printed, compute", K.EXAMPLES_3 + spec.EXAMPLES_4_1_1,
+                         ids=[x[0] for x in K.EXAMPLES_3 + spec.EXAMPLES_4_1_1])
+def test_example_table_agrees_or_is_a_registered_finding(number, op, printed, compute):
+    """The example tables (for ``layoutcheck examples``): each value agrees with the paper,
+    or its disagreement is a finding of the register (F-102, F-104)."""
+    from layoutcheck.findings import find_known
+    if _text(compute()) != printed:
+        assert find_known("paper", "examples", number) in ("F-102", "F-104"), number

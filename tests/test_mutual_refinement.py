@@ -7,6 +7,7 @@ unique layout of Def 2.3.7.1) when that is available.
 """
 
 import random
+from fractions import Fraction
 from itertools import product
 
 import pytest
@@ -15,7 +16,8 @@ from hypothesis import given, strategies as st
 import layoutcheck.spec as spec
 from layoutcheck import LayoutError
 from layoutcheck.spec import categories as K
-from layoutcheck.spec.mutual_refinement import (compose_by_mutual_refinement,
+from layoutcheck.spec.mutual_refinement import (compose_by_mutual_refinement, compose_general,
+                                                general_weak_composite,
                                                 is_admissible_for_composition,
                                                 is_mutual_refinement, mutual_refinement,
                                                 weak_composite)
@@ -164,6 +166,22 @@ def test_section_4_1_5_non_tractable_B_is_refused_and_the_printed_value_is_right
     assert spec.values(P("((2,2),4):((12,7),3)")) == brute(B, A)   # 4.1.5's value
 
 
+@needs("coalesce")
+def test_section_4_1_5_general_composition_example():
+    """4.1.5: A = (4,4):(4,1), B = (8,8):(3,7) (not tractable): the paper's diagram has the
+    codomain (3, 8, 7/24, 8), and B ∘ A = ((2,2),4):((12,7),3)."""
+    A, B = P("(4,4):(4,1)"), P("(8,8):(3,7)")
+    assert K._representation(B, exact=False) == ((3, 8, Fraction(7, 24), 8), (2, 4))
+    assert general_weak_composite(B, A) == P("((2,2),4):((12,7),3)")
+    assert compose_general(B, A) == P("((2,2),4):((12,7),3)")
+
+
+@needs("coalesce")
+@pytest.mark.parametrize("number, A, B, printed", EXAMPLES_4_1_4)
+def test_general_algorithm_on_the_tractable_examples(number, A, B, printed):
+    assert compose_general(P(B), P(A)) == P(printed), number
+
+
 def test_no_mutual_refinement_is_an_error_naming_it():
     with pytest.raises(LayoutError) as e:
         compose_by_mutual_refinement(P("(3,8):(1,3)"), P("(8,8):(1,8)"))
@@ -286,6 +304,29 @@ def awkward_tractable_layouts(draw):
 def test_algorithm_agrees_with_spec_composition_on_awkward_layouts(B, A):
     try:
         R = compose_by_mutual_refinement(B, A)
+    except LayoutError as e:
+        assert e.condition == "has_mutual_refinement"
+        return
+    assert spec.values(R) == brute(B, A)
+    assert R == spec.composition(B, A)
+
+
+@st.composite
+def any_flat_layouts(draw):
+    m = draw(st.integers(0, 3))
+    s = draw(st.lists(st.integers(1, 6), min_size=m, max_size=m))
+    d = draw(st.lists(st.integers(0, 13), min_size=m, max_size=m))
+    return spec.Layout(tuple(s), tuple(d))
+
+
+@needs("coalesce", "composition")
+@given(tractable_pairs(), any_flat_layouts())
+def test_general_algorithm_with_any_B(BA, B):
+    """Section 4.1.5 with arbitrary (mostly non-tractable) B: when a mutual refinement
+    exists the result has the function B(A(i)) and equals spec.composition(B, A)."""
+    A = BA[1]
+    try:
+        R = compose_general(B, A)
     except LayoutError as e:
         assert e.condition == "has_mutual_refinement"
         return

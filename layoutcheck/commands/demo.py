@@ -48,11 +48,11 @@ def _examples():
     rows = ex.run_examples()
     agree = sum(r["status"] == "agrees" for r in rows)
     bad = [r for r in rows if r["status"] != "agrees"]
-    unknown = [r for r in bad if not r.get("known_finding")]
+    unknown = [r for r in bad if not r.get("finding")]
     lines = [f"{len(rows)} numbered examples of the paper: {agree} agree, {len(bad)} disagree "
              f"({len(bad) - len(unknown)} registered in the findings register)"]
     lines += [f"  {r['example']}: paper {r['paper']}  computed {r['computed']}"
-              f"  [{r.get('known_finding') or 'NEW'}]" for r in bad]
+              f"  [{r.get('finding') or 'NEW'}]" for r in bad]
     if not rows:
         return "not run", ["no examples in the catalogue"], rows
     return ("FAILED" if unknown else "passed"), lines, rows
@@ -65,31 +65,34 @@ def _oracles(names):
     from layoutcheck import spec
 
     lines, data, failed = [], [], False
-    chosen = names or oracles.ORACLE_NAMES
     usable = []
-    for name in chosen:
+    for name in names or oracles.ORACLE_NAMES:
         o = oracles.get_oracle(name)
         reason = o.unavailable_reason()
-        lines.append(f"  {name:10s} {'available' if reason is None else 'unavailable: ' + reason}")
-        if reason is None:
+        lines.append(f"{name:10s} {'available' if reason is None else 'unavailable: ' + reason}")
+        if reason is None and name != "spec":
             usable.append(o)
+    reference = oracles.get_oracle("spec")
     compared = 0
-    for op, args in DEFAULT_OPS:
-        parsed = [parse_tile(a, spec.Layout) for a in args]
-        want = oracles.get_oracle("spec").run(op, *parsed)
+    cases = [(op, tuple(parse_tile(a, spec.Layout) for a in args)) for op, args in DEFAULT_OPS]
+    answers = {o.name: o.run_many(cases) for o in usable}  # one batch (one compile) per oracle
+    for k, (op, parsed) in enumerate(cases):
+        want = reference.run(op, *parsed)
         cells = []
         for o in usable:
-            if o.name == "spec":
-                continue
-            got = o.run(op, *parsed)
-            verdict = oracles.compare(op, parsed, want, got)
-            compared += got.kind != "unsupported"
-            failed |= not verdict.ok and not verdict.known_finding
-            cells.append(f"{o.name}={verdict.summary}")
-            data.append({"op": op, "args": args, "oracle": o.name, "level": verdict.level,
-                         "ok": verdict.ok, "known_finding": verdict.known_finding})
+            got = answers[o.name][k]
+            cmp = oracles.compare(op, parsed, want, got)
+            word, finding = oracles.verdict(o.name, op, parsed, cmp)
+            compared += cmp.ok is not None
+            failed |= word == "disagree"
+            cells.append(f"{o.name}: {cmp.level}" + (f" (known {finding})" if finding else
+                                                     " DISAGREES" if word == "disagree" else ""))
+            data.append({"op": op, "args": DEFAULT_OPS[k][1], "oracle": o.name,
+                         "level": cmp.level, "verdict": word, "finding": finding,
+                         "answer": str(got.value) if got.kind == "ok" else f"{got.kind}: {got.message}"})
         shown = want.value if want.kind == "ok" else f"<{want.kind}: {want.message}>"
-        lines.append(f"  {op}({', '.join(args)}) = {shown}   " + "  ".join(cells))
+        lines.append(f"{op}({', '.join(DEFAULT_OPS[k][1])}) = {shown}")
+        lines.append("    " + "; ".join(cells))
     if not compared:
         return "skipped", lines + ["no oracle besides spec answered: nothing compared"], data
     return ("FAILED" if failed else "passed"), lines, data
@@ -107,8 +110,8 @@ def _fuzz(names, budget, seed):
         if r["status"] in ("fail", "error"):
             lines.append(f"  {r['status'].upper()} {r['check']} {r['op']} vs {r['oracle']}: "
                          f"{r['counterexample']}"
-                         + (f" [known {r['known_finding']}]" if r.get("known_finding") else ""))
-    new_fail = any(r["status"] in ("fail", "error") and not r.get("known_finding")
+                         + (f" [known {r['finding']}]" if r.get("finding") else ""))
+    new_fail = any(r["status"] in ("fail", "error") and not r.get("finding")
                    for r in report["results"])
     return ("FAILED" if new_fail else "passed"), lines, report
 
@@ -130,9 +133,13 @@ def _proofs(max_rank):
 
 
 def _gpu():
-    from layoutcheck import gpu_checks
-    result = gpu_checks.quick_check()
-    return result["status"], result["lines"], result
+    from layoutcheck.gpu_checks.run import run_all
+    report = run_all(count=40, cute_count=3, sizes=())
+    lines = [f"execution: {report['execution']}"]
+    for r in report["results"]:
+        lines.append(f"{r['kernel']:<24}{r['where']:<18}{r['checked']:>6} checked, "
+                     f"{r['failed']} mismatches")
+    return ("passed" if report["ok"] else "FAILED"), lines, report
 
 
 def run(args):
