@@ -27,7 +27,8 @@ ROOT = HERE.parent
 def _pytest(json_path, no_spec):
     cmd = [sys.executable, "-m", "pytest", str(HERE), "-q", "-p", "no:randomly",
            "--benchmark-only", f"--benchmark-json={json_path}", "--benchmark-min-rounds=5",
-           "--benchmark-max-time=0.5", "--benchmark-disable-gc", "-o", "addopts="]
+           "--benchmark-max-time=0.5", "--benchmark-disable-gc", "-o", "addopts=",
+           "-p", "no:cacheprovider"]
     if no_spec:
         cmd += ["-k", "not spec"]
     subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
@@ -52,7 +53,10 @@ def _fmt(seconds):
 
 
 def _ratio(a, b):
-    return "-" if a is None or b is None else f"{a / b:.1f}x"
+    if a is None or b is None:
+        return "-"
+    r = a / b
+    return f"{r:.2f}x" if r < 10 else f"{r:.0f}x"
 
 
 def algebra_table(m):

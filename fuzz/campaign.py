@@ -68,6 +68,7 @@ class _Runner:
         self.stop_at = None        # deadline (monotonic) or None
         self.shrink_until = None
         self.limit = None          # at most this many cases (--max-examples)
+        self.deterministic = False  # --max-examples: no time-dependent decision at all
         self.target_known = None   # a finding id whose case is being shrunk
         self.current_run = self.known_run = None  # (n, seed) of a hypothesis run
 
@@ -113,8 +114,8 @@ class _Runner:
     def _record(self, args, exc, kind):
         inputs = encode(args)
         key = (kind != "fail", sum(map(len, inputs)), inputs)
-        if self.best is None:  # shrinking may overrun the pair's share by this much
-            self.shrink_until = time.monotonic() + max(MIN_SHRINK_S, self._share)
+        if self.best is None and not self.deterministic:  # budget mode: shrinking may
+            self.shrink_until = time.monotonic() + max(MIN_SHRINK_S, self._share)  # overrun
         if self.best is None or key < self.best[0]:
             self.best = (key, inputs, exc, kind, args)
 
@@ -303,7 +304,7 @@ def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, re
             return _run_batched(runner, check, oracle, budget, max_examples, seed, t0)
         strategy = check.strategy()
         if max_examples is not None:  # a case count: the run depends on the seed only
-            runner.limit = max_examples
+            runner.limit, runner.deterministic = max_examples, True
         else:
             runner.stop_at = t0 + budget
         chunk = 0

@@ -27,26 +27,12 @@ __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementabl
 _SENSES = ("paper", "cute")
 
 
-class Underscore:
-    """CuTe's ``_``: keep this mode (in ``slice_``) or leave it alone (in a tiler)."""
-
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self):
-        return "_"
-
-
-_ = Underscore()
+from layoutcheck.layout import Underscore, _  # noqa: E402  one sentinel for the package
 
 
 def _is_underscore(x):
-    # Accept spec's sentinel and pycute's None too: impl never imports spec.
-    return x is None or type(x).__name__ == "Underscore"
+    # pycute's None means the same.
+    return x is None or isinstance(x, Underscore)
 
 
 def _check_sense(sense):
@@ -486,11 +472,13 @@ def logical_product(A, T, sense="paper"):
 def _unzip(R, T):
     """Gather ((tiles...), (rests..., untouched modes...)) from a mode-wise result (CuTe's
     tile_unzip / pycute's hier_unzip)."""
-    if _is_underscore(T):
-        return _new(*_ONE), R
     if not isinstance(T, tuple):
-        first, second = _mode_list(R)
-        return first, second
+        ms = _mode_list(R)
+        if not isinstance(R.shape, tuple) or len(ms) != 2:
+            # CuTe's zip2_by static_asserts here too; `_` leaves a mode that is no pair.
+            raise LayoutError(f"{R} is not a (tile, rest) pair: a tiler entry {T!r} that leaves "
+                              "a mode alone cannot be unzipped", condition="is_unzippable")
+        return ms[0], ms[1]
     ms = _mode_list(R)
     parts = [_unzip(m, t) for m, t in zip(ms, T)]
     return _join([p[0] for p in parts]), _join([p[1] for p in parts] + ms[len(T):])

@@ -64,7 +64,8 @@ def find_known(oracle, op, check, inputs=()):
     return None
 
 
-# Predicates about the spec's own notions (the algebra findings F-024..F-034).
+# Predicates about the spec's own notions (the algebra findings F-024..F-034) and the
+# pycute findings the register's de-duplication merged (F-073, F-076).
 
 def _spec():
     from layoutcheck import spec
@@ -89,12 +90,6 @@ def cute_rejects_composable(A, B=None, *rest):
 
 
 @predicate
-def cute_shape_check_fails(A, B=None, *rest):
-    """F-027: CuTe's shape-divisibility check fails (pycute does not make it)."""
-    return _spec().cute_composition_check(A, B) == "Shape Divisibility Condition"
-
-
-@predicate
 def cute_accepts_not_composable(A, B=None, *rest):
     """F-030: CuTe's checks pass, but no layout has A∘B's function."""
     S = _spec()
@@ -103,7 +98,8 @@ def cute_accepts_not_composable(A, B=None, *rest):
 
 @predicate
 def tiler_has_int(A, T=None, *rest):
-    """F-026: the tiler is, or contains, an integer."""
+    """F-076: the tiler is, or contains at any depth, an integer (pycute's logical_product
+    sends an int ``n`` to logical_divide(A, n:1), also inside a Tile tuple)."""
     if isinstance(T, tuple):
         return any(tiler_has_int(A, t) for t in T)
     return isinstance(T, int)
@@ -114,3 +110,88 @@ def has_empty_layout(*inputs):
     """F-034: one of the inputs is the empty layout ():()."""
     from layoutcheck.layout import LayoutBase
     return any(isinstance(x, LayoutBase) and x.shape == () for x in inputs)
+
+
+@predicate
+def pycute_right_inverse_stops_early(L=None, *rest):
+    """F-073: pycute's right_inverse walks L's flat modes (not coalesce(L)'s) by increasing
+    (stride, shape), skips size-1 modes and stops at the first stride that is not the running
+    product; that walk covers fewer indices than CuTe's right_inverse (the spec's)."""
+    from layoutcheck.errors import LayoutError
+    from layoutcheck.layout import LayoutBase, leaves
+    if not isinstance(L, LayoutBase):
+        return False
+    covered, current = 1, 1
+    for d, s in sorted(zip(map(int, leaves(L.stride)), map(int, leaves(L.shape)))):
+        if s == 1:
+            continue
+        if d != current:
+            break
+        covered, current = covered * s, s * d
+    S = _spec()
+    try:
+        return covered < S.size(S.right_inverse(L))
+    except LayoutError:
+        return False
+
+
+# Predicates of the impl findings F-120, F-121 (CuTe C++ conventions the impl documents).
+
+@predicate
+def tuple_tiler_shorter_than_layout(A=None, T=None, *rest):
+    """F-120: the tiler is a Tile tuple with fewer entries than A has top-level modes
+    (CuTe C++'s composition drops A's remaining modes)."""
+    from layoutcheck.layout import LayoutBase
+    return (isinstance(A, LayoutBase) and isinstance(A.shape, tuple)
+            and isinstance(T, tuple) and len(T) < len(A.shape))
+
+
+@predicate
+def rank_one_leaf_and_tuple(A=None, B=None, *rest):
+    """F-121: one operand is a leaf layout (``4:1``), the other a rank-1 tuple layout
+    (``(3):(1)``)."""
+    from layoutcheck.layout import LayoutBase
+
+    def kind(x):
+        if not isinstance(x, LayoutBase):
+            return None
+        if not isinstance(x.shape, tuple):
+            return "leaf"
+        return "one-tuple" if len(x.shape) == 1 else None
+    return {kind(A), kind(B)} == {"leaf", "one-tuple"}
+
+
+# Predicates of F-035..F-037: CuTe's complement is defined where the paper's is not.
+
+def _only_cute_sense(fn, *args):
+    """``fn(*args)`` raises in the paper's sense and returns in CuTe's."""
+    from layoutcheck.errors import LayoutError
+    try:
+        fn(*args)
+        return False
+    except LayoutError:
+        pass
+    try:
+        fn(*args, sense="cute")
+        return True
+    except LayoutError:
+        return False
+
+
+@predicate
+def complement_only_in_cute_sense(L=None, N=None, *rest):
+    """F-035: complement(L, N) exists in CuTe's sense (stride-0 modes skipped, N rounded up
+    to a multiple of s_m d_m), not in the paper's (Def 2.1.6.11 / 2.1.6.25)."""
+    return L is not None and _only_cute_sense(_spec().complement, L, *(() if N is None else (N,)))
+
+
+@predicate
+def divide_only_in_cute_sense(A=None, T=None, *rest):
+    """F-036: logical_divide(A, T) exists in CuTe's sense only (its complement, F-035)."""
+    return T is not None and _only_cute_sense(_spec().logical_divide, A, T)
+
+
+@predicate
+def product_only_in_cute_sense(A=None, T=None, *rest):
+    """F-037: logical_product(A, T) exists in CuTe's sense only (its complement, F-035)."""
+    return T is not None and _only_cute_sense(_spec().logical_product, A, T)

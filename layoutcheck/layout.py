@@ -13,7 +13,8 @@ from .errors import LayoutError
 from .integers import C
 from .notation import format_tuple, parse_layout_parts, parse_tile_parts
 
-__all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "default_stride", "parse_tile"]
+__all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "default_stride", "parse_tile",
+           "Underscore", "_"]
 
 
 def leaves(t):
@@ -54,6 +55,26 @@ def check_inttuple(t, what, minimum, path=()):
         rule = "positive integers" if minimum == 1 else "non-negative integers"
         raise LayoutError(f"{what} entry at mode {_path(path)} is {t}; {what} entries must be {rule}")
     return t if isinstance(t, C) else int(t)
+
+
+class Underscore:
+    """CuTe's ``_``: keep this mode (in ``slice_``) or leave it alone (in a tiler)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "_"
+
+    def __reduce__(self):
+        return (Underscore, ())
+
+
+_ = Underscore()
 
 
 def default_stride(shape):

@@ -85,3 +85,21 @@ def tile_has_dynamic_multimode_layout(A=None, T=None, *rest):
             return [t]
         return [x for e in t for x in layouts(e)] if isinstance(t, tuple) else []
     return any(len(leaves(L.shape)) > 1 and has_dynamic_stride(L) for L in layouts(T))
+
+
+@predicate
+def tuple_tiler_shorter_than_layout(A, B=None, *rest):
+    """F-120: composition(A, T) with a tuple tiler of fewer modes than A."""
+    return isinstance(B, tuple) and isinstance(getattr(A, "shape", None), tuple) and len(B) < len(A.shape)
+
+
+@predicate
+def rank_one_leaf_and_tuple(A, B=None, *rest):
+    """F-121: blocked/raked_product of a rank-1 leaf layout and a rank-1 tuple layout."""
+    if not (isinstance(A, LayoutBase) and isinstance(B, LayoutBase)):
+        return False
+
+    def r(L):
+        return len(L.shape) if isinstance(L.shape, tuple) else 0
+
+    return {r(A), r(B)} == {0, 1}

@@ -105,6 +105,24 @@ def colmajor_identity(L):
     return spec.values(L) == list(range(spec.size(L)))
 
 
+def _colmajor_max(L):
+    """The largest value of the column-major layout of the first rank-1 shapes, and size."""
+    s, _ = _flat(L)
+    first = spec.cosize(_op("layout_left")(tuple(s[:-1]))) - 1 if len(s) > 1 else 0
+    return first, spec.size(spec.Layout(tuple(s), tuple(0 for _ in s)))
+
+
+def colmajor_max(L):
+    s, _ = _flat(_L(L))
+    first, _ = _colmajor_max(_L(L))
+    return first == spec.size(spec.Layout(tuple(s[:-1]), tuple(0 for _ in s[:-1]))) - 1
+
+
+def colmajor_max_as_printed(L):
+    first, total = _colmajor_max(_L(L))
+    return first == total - 1
+
+
 def colex_inverse(L):
     S = _L(L).shape
     s = spec.flatten(S)

@@ -283,6 +283,18 @@ def _q_restrict_image(r):
     return _with_layout([q], L, c)
 
 
+def _ind_restrict_image():
+    s, d, n, c = _head_vars()
+    ng = z3.Int("N_IT")
+    F, G, g, h = _uf("Phi_T"), _uf("Phi_T|I"), _uf("w_T"), _uf("w_T|I")
+    out = []
+    for keep in (True, False):  # the head mode is in I, or not; any stride
+        q = _image_step("head in I" if keep else "head not in I", s, d, keep, F, G, n, ng, g, h)[1]
+        q.assertions = c + [ng >= 1] + q.assertions
+        out.append(q)
+    return out
+
+
 def _q_concat_phi(r):
     out = []
     for k in range(r + 1):
@@ -367,6 +379,12 @@ def _q_mixed_radix(r):
                        z3.Or([False] + [a != b for a, b in zip(xs, ys)])], L)]
 
 
+def _ind_colmajor_max():
+    P, s = z3.Ints("P s")
+    return [Query("step: (P - 1) + (s - 1) P != s P - 1", [P >= 1, s >= 1,
+                                                            (P - 1) + (s - 1) * P != s * P - 1])]
+
+
 def _ind_colex():
     s, _, n, c = _head_vars()
     K = _uf("colex_T_of_colex_inv_T")
@@ -391,6 +409,19 @@ _COLEX_ARG = ("Rank 0 is trivial.  colex((x0)::X) = x0 + s colex_T(X) and "
               "to rank m (the hypothesis at n div s, resp. the tails X, Y) for "
               "colex(colex^-1(n)) = n, the bound colex(x) < size, and uniqueness; "
               "colex^-1(colex(x)) = x follows from the first and uniqueness.")
+
+
+def _q_colmajor_max(r, printed=False):
+    """sum_{j<i} (s_j - 1) s_1..s_{j-1} for i = r: = s_1..s_{i-1} - 1 (printed: s_1..s_i - 1)."""
+    L, c = fresh_layout("L", r, min_shape=2 if printed else 1, max_shape=3 if printed else None)
+    scale = z3.IntVal(1)
+    for m in L.modes:
+        c.append(m.d == scale)
+        scale = scale * m.s
+    M = L.modes
+    total = z3.Sum([z3.IntVal(0)] + [(M[j].s - 1) * M[j].d for j in range(r - 1)])
+    claim = product(m.s for m in M) - 1 if printed else product(m.s for m in M[:-1]) - 1
+    return [Query("sum_{j<i} (s_j - 1)(s_1..s_{j-1}) != claimed maximum", c + [total != claim], L)]
 
 
 # ---------------------------------------------------------------- coalesce (2.1.4.9-2.1.4.17)
@@ -705,7 +736,8 @@ CATALOGUE = [
           lambda r: _perm_image(r, sort=True), checks.sort_image, induction=_ind_swap,
           induction_argument=_PERM_ARG, bound="unbounded; σ symbolic; witness coordinates"),
     Lemma("restrict_image", "2.1.3.1", "Image(Phi_{L|I}) ⊆ Image(Phi_L) for every I ⊆ <m>",
-          _q_restrict_image, checks.restrict_image, bound="unbounded; I symbolic"),
+          _q_restrict_image, checks.restrict_image, bound="unbounded; I symbolic",
+          induction=_ind_restrict_image, induction_argument=_IMAGE_ARG),
     Lemma("concat_phi", "2.1.3.39-40", "Phi_{L1⋆L2}(x) = Phi_L1(x mod N1) + Phi_L2(x div N1); "
           "with L1 = L|<k>, L2 = L|rest this is the restriction law L = L|<k> ⋆ L|rest",
           _q_concat_phi, checks.concat_phi, induction=_ind_concat_phi,
@@ -716,6 +748,15 @@ CATALOGUE = [
           _q_colmajor, checks.colmajor_identity, induction=_ind_colmajor,
           induction_argument="The column-major layout of (s)::S is (s:1)::(s * colmajor(S)); "
           "the step query closes the induction on rank."),
+    Lemma("colmajor_max", "2.1.5.6", "sum_{j<i} (s_j - 1) s_1..s_{j-1} = s_1..s_{i-1} - 1 "
+          "(the largest value of the first i-1 column-major modes)", _q_colmajor_max,
+          checks.colmajor_max, induction=_ind_colmajor_max, min_rank=2,
+          induction_argument="Adding mode i-1 adds (s_{i-1} - 1) P_{i-2} to P_{i-2} - 1, "
+          "giving P_{i-1} - 1 (the step query)."),
+    Lemma("colmajor_max_as_printed", "2.1.6.21", "the same sum = s_1..s_i - 1, as printed in the "
+          "proofs of Prop 2.1.6.21 and 2.1.6.32 (F-090)",
+          lambda r: _q_colmajor_max(r, printed=True), checks.colmajor_max_as_printed,
+          expected="refuted", bound="shapes 2..3", min_rank=2, max_rank=3),
     Lemma("colex_inverse", "2.1.2.18", "colex_S and colex_S^-1 are inverse to each other",
           _q_colex_inverse, checks.colex_inverse, induction=_ind_colex,
           induction_argument=_COLEX_ARG),

@@ -64,17 +64,22 @@ def _run_queries(lemma, queries, timeout):
 def _row(lemma, rank, result, seconds, cex, note, n_queries):
     return {"lemma": lemma.name, "rank": rank, "result": result, "seconds": round(seconds, 3),
             "counterexample": cex, "for_all_ranks": False, "bound": lemma.bound,
-            "queries": n_queries, "note": note, "expected": lemma.expected}
+            "queries": n_queries, "note": note, "expected": lemma.expected,
+            "induction": lemma.induction is not None}
 
 
-def run_lemma(lemma, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, induction=True):
+def run_lemma(lemma, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, induction=True,
+              on_row=None):
+    """The rows of one lemma; ``on_row(row)`` is called as each rank finishes."""
     rows = []
+    report = on_row or (lambda row: None)
     top = max_rank if lemma.max_rank is None else min(max_rank, lemma.max_rank)
     for rank in range(lemma.min_rank, top + 1):
         t0 = time.perf_counter()
         qs = lemma.queries(rank)
         res, cex, note = _run_queries(lemma, qs, timeout)
         rows.append(_row(lemma, rank, res, time.perf_counter() - t0, cex, note, len(qs)))
+        report(rows[-1])
     if induction and lemma.induction is not None:
         t0 = time.perf_counter()
         qs = lemma.induction()
@@ -84,11 +89,16 @@ def run_lemma(lemma, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, inducti
                          lemma.induction_argument if all_rows else note, len(qs)))
         for r in rows:
             r["for_all_ranks"] = all_rows
+        report(rows[-1])
     return rows
 
 
-def run(lemmas=None, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, induction=True):
-    """Run the named lemmas (all when None) for ranks up to ``max_rank``; return the rows."""
+def run(lemmas=None, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, induction=True,
+        on_row=None):
+    """Run the named lemmas (all when None) for ranks up to ``max_rank``; return the rows.
+
+    ``timeout`` is in seconds per z3 query; ``on_row(row)`` sees each row as it finishes.
+    """
     if max_rank < 1:
         raise LayoutError(f"max rank must be at least 1, got {max_rank}")
     if timeout <= 0:
@@ -96,7 +106,7 @@ def run(lemmas=None, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, inducti
     chosen = CATALOGUE if not lemmas else [get_lemma(n) for n in lemmas]
     rows = []
     for lemma in chosen:
-        rows += run_lemma(lemma, max_rank, timeout, induction)
+        rows += run_lemma(lemma, max_rank, timeout, induction, on_row)
     return rows
 
 

@@ -44,21 +44,7 @@ def _check_sense(sense):
         raise LayoutError(f"sense must be 'paper' or 'cute', got {sense!r}")
 
 
-class Underscore:
-    """CuTe's ``_``: keep this mode when slicing (``slice_(L, (_, 2))``)."""
-
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self):
-        return "_"
-
-
-_ = Underscore()
+from layoutcheck.layout import Underscore, _  # noqa: E402  one sentinel for the package
 
 
 _mk = make_layout  # CuTe's make_layout(L_1, ..., L_k): the modes side by side (Def 2.3.2.5)
@@ -414,15 +400,25 @@ def logical_product(A, T_, sense="paper"):
 
 
 def _unzip(R, T_):
-    """CuTe's tile_unzip: for a tuple tiler, gather ((tile_0, tile_1, ...), (rest_0, rest_1,
-    ..., other modes)); otherwise R as it is."""
+    """CuTe's tile_unzip (zip2_by): for a tuple tiler, gather ((tile_0, tile_1, ...),
+    (rest_0, rest_1, ..., other modes)), recursively for nested tilers; otherwise R as it is."""
     if not isinstance(T_, tuple):
         return R
+    tile, rest = _split(R, T_)
+    return _mk(tile, rest)
+
+
+def _split(R, T_):
+    """(tile, rest) of a divided/multiplied mode R under the tiler entry T_."""
     ms = _modes(R)
-    k = len(T_)
-    tiles = [_modes(m)[0] for m in ms[:k]]
-    rests = [_modes(m)[1] for m in ms[:k]] + ms[k:]
-    return _mk(_mk(*tiles), _mk(*rests))
+    if isinstance(T_, tuple):
+        parts = [_split(m, t) for m, t in zip(ms, T_)]
+        return _mk(*[p[0] for p in parts]), _mk(*[p[1] for p in parts], *ms[len(T_):])
+    if not (isinstance(as_layout(R).shape, tuple) and len(ms) == 2):
+        # CuTe's zip2_by static_asserts here too ("Index out of range").
+        raise LayoutError(f"{R} is not a (tile, rest) pair: a tiler entry {T_!r} that leaves "
+                          "a mode alone cannot be unzipped", condition="is_unzippable")
+    return ms[0], ms[1]
 
 
 def _unpack(L):

@@ -241,8 +241,15 @@ def test_underscore_in_tilers():
     A = I.parse("(4,8):(1,4)")
     assert I.logical_divide(A, (I._, 2)) == I.parse("(4,(2,4)):(1,(4,8))")
     assert I.logical_divide(A, (None, 2)) == I.logical_divide(A, (S._, 2))
-    assert I.zipped_divide(A, (I._, 2)) == I.parse("((1,2),(4,4)):((0,4),(1,8))")
     assert I.composition(A, I._) == A
+    # A mode that `_` leaves alone is no (tile, rest) pair: CuTe's zip2_by static_asserts,
+    # and both witnesses refuse the same way.
+    for M in (I, S):
+        with pytest.raises(LayoutError) as e:
+            M.zipped_divide(A, (M._, 2))
+        assert e.value.condition == "is_unzippable"
+    B = I.parse("((2,2),8):((1,2),4)")  # mode 0 is a pair: CuTe splits it
+    assert I.zipped_divide(B, (I._, 2)) == S.zipped_divide(B, (S._, 2))
 
 
 @given(L=small, data=st.data())

@@ -233,3 +233,17 @@ def test_cli_bad_lemma_is_exit_2_one_line():
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and "no lemma named 'nope'" in p.stderr
+
+
+def test_F090_printed_telescoping_sum_is_refuted():
+    rows = run(["colmajor_max_as_printed", "colmajor_max"], max_rank=3, timeout=30)
+    printed = [r for r in rows if r["lemma"] == "colmajor_max_as_printed"]
+    assert all(r["result"] == "refuted" for r in printed)
+    for r in printed:
+        s = spec.flatten(spec.parse(r["counterexample"]).shape)
+        total, prefix = 0, 1
+        for sj in s[:-1]:
+            total += (sj - 1) * prefix
+            prefix *= sj
+        assert total == prefix - 1 != prefix * s[-1] - 1
+    assert all(r["result"] == "proved" for r in rows if r["lemma"] == "colmajor_max")

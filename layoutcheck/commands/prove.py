@@ -33,16 +33,26 @@ def _list(out):
         print(f"{'':22} bound: {lemma.bound}", file=out)
 
 
+HEADER = (f"{'lemma':24} {'rank':>4} {'result':8} {'time/s':>8} {'queries':>7} "
+          f"{'all ranks':9} bound / counterexample")
+
+
+def format_row(r):
+    """One table line.  The "all" row of a lemma says whether its induction closed."""
+    extra = r["counterexample"] or r["bound"]
+    if r["result"] == "unknown":
+        extra = f"{extra}; {r['note']}"
+    elif r["rank"] == "all":
+        extra = "induction steps (per-mode)"
+    # "all ranks" is known once the induction row has run: the streamed rank rows say "-"
+    pending = r["induction"] and r["rank"] != "all"
+    every = "yes" if r["for_all_ranks"] else ("-" if pending else "no")
+    return (f"{r['lemma']:24} {r['rank']!s:>4} {r['result']:8} {r['seconds']:8.2f} "
+            f"{r['queries']:>7} {every:9} {extra}")
+
+
 def format_table(rows):
-    head = f"{'lemma':22} {'rank':>4} {'result':8} {'time/s':>8} {'all ranks':9} bound / counterexample"
-    lines = [head, "-" * len(head)]
-    for r in rows:
-        extra = r["counterexample"] or r["bound"]
-        if r["result"] == "unknown":
-            extra = f"{extra}; {r['note']}"
-        lines.append(f"{r['lemma']:22} {r['rank']!s:>4} {r['result']:8} {r['seconds']:8.2f} "
-                     f"{'yes' if r['for_all_ranks'] else 'no':9} {extra}")
-    return "\n".join(lines)
+    return "\n".join([HEADER, "-" * len(HEADER)] + [format_row(r) for r in rows])
 
 
 def run(args):
@@ -58,8 +68,13 @@ def run(args):
         get_lemma(name)  # unknown names: LayoutError -> exit 2 before any work
     max_rank = DEFAULT_MAX_RANK if args.max_rank is None else args.max_rank
     timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
+    stream = None
+    if not args.json:  # the table streams: each row as its rank finishes
+        print(HEADER)
+        print("-" * len(HEADER), flush=True)
+        stream = lambda row: print(format_row(row), flush=True)  # noqa: E731
     rows = run_proofs(args.lemmas or None, max_rank=max_rank, timeout=timeout,
-                      induction=not args.no_induction)
+                      induction=not args.no_induction, on_row=stream)
     names = list(dict.fromkeys(r["lemma"] for r in rows))
     failed = [n for n in names if not expected_outcome_met(n, rows)]
     if args.report:
@@ -71,7 +86,8 @@ def run(args):
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        print(format_table(rows))
+        proved_all = sorted({r["lemma"] for r in rows if r["for_all_ranks"]})
+        print(f"for all ranks by induction: {', '.join(proved_all) or 'none'}")
         if failed:
             print(f"not as expected: {', '.join(failed)}")
         else:
