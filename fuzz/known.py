@@ -73,12 +73,6 @@ def product_not_composable(A, B=None, *rest):
 
 
 @predicate
-def has_zero_stride_mode(L, *rest):
-    """L has a mode of size > 1 with stride 0."""
-    return any(int(s) > 1 and int(d) == 0 for s, d in zip(leaves(L.shape), leaves(L.stride)))
-
-
-@predicate
 def not_complementable(L, *rest):
     """L is not complementable (Def 2.1.6.11), so CuTe's left_inverse construction (through
     complement) does not apply."""
@@ -89,14 +83,6 @@ def not_complementable(L, *rest):
 def not_complementable_cute(L, N=None, *rest):
     """complement(L, N) is undefined in CuTe's sense (the spec's is_complementable)."""
     return not _spec().is_complementable(L, N, sense="cute")
-
-
-@predicate
-def int_tiler(A, T=None, *rest):
-    """The tiler is an integer n (CuTe: n:1) or a tuple holding one."""
-    if isinstance(T, tuple):
-        return any(isinstance(t, int) for t in T)
-    return isinstance(T, int) and not isinstance(T, LayoutBase)
 
 
 @predicate
@@ -114,3 +100,17 @@ def product_stride_divisibility_fails(A, B=None, *rest):
     except LayoutError:
         return False
     return stride_divisibility_fails(comp, B)
+
+
+@predicate
+def has_dynamic_zero_stride(L, *rest):
+    """L has a stride that is a dynamic (runtime) 0 (not the static ``_0``)."""
+    from layoutcheck.integers import C
+    return any(int(d) == 0 and not isinstance(d, C) for d in leaves(L.stride))
+
+
+@predicate
+def has_dynamic_size1_mode(L, *rest):
+    """L has a dynamic (runtime) size-1 mode: CuTe cannot drop it at compile time."""
+    from layoutcheck.integers import C
+    return any(int(s) == 1 and not isinstance(s, C) for s in leaves(L.shape))

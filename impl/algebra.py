@@ -10,13 +10,16 @@ instead and returns what CuTe returns.  A failed precondition raises
 ``LayoutError(condition=NAME)`` with ``NAME`` the predicate that failed.
 """
 
+from operator import itemgetter
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
 from . import tuples as tt
 from .basic import is_compact, is_injective, concat
-from .layout import Layout, _new, as_layout, cosize, flat_modes, parse_tiler
+from .layout import (Layout, _alloc, _new, _set_fm, _set_shape, _set_stride, as_layout,
+                     flat_modes, parse_tiler)
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "is_disjoint", "composition", "is_composable", "logical_divide", "zipped_divide",
@@ -44,7 +47,25 @@ def _modes(L):
     return flat_modes(as_layout(L))
 
 
-_ONE = (C(1), C(0))
+def _fm(L):
+    """The flattened modes of a layout argument (cached on impl Layouts, see ``flat_modes``)."""
+    if type(L) is not Layout:
+        L = as_layout(L)
+    try:
+        return L._fm
+    except AttributeError:
+        return flat_modes(L)
+
+
+# Speed notes.  Inputs are checked once (``as_layout``) and their flattening is kept on them;
+# every result is built unchecked (``_new``, ``_build``) from parts computed here, as raw
+# (shape, stride) pairs until the one Layout returned.  Values use the ordinary operators, so
+# static/dynamic propagation (seed 003) is exactly CuTe's; static ``C`` arithmetic runs in
+# Python (~10x slower than int), so ``_C1 * x`` and ``x // _C1``, which are ``x`` for an int
+# or a ``C``, are skipped rather than computed.
+_C1, _C0 = C(1), C(0)
+_ONE = (_C1, _C0)
+_stride_of = itemgetter(1)
 
 
 def _from_modes(ms):
@@ -53,7 +74,31 @@ def _from_modes(ms):
         return _new(*_ONE)
     if len(ms) == 1:
         return _new(*ms[0])
-    return _new(tuple(s for s, _ in ms), tuple(d for _, d in ms))
+    return _new(tuple([s for s, _ in ms]), tuple([d for _, d in ms]))
+
+
+def _raw(ss, ds):
+    """(shape, stride) of the layout with modes ss:ds, by the convention of ``_from_modes``."""
+    if len(ss) == 1:
+        return ss[0], ds[0]
+    if ss:
+        return tuple(ss), tuple(ds)
+    return _ONE
+
+
+def _build(ss, ds):
+    """The impl Layout with modes ss:ds, by the convention of ``_from_modes``."""
+    L = _alloc(Layout)
+    if len(ss) == 1:
+        _set_shape(L, ss[0])
+        _set_stride(L, ds[0])
+    elif ss:
+        _set_shape(L, tuple(ss))
+        _set_stride(L, tuple(ds))
+    else:
+        _set_shape(L, _C1)
+        _set_stride(L, _C0)
+    return L
 
 
 def _mode_list(L):
@@ -70,16 +115,74 @@ def _join(layouts):
 
 # --- coalesce and filter (2.1.4, 2.3.3) ------------------------------------------------------
 
-def _coalesce_modes(ms):
-    out = []
+def _coal(ms):
+    """One coalescing pass over flat modes (Construction 2.1.4.9): drop size-1 modes, merge
+    s:d into the previous kept mode s':d' when s' d' = d.  Returns the lists (shapes,
+    strides).  The mode being grown is kept in locals (ps:pd) until the next one starts."""
+    ss, ds = [], []
+    ps = pd = 0
+    nxt = -1  # ps * pd; never equal to a stride (>= 0) before the first mode
     for s, d in ms:
         if s == 1:
             continue
-        if out and out[-1][0] * out[-1][1] == d:
-            out[-1] = (out[-1][0] * s, out[-1][1])
+        if d == nxt:
+            ps = ps * s
+            nxt = ps * pd
         else:
-            out.append((s, d))
-    return out
+            if ps:
+                ss.append(ps)
+                ds.append(pd)
+            ps, pd = s, d
+            nxt = s * d
+    if ps:
+        ss.append(ps)
+        ds.append(pd)
+    return ss, ds
+
+
+def _coalesced(L, drop_zero):
+    """coalesce(L) (``filter(L)`` with ``drop_zero``) as a Layout: the loop of ``_coal`` and
+    the build of ``_build`` written out in one function, the hot path of both operations."""
+    if type(L) is Layout:
+        try:
+            fm = L._fm
+        except AttributeError:
+            fm = flat_modes(L)
+    else:
+        fm = _fm(L)
+    if drop_zero:
+        fm = [m for m in fm if m[1] != 0]
+    ss = None  # the finished modes, when there are any
+    ps = pd = 0
+    nxt = -1
+    for s, d in fm:
+        if s == 1:
+            continue
+        if d == nxt:
+            ps = ps * s
+            nxt = ps * pd
+        else:
+            if ps:
+                if ss is None:
+                    ss, ds = [ps], [pd]
+                else:
+                    ss.append(ps)
+                    ds.append(pd)
+            ps, pd = s, d
+            nxt = s * d
+    R = _alloc(Layout)
+    if ss is not None:
+        ss.append(ps)
+        ds.append(pd)
+        _set_shape(R, tuple(ss))
+        _set_stride(R, tuple(ds))
+    elif ps:
+        _set_shape(R, ps)
+        _set_stride(R, pd)
+    else:
+        _set_shape(R, _C1)
+        _set_stride(R, _C0)
+    return R
 
 
 def _refines(Xp, X):
@@ -99,16 +202,18 @@ def coalesce(L, profile=None, style="paper"):
     must refine the profile, condition ``refines``); ``style="cute"`` is CuTe's walk (mode i
     by ``profile[i]``, later modes kept).  They coincide when shape(L) refines the profile.
     """
+    if profile is None and style == "paper":
+        return _coalesced(L, False)
     if style not in ("paper", "cute", "flat"):
         raise LayoutError(f"style must be 'paper', 'cute' or 'flat', got {style!r}")
     L = as_layout(L)
     if style == "flat":
         if profile is not None:
             raise LayoutError("the flat coalesce (Construction 2.1.4.9) takes no profile")
-        ms = _coalesce_modes(_modes(L))
-        return _new(tuple(s for s, _ in ms), tuple(d for _, d in ms))
+        ss, ds = _coal(_fm(L))
+        return _new(tuple(ss), tuple(ds))
     if profile is None:
-        return _from_modes(_coalesce_modes(_modes(L)))
+        return coalesce(L)
     if isinstance(profile, LayoutBase):
         profile = profile.shape
     if style == "paper" and not _refines(L.shape, profile):
@@ -135,7 +240,7 @@ def is_coalesced(L):
 
 def filter(L):
     """CuTe's filter: drop stride-0 and size-1 modes, then coalesce (``_1:_0`` if empty)."""
-    return _from_modes(_coalesce_modes([(s, d) for s, d in _modes(L) if d != 0]))
+    return _coalesced(L, True)
 
 
 def is_tractable(L):
@@ -151,36 +256,65 @@ def _check_N(N):
         raise LayoutError(f"the complement target N must be a positive integer, got {N!r}")
 
 
-def _complement_modes(L, N, sense):
-    """The sorted modes and target of comp(L, N), or None when L is not (N-)complementable
-    (Def 2.1.6.11 / 2.1.6.25 / 2.3.6.8: in sort(squeeze(L^b)) every stride is non-zero
-    (Example 2.1.6.15), every s_i d_i divides d_{i+1}, and s_m d_m divides N).  CuTe's sense
-    first drops the stride-0 modes and rounds N up to a multiple of s_m d_m (its ceil_div)."""
-    _check_sense(sense)
+def _complement_parts(fm, N, drop_zero, round_up):
+    """comp(L, N) (Construction 2.1.6.29) from L's flat modes ``fm`` as lists (shapes,
+    strides), or None when L is not (N-)complementable.
+
+    sort(squeeze(L^b)) = s_1:d_1, ..., s_m:d_m must have non-zero strides (Example 2.1.6.15),
+    s_i d_i | d_{i+1}, and s_m d_m | N (Def 2.1.6.11 / 2.1.6.25 / 2.3.6.8); ``drop_zero``
+    first drops the stride-0 modes and ``round_up`` rounds N up to a multiple of s_m d_m
+    (CuTe's sense; Observation 2.3.9.2 for products).  The complement has shapes (d_1,
+    d_2/(s_1 d_1), ..., N/(s_m d_m)) and strides (1, s_1 d_1, ..., s_m d_m); its size-1 modes
+    are dropped, and no two modes merge (the product of one mode is d_i < s_i d_i, the next
+    stride), so it is coalesced.  N=None is cosize(L) <= s_m d_m: the last mode is then 1.
+    ``N`` is already checked."""
+    ss, ds = [], []
+    cur = _C1  # s_{i-1} d_{i-1}, the stride of the next complement mode
+    # Sorted by stride alone: two modes of equal non-zero stride d fail d % (s d) whichever
+    # comes first, so the order of (d, s) is not needed.
+    for s, d in sorted(fm, key=_stride_of):
+        if s == 1 or (drop_zero and d == 0):
+            continue
+        if cur is _C1:
+            if d == 0:
+                return None
+            q = d  # d // _1
+        else:
+            if d % cur:
+                return None
+            q = d // cur
+        if q != 1:
+            ss.append(q)
+            ds.append(cur)
+        cur = s * d
     if N is not None:
-        _check_N(N)
-    ms = sorted([(d, s) for s, d in _modes(L) if s != 1])
-    if sense == "cute":
-        ms = [m for m in ms if m[0] != 0]
-    if ms:
-        if ms[0][0] == 0:
+        if cur is _C1:
+            q = N  # -(-N // _1)
+        elif round_up:
+            q = -(-N // cur)
+        elif N % cur:
             return None
-        prev = ms[0][0] * ms[0][1]
-        for d, s in ms[1:]:
-            if d % prev:
-                return None
-            prev = s * d
-        if N is not None:
-            if sense == "cute":
-                N = -(-N // prev) * prev
-            elif N % prev:
-                return None
-    return ms, N
+        else:
+            q = N // cur
+        if q != 1:
+            ss.append(q)
+            ds.append(cur)
+    return ss, ds
+
+
+def _not_complementable(L, N):
+    what = "complementable" if N is None else f"{N}-complementable"
+    return LayoutError(f"{as_layout(L)} is not {what} (Def 2.1.6.11/2.1.6.25)",
+                       condition="is_complementable")
 
 
 def is_complementable(L, N=None, sense="paper"):
     """Whether comp(L, N) exists (Def 2.1.6.11 / 2.1.6.25 / 2.3.6.8; see ``complement``)."""
-    return _complement_modes(L, N, sense) is not None
+    _check_sense(sense)
+    if N is not None:
+        _check_N(N)
+    cute = sense == "cute"
+    return _complement_parts(_fm(L), N, cute, cute) is not None
 
 
 def complement(L, N=None, sense="paper"):
@@ -191,25 +325,15 @@ def complement(L, N=None, sense="paper"):
     cosize(filter(L)), which gives the paper's comp(L).  ``sense="cute"`` ignores stride-0
     modes and rounds N up to a multiple of s_m d_m, as CuTe does.
     """
-    found = _complement_modes(L, N, sense)
+    if sense != "paper":
+        _check_sense(sense)
+    if N is not None:
+        _check_N(N)
+    cute = sense == "cute"
+    found = _complement_parts(_fm(L), N, cute, cute)
     if found is None:
-        what = "complementable" if N is None else f"{N}-complementable"
-        raise LayoutError(f"{as_layout(L)} is not {what} (Def 2.1.6.11/2.1.6.25)",
-                          condition="is_complementable")
-    return _from_modes(_complement_of(*found))
-
-
-def _complement_of(ms, N):
-    """Construction 2.1.6.29 on sorted (d, s) modes already checked complementable; returns
-    the coalesced modes of the complement."""
-    if N is None:
-        N = 1 + sum((s - 1) * d for d, s in ms)
-    out, cur = [], C(1)
-    for d, s in ms:
-        out.append((d // cur, cur))
-        cur = s * d
-    out.append((-(-N // cur), cur))
-    return _coalesce_modes(out)
+        raise _not_complementable(L, N)
+    return _build(*found)
 
 
 def is_disjoint(A, B):
@@ -219,40 +343,63 @@ def is_disjoint(A, B):
 
 # --- composition (2.3.7, section 4) ----------------------------------------------------------
 
-def _compose_leaf(a, t, e, used):
-    """Compose the coalesced flat layout ``a`` (list of modes) with one leaf ``t:e``: split the
-    leaf against a's modes by divisibility (the mutual refinement of section 4).
+def _compose_leaf(a_s, a_d, t, e, used):
+    """Compose the coalesced flat layout a_s:a_d with one leaf ``t:e``: split the leaf against
+    a's modes by divisibility (the mutual refinement of section 4); returns the result's
+    (shape, stride) for this leaf.
 
-    Returns the result's modes and adds to ``used[i]`` the largest digit the leaf's image
-    uses in mode i of ``a`` (for the no-carry check across leaves).  Raises when the
-    divisibility conditions fail.
+    Adds to ``used[i]`` the largest digit the leaf's image uses in mode i of ``a`` (for the
+    no-carry check across leaves).  Raises when the divisibility conditions fail.  After the
+    first split the leaf continues with stride ``_1`` (``rest_d``), written out below.
     """
     if e == 0:
-        return [(t, e)]
+        return t, e
     if t == 1:
-        return [(t, C(0))]
-    out, rest_s, rest_d = [], t, e
-    for i, (s, d) in enumerate(a[:-1]):
+        return t, _C0
+    if len(a_s) == 1:  # one mode: the leaf is scaled (the loop below would not run)
+        used[0] += e * (t - 1)
+        return t, e * a_d[0]
+    out_s, out_d = [], []
+    rest_s, rest_d = t, e
+    for i in range(len(a_s) - 1):
         if rest_s == 1:
             break
-        if rest_d % s == 0:  # the leaf steps over this mode entirely
-            rest_d = rest_d // s
-            continue
-        if s % rest_d == 0:
-            new = min(s // rest_d, rest_s)
-            if rest_s % new != 0:
+        s = a_s[i]
+        if out_s:  # rest_d == _1: the leaf runs on from the start of mode i
+            new = rest_s if rest_s < s else s  # min(s // _1, rest_s)
+            if rest_s % new:
                 raise _not_composable("shape divisibility", rest_s, new)
-        elif rest_d * (rest_s - 1) < s:  # the rest of the leaf fits inside this mode
-            new = rest_s
+            used[i] += new - 1
+            out_d.append(a_d[i])
         else:
-            raise _not_composable("stride divisibility", s, rest_d)
-        used[i] += rest_d * (new - 1)
-        out.append((new, rest_d * d))
-        rest_s, rest_d = rest_s // new, C(1)
+            if rest_d % s == 0:  # the leaf steps over this mode entirely
+                rest_d = rest_d // s
+                continue
+            if s % rest_d == 0:
+                new = s // rest_d
+                if rest_s < new:
+                    new = rest_s
+                if rest_s % new:
+                    raise _not_composable("shape divisibility", rest_s, new)
+            elif rest_d * (rest_s - 1) < s:  # the rest of the leaf fits inside this mode
+                new = rest_s
+            else:
+                raise _not_composable("stride divisibility", s, rest_d)
+            used[i] += rest_d * (new - 1)
+            out_d.append(rest_d * a_d[i])
+        out_s.append(new)
+        rest_s = rest_s // new
     if rest_s != 1:
-        used[-1] += rest_d * (rest_s - 1)
-        out.append((rest_s, rest_d * a[-1][1]))
-    return out
+        if out_s:
+            used[-1] += rest_s - 1
+            out_d.append(a_d[-1])
+        else:
+            used[-1] += rest_d * (rest_s - 1)
+            out_d.append(rest_d * a_d[-1])
+        out_s.append(rest_s)
+    if len(out_s) == 1:
+        return out_s[0], out_d[0]
+    return tuple(out_s), tuple(out_d)
 
 
 def _not_composable(what, x, y):
@@ -266,37 +413,64 @@ def _leaf_layout(ms):
     return tuple(m[0] for m in ms), tuple(m[1] for m in ms)
 
 
-def _compose(A, B, sense):
-    """composition(A, B) for a layout B (Def 2.3.7.1): right-distributive over B's leaves,
-    each leaf split against coalesce(A); the leaves' images must not carry between A's modes
-    (so that the result's function, a sum over its modes, is A∘B), and for the paper the
-    image must stay inside A's last mode (Remark 2.3.7.2).  CuTe's sense lets the last mode
-    of coalesce(A) run on."""
-    return _compose_modes(_coalesce_modes(_modes(A)), A, B, sense)
+def _compose_tree(a_s, a_d, s, d, used):
+    if type(s) is not tuple:
+        return _compose_leaf(a_s, a_d, s, d, used)
+    rs, rd = [], []
+    for x, y in zip(s, d):
+        p, q = _compose_tree(a_s, a_d, x, y, used) if type(x) is tuple else \
+            _compose_leaf(a_s, a_d, x, y, used)
+        rs.append(p)
+        rd.append(q)
+    return tuple(rs), tuple(rd)
 
 
-def _compose_modes(a, A, B, sense):
-    """composition(A, B) given a = the coalesced modes of A (A itself may be None)."""
-    a = a or [_ONE]
-    if A is None:
-        A = _from_modes(a)
-    used = [0] * len(a)
+def _scale_tree(s, d, d0, used):
+    """``_compose_tree`` when coalesce(A) is one mode _:d0: each leaf t:e becomes t:(e d0)
+    (t:e for e = 0, 1:_0 for t = 1), adding e (t - 1) to used[0] (the loop of
+    ``_compose_leaf`` is empty for one mode)."""
+    rs, rd = [], []
+    for t, e in zip(s, d):
+        if type(t) is tuple:
+            t, e = _scale_tree(t, e, d0, used)
+        elif e == 0:
+            pass
+        elif t == 1:
+            e = _C0
+        else:
+            used[0] += e * (t - 1)
+            e = e * d0
+        rs.append(t)
+        rd.append(e)
+    return tuple(rs), tuple(rd)
 
-    def go(s, d):
-        if type(s) is tuple:
-            shapes, strides = [], []
-            for x, y in zip(s, d):
-                p, q = go(x, y)
-                shapes.append(p)
-                strides.append(q)
-            return tuple(shapes), tuple(strides)
-        return _leaf_layout(_compose_leaf(a, s, d, used))
 
-    checked = a if sense == "paper" else a[:-1]
+def _operands(A, B, a_s, a_d, shape, stride):
+    return (_build(a_s, a_d) if A is None else A), (_new(shape, stride) if B is None else B)
+
+
+def _compose_raw(a_s, a_d, shape, stride, sense, A, B):
+    """composition(A, B) as raw (shape, stride), given a_s:a_d = coalesce(A) and B's parts
+    (Def 2.3.7.1): right-distributive over B's leaves, each leaf split against coalesce(A);
+    the leaves' images must not carry between A's modes (so that the result's function, a sum
+    over its modes, is A∘B), and for the paper the image must stay inside A's last mode
+    (Remark 2.3.7.2).  CuTe's sense lets the last mode of coalesce(A) run on.
+
+    ``A`` and ``B`` are needed only on the failure path; None stands for the layout a_s:a_d,
+    respectively shape:stride, built then."""
+    if not a_s:
+        a_s, a_d = [_C1], [_C0]
+    used = [0] * len(a_s)
     try:
-        shape, stride = go(B.shape, B.stride)
-        for (s, _), u in zip(checked, used):
-            if u > s - 1:
+        if type(shape) is not tuple:
+            res = _compose_leaf(a_s, a_d, shape, stride, used)
+        elif len(a_s) == 1:
+            res = _scale_tree(shape, stride, a_d[0], used)
+        else:
+            res = _compose_tree(a_s, a_d, shape, stride, used)
+        for i in range(len(a_s) if sense == "paper" else len(a_s) - 1):
+            if used[i] >= a_s[i]:
+                A, B = _operands(A, B, a_s, a_d, shape, stride)
                 raise LayoutError(
                     f"composition({A}, {B}): the image of {B} does not fit the modes of "
                     f"coalesce({A}) without carries (Def 2.3.7.1, Remark 2.3.7.2)",
@@ -305,11 +479,17 @@ def _compose_modes(a, A, B, sense):
         # The divisibility test is sufficient, not necessary: a few compositions exist by
         # accident of values (composition((4,3):(1,5), 2:6) = 2:7).  Only on this failure
         # path, decide exactly from the values (bounded size).
-        R = _compose_exact(A, a, B, sense)
+        A, B = _operands(A, B, a_s, a_d, shape, stride)
+        R = _compose_exact(A, list(zip(a_s, a_d)), B, sense)
         if R is None:
             raise err from None
-        return R
-    return _new(shape, stride)
+        return R._shape, R._stride
+    return res
+
+
+def _compose(A, B, sense):
+    """composition(A, B) for impl Layouts A and B."""
+    return _new(*_compose_raw(*_coal(_fm(A)), B._shape, B._stride, sense, A, B))
 
 
 _EXACT_LIMIT = 1 << 16
@@ -389,17 +569,20 @@ def composition(A, B, sense="paper"):
     modes one by one; modes of A beyond the tuple are kept (pycute and the spec; CuTe C++
     drops them, finding F-120).
     """
-    _check_sense(sense)
-    A = as_layout(A)
-    B = _as_tiler(B)
-    if _is_underscore(B):
-        return A
-    if isinstance(B, tuple):
-        ms = _mode_list(A)
-        if len(B) > len(ms):
-            raise LayoutError(f"tiler has {len(B)} modes, layout {A} has rank {len(ms)}",
-                              condition="rank")
-        return _join([composition(m, b, sense) for m, b in zip(ms, B)] + ms[len(B):])
+    if sense != "paper":
+        _check_sense(sense)
+    if type(A) is not Layout:
+        A = as_layout(A)
+    if type(B) is not Layout:
+        B = _as_tiler(B)
+        if _is_underscore(B):
+            return A
+        if isinstance(B, tuple):
+            ms = _mode_list(A)
+            if len(B) > len(ms):
+                raise LayoutError(f"tiler has {len(B)} modes, layout {A} has rank {len(ms)}",
+                                  condition="rank")
+            return _join([composition(m, b, sense) for m, b in zip(ms, B)] + ms[len(B):])
     return _compose(A, B, sense)
 
 
@@ -416,57 +599,76 @@ def is_composable(A, B, sense="paper"):
 
 
 # --- division and product (2.3.8, 2.3.9; CuTe's derived operations) --------------------------
+# The workers return raw (shape, stride) pairs; the public functions build one Layout.
 
 def _modewise(fn, A, T, sense):
-    A = as_layout(A)
-    T = _as_tiler(T)
-    if _is_underscore(T):
-        return A
-    if isinstance(T, tuple):
-        ms = _mode_list(A)
-        if len(T) > len(ms):
-            raise LayoutError(f"tiler has {len(T)} modes, layout {A} has rank {len(ms)}",
-                              condition="rank")
-        return _join([_modewise(fn, m, t, sense) for m, t in zip(ms, T)] + ms[len(T):])
+    """fn(A, T) for a layout tiler, mode by mode for a tuple tiler (modes of A beyond the
+    tuple kept), A itself for ``_``."""
+    if type(A) is not Layout:
+        A = as_layout(A)
+    if type(T) is not Layout:
+        T = _as_tiler(T)
+        if _is_underscore(T):
+            return A._shape, A._stride
+        if isinstance(T, tuple):
+            ms = _mode_list(A)
+            if len(T) > len(ms):
+                raise LayoutError(f"tiler has {len(T)} modes, layout {A} has rank {len(ms)}",
+                                  condition="rank")
+            parts = [_modewise(fn, m, t, sense) for m, t in zip(ms, T)]
+            parts += [(m._shape, m._stride) for m in ms[len(T):]]
+            return tuple([p[0] for p in parts]), tuple([p[1] for p in parts])
     return fn(A, T, sense)
 
 
-def _size(L):
+def _size(fm):
     n = 1
-    for s, _ in _modes(L):
-        n *= s
-    return int(n)
+    for s, _ in fm:
+        n *= s  # an int: 1 * _k is dynamic
+    return n
 
 
 def _divide(A, B, sense):
-    Bc = complement(B, _size(A), sense)
-    return composition(A, _join([B, Bc]), sense=sense)
+    """A ⊘ B = (A∘B, A∘comp(B, size(A))) for layouts A, B (Def 2.3.8.1)."""
+    if sense != "paper":
+        _check_sense(sense)
+    n = _size(_fm(A))
+    cute = sense == "cute"
+    found = _complement_parts(_fm(B), n, cute, cute)
+    if found is None:
+        raise _not_complementable(B, n)
+    cs, cd = _raw(*found)
+    shape, stride = (B._shape, cs), (B._stride, cd)
+    return _compose_raw(*_coal(_fm(A)), shape, stride, sense, A, None)
 
 
 def _product(A, B, sense):
-    # Observation 2.3.9.2: any large enough complement serves, so N = size(A)·cosize(B) is
-    # rounded up to a multiple of s_m d_m (as CuTe does); A itself must be complementable.
-    N = _size(A) * int(cosize(B))
-    found = _complement_modes(A, None, sense)
+    """A ⊗ B = (A, comp(A, N)∘B) for layouts A, B (Def 2.3.9.1).  Observation 2.3.9.2: any
+    large enough complement serves, so N = size(A)·cosize(B) is rounded up to a multiple of
+    s_m d_m (as CuTe does); A itself must be complementable."""
+    if sense != "paper":
+        _check_sense(sense)
+    fa = _fm(A)
+    cos = 1
+    for s, d in _fm(B):
+        cos += (s - 1) * d
+    found = _complement_parts(fa, _size(fa) * cos, sense == "cute", True)
     if found is None:
         raise LayoutError(f"{A} is not complementable (Def 2.1.6.11)",
                           condition="is_complementable")
-    ms = found[0]
-    if ms:  # round N up to a multiple of s_m d_m (Observation 2.3.9.2)
-        d, s = ms[-1]
-        N = -(-N // (s * d)) * s * d
-    a = _complement_of(ms, N)
-    return _join([A, _compose_modes(a, None, B, sense)])
+    a_s, a_d = found
+    rs, rd = _compose_raw(a_s, a_d, B._shape, B._stride, sense, None, B)
+    return (A._shape, rs), (A._stride, rd)
 
 
 def logical_divide(A, T, sense="paper"):
     """A ⊘ B = (A∘B, A∘comp(B, size(A))) (Def 2.3.8.1); a tuple tiler divides mode by mode."""
-    return _modewise(_divide, A, T, sense)
+    return _new(*_modewise(_divide, A, T, sense))
 
 
 def logical_product(A, T, sense="paper"):
     """A ⊗ B = (A, comp(A, size(A)·cosize(B))∘B) (Def 2.3.9.1); tuple tilers mode by mode."""
-    return _modewise(_product, A, T, sense)
+    return _new(*_modewise(_product, A, T, sense))
 
 
 def _unzip(R, T):
@@ -484,58 +686,84 @@ def _unzip(R, T):
     return _join([p[0] for p in parts]), _join([p[1] for p in parts] + ms[len(T):])
 
 
-def _zipped(op, A, T, sense):
-    T = _as_tiler(T)
-    return _join(list(_unzip(op(A, T, sense=sense), T)))
+def _zipped(fn, A, T, sense):
+    """Raw ((tile), (rest)) of the mode-wise ``fn``.  For a layout tiler the result of fn is
+    already the pair (A∘B, rest), so unzipping leaves it as it is."""
+    if type(T) is not Layout:
+        T = _as_tiler(T)
+        if type(T) is not Layout:
+            Z = _join(list(_unzip(_new(*_modewise(fn, A, T, sense)), T)))
+            return Z._shape, Z._stride
+    return _modewise(fn, A, T, sense)
+
+
+def _tiled(fn, A, T, sense):
+    """((tile), rest_0, rest_1, ...) from the zipped pair."""
+    (s0, s1), (d0, d1) = _zipped(fn, A, T, sense)
+    if type(s1) is tuple:
+        return _new((s0,) + s1, (d0,) + d1)
+    return _new((s0, s1), (d0, d1))
+
+
+def _flat(fn, A, T, sense):
+    """(tile_0, ..., rest_0, ...) from the zipped pair."""
+    (s0, s1), (d0, d1) = _zipped(fn, A, T, sense)
+    if type(s0) is not tuple:
+        s0, d0 = (s0,), (d0,)
+    if type(s1) is not tuple:
+        s1, d1 = (s1,), (d1,)
+    return _new(s0 + s1, d0 + d1)
 
 
 def zipped_divide(A, T, sense="paper"):
     """((tile), (rest)) (CuTe's zipped_divide)."""
-    return _zipped(logical_divide, A, T, sense)
+    return _new(*_zipped(_divide, A, T, sense))
 
 
 def tiled_divide(A, T, sense="paper"):
     """((tile), rest_0, rest_1, ...) (CuTe's tiled_divide)."""
-    first, second = _mode_list(zipped_divide(A, T, sense=sense))
-    return _join([first] + _mode_list(second))
+    return _tiled(_divide, A, T, sense)
 
 
 def flat_divide(A, T, sense="paper"):
     """(tile_0, ..., rest_0, ...) (CuTe's flat_divide)."""
-    first, second = _mode_list(zipped_divide(A, T, sense=sense))
-    return _join(_mode_list(first) + _mode_list(second))
+    return _flat(_divide, A, T, sense)
 
 
 def zipped_product(A, T, sense="paper"):
     """((block), (rest)) (CuTe's zipped_product)."""
-    return _zipped(logical_product, A, T, sense)
+    return _new(*_zipped(_product, A, T, sense))
 
 
 def tiled_product(A, T, sense="paper"):
     """((block), rest_0, rest_1, ...) (CuTe's tiled_product)."""
-    first, second = _mode_list(zipped_product(A, T, sense=sense))
-    return _join([first] + _mode_list(second))
+    return _tiled(_product, A, T, sense)
 
 
 def flat_product(A, T, sense="paper"):
     """(block_0, ..., rest_0, ...) (CuTe's flat_product)."""
-    first, second = _mode_list(zipped_product(A, T, sense=sense))
-    return _join(_mode_list(first) + _mode_list(second))
+    return _flat(_product, A, T, sense)
 
 
-def _append_to(L, R):
-    """CuTe's append<R>(L): the modes of L padded with ``_1:_0`` to rank R (always a tuple;
-    CuTe keeps a leaf a leaf at R = 1, a corner where the spec's reading is followed)."""
-    ms = _mode_list(L)
-    return _join(ms + [_new(*_ONE)] * (R - len(ms)))
+def _padded(L, R):
+    """CuTe's append<R>(L): the top-level modes of L padded with ``_1:_0`` to rank R, always a
+    tuple (CuTe keeps a leaf a leaf at R = 1, a corner where the spec's reading is followed);
+    its flattening is L's plus the padding."""
+    s, d = (L._shape, L._stride) if type(L._shape) is tuple else ((L._shape,), (L._stride,))
+    k = R - len(s)
+    P = _new(s + (_C1,) * k, d + (_C0,) * k)
+    _set_fm(P, _fm(L) + (_ONE,) * k)
+    return P
 
 
 def _rank_product(A, B, sense, raked):
     A, B = as_layout(A), as_layout(B)
-    R = max(tt.rank(A), tt.rank(B))
-    P = logical_product(_append_to(A, R), _append_to(B, R), sense)
-    a, c = (_mode_list(x) for x in _mode_list(P))
-    return _join([_join([y, x] if raked else [x, y]) for x, y in zip(a, c)])
+    R = max(len(A._shape) if type(A._shape) is tuple else 1,
+            len(B._shape) if type(B._shape) is tuple else 1)
+    (a_s, c_s), (a_d, c_d) = _product(_padded(A, R), _padded(B, R), sense)
+    if raked:
+        return _new(tuple(zip(c_s, a_s)), tuple(zip(c_d, a_d)))
+    return _new(tuple(zip(a_s, c_s)), tuple(zip(a_d, c_d)))
 
 
 def blocked_product(A, B, sense="paper"):
@@ -552,10 +780,14 @@ def raked_product(A, B, sense="paper"):
 # --- inverses and slicing (CuTe) -------------------------------------------------------------
 
 def _prefix_products(shapes):
-    out, acc = [], C(1)
-    for s in shapes:
+    """(_1, s_1, s_1 s_2, ...): the exclusive prefix products (``_1 * s_1`` is ``s_1``)."""
+    out = [_C1]
+    if len(shapes) > 1:
+        acc = shapes[0]
         out.append(acc)
-        acc = acc * s
+        for i in range(1, len(shapes) - 1):
+            acc = acc * shapes[i]
+            out.append(acc)
     return out
 
 
@@ -563,39 +795,60 @@ def right_inverse(L):
     """CuTe's right_inverse R: L(R(i)) == i for i < size(R).  Over coalesce(L) sorted by
     stride (stable), take each mode whose stride equals the running product, with the prefix
     product of L's shape as its stride."""
-    ms = _coalesce_modes(_modes(L)) or [(C(1), C(0))]
-    pre = _prefix_products([s for s, _ in ms])
-    out, cur = [], C(1)
-    for i in sorted(range(len(ms)), key=lambda i: ms[i][1]):
-        s, d = ms[i]
-        if d == cur:
-            out.append((s, pre[i]))
-            cur = s * d
-    return _from_modes(_coalesce_modes(out))
+    ss, ds = _coal(_fm(L))
+    if 1 not in ds:  # nothing to start from: _1:_0
+        return _new(_C1, _C0)
+    if len(ss) == 1:  # s:1 is its own right inverse, as s:_1
+        return _new(ss[0], _C1)
+    pre = _prefix_products(ss)
+    rs, rd, cur = [], [], 1
+    for i in sorted(range(len(ss)), key=ds.__getitem__):
+        if ds[i] == cur:
+            rs.append(ss[i])
+            rd.append(pre[i])
+            cur = ss[i] * cur
+    # Already coalesced: the chosen modes have shapes > 1, and two consecutive ones i, j
+    # would merge only if j = i + 1 and d_j = s_i d_i, which coalesce(L) has merged already.
+    return _build(rs, rd)
 
 
 def left_inverse(L):
     """CuTe's left_inverse R: R(L(i)) == i for an injective L.  Over coalesce(L) sorted by
     stride, the non-zero strides must form a divisor chain (CuTe's divisibility condition)."""
-    if not is_injective(L):
-        raise LayoutError(f"{as_layout(L)} is not injective, so it has no left inverse",
-                          condition="is_injective")
-    ms = _coalesce_modes(_modes(L)) or [(C(1), C(0))]
-    pre = _prefix_products([s for s, _ in ms])
-    order = sorted(range(len(ms)), key=lambda i: ms[i][1])
-    shapes, strides, size = [], [C(0)], C(1)
+    ss, ds = _coal(_fm(L))
+    if len(ss) == 1 and ds[0] != 0:  # s:d gives (d,s):(_0,_1), i.e. s:_1 when d = 1
+        s, d = ss[0], ds[0]
+        return _new(s, _C1) if d == 1 else _new((d, s), (_C0, _C1))
+    if not ss:
+        ss, ds = [_C1], [_C0]
+    order = sorted(range(len(ss)), key=ds.__getitem__)
+    span = 0  # injective for sure when each stride clears the span of the smaller modes
     for i in order:
-        d = ms[i][1]
+        if ds[i] <= span:
+            if not is_injective(L):
+                raise LayoutError(f"{as_layout(L)} is not injective, so it has no left "
+                                  "inverse", condition="is_injective")
+            break
+        span += (ss[i] - 1) * ds[i]
+    pre = _prefix_products(ss)
+    shapes, strides, size = [], [_C0], _C1
+    for i in order:
+        d = ds[i]
         if d == 0:
             continue
-        if d % size != 0:
-            raise LayoutError(f"{as_layout(L)} has no left inverse as a layout: stride {d} is "
-                              f"not a multiple of {size}", condition="left_inverse_divisibility")
-        shapes.append(d // size)
+        if size is _C1:  # d // _1 and _1 * d are d
+            q = size = d
+        else:
+            if d % size != 0:
+                raise LayoutError(f"{as_layout(L)} has no left inverse as a layout: stride {d} "
+                                  f"is not a multiple of {size}",
+                                  condition="left_inverse_divisibility")
+            q = d // size
+            size = size * q
+        shapes.append(q)
         strides.append(pre[i])
-        size = size * (d // size)
-    shapes.append(ms[order[-1]][0])
-    return _from_modes(_coalesce_modes(list(zip(shapes, strides))))
+    shapes.append(ss[order[-1]])
+    return _build(*_coal(zip(shapes, strides)))
 
 
 def _has_underscore(c):

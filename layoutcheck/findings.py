@@ -5,7 +5,10 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["load", "find_known", "PREDICATES", "REGISTER_PATH"]
+from layoutcheck.errors import LayoutError
+from layoutcheck.layout import LayoutBase, leaves
+
+__all__ = ["load", "find_known", "match_tables", "PREDICATES", "REGISTER_PATH"]
 
 REGISTER_PATH = Path(__file__).with_name("findings.toml")
 
@@ -45,27 +48,37 @@ def load():
     return findings
 
 
+def match_tables(finding):
+    """A finding's ``match`` as a list of tables: one table, or an array of them when the
+    same finding shows under several oracles or checks (any one table recognises it)."""
+    m = finding.get("match")
+    return [] if not m else (list(m) if isinstance(m, list) else [m])
+
+
+def _covers(m, oracle, op, check, inputs):
+    if not all(fnmatch.fnmatchcase(val, m.get(key, "*"))
+               for key, val in (("oracle", oracle), ("op", op), ("check", check))):
+        return False
+    when = m.get("when")
+    if not when:
+        return True
+    fn = PREDICATES.get(when)
+    return fn is not None and bool(fn(*inputs))
+
+
 def find_known(oracle, op, check, inputs=()):
     """The id of the first finding whose ``match`` covers this failure, or None."""
     _load_predicates()
     for f in load():
-        m = f.get("match")
-        if not m:
-            continue
-        if not all(fnmatch.fnmatchcase(val, m.get(key, "*"))
-                   for key, val in (("oracle", oracle), ("op", op), ("check", check))):
-            continue
-        when = m.get("when")
-        if when:
-            fn = PREDICATES.get(when)
-            if fn is None or not fn(*inputs):
-                continue
-        return f["id"]
+        if any(_covers(m, oracle, op, check, inputs) for m in match_tables(f)):
+            return f["id"]
     return None
 
 
-# Predicates about the spec's own notions (the algebra findings F-024..F-034) and the
-# pycute findings the register's de-duplication merged (F-073, F-076).
+# Predicates about the spec's own notions, named by findings' match.when: the algebra findings
+# (F-024..F-038), the pycute findings the de-duplication merged (F-073, F-076, F-075), and
+# the impl findings (F-120, F-121).  Oracle and fuzz predicates live in oracles/known.py and
+# fuzz/known.py.
 
 def _spec():
     from layoutcheck import spec
@@ -75,7 +88,6 @@ def _spec():
 @predicate
 def image_beyond_size(A, B=None, *rest):
     """F-024: Image(Phi_B) reaches past size(A)."""
-    from layoutcheck.layout import LayoutBase
     if not isinstance(B, LayoutBase):
         return False
     S = _spec()
@@ -108,7 +120,6 @@ def tiler_has_int(A, T=None, *rest):
 @predicate
 def has_empty_layout(*inputs):
     """F-034: one of the inputs is the empty layout ():()."""
-    from layoutcheck.layout import LayoutBase
     return any(isinstance(x, LayoutBase) and x.shape == () for x in inputs)
 
 
@@ -117,8 +128,6 @@ def pycute_right_inverse_stops_early(L=None, *rest):
     """F-073: pycute's right_inverse walks L's flat modes (not coalesce(L)'s) by increasing
     (stride, shape), skips size-1 modes and stops at the first stride that is not the running
     product; that walk covers fewer indices than CuTe's right_inverse (the spec's)."""
-    from layoutcheck.errors import LayoutError
-    from layoutcheck.layout import LayoutBase, leaves
     if not isinstance(L, LayoutBase):
         return False
     covered, current = 1, 1
@@ -135,13 +144,10 @@ def pycute_right_inverse_stops_early(L=None, *rest):
         return False
 
 
-# Predicates of the impl findings F-120, F-121 (CuTe C++ conventions the impl documents).
-
 @predicate
 def tuple_tiler_shorter_than_layout(A=None, T=None, *rest):
     """F-120: the tiler is a Tile tuple with fewer entries than A has top-level modes
     (CuTe C++'s composition drops A's remaining modes)."""
-    from layoutcheck.layout import LayoutBase
     return (isinstance(A, LayoutBase) and isinstance(A.shape, tuple)
             and isinstance(T, tuple) and len(T) < len(A.shape))
 
@@ -150,7 +156,6 @@ def tuple_tiler_shorter_than_layout(A=None, T=None, *rest):
 def rank_one_leaf_and_tuple(A=None, B=None, *rest):
     """F-121: one operand is a leaf layout (``4:1``), the other a rank-1 tuple layout
     (``(3):(1)``)."""
-    from layoutcheck.layout import LayoutBase
 
     def kind(x):
         if not isinstance(x, LayoutBase):
@@ -161,11 +166,8 @@ def rank_one_leaf_and_tuple(A=None, B=None, *rest):
     return {kind(A), kind(B)} == {"leaf", "one-tuple"}
 
 
-# Predicates of F-035..F-037: CuTe's complement is defined where the paper's is not.
-
 def _only_cute_sense(fn, *args):
     """``fn(*args)`` raises in the paper's sense and returns in CuTe's."""
-    from layoutcheck.errors import LayoutError
     try:
         fn(*args)
         return False
@@ -195,3 +197,38 @@ def divide_only_in_cute_sense(A=None, T=None, *rest):
 def product_only_in_cute_sense(A=None, T=None, *rest):
     """F-037: logical_product(A, T) exists in CuTe's sense only (its complement, F-035)."""
     return T is not None and _only_cute_sense(_spec().logical_product, A, T)
+
+
+@predicate
+def divide_fails_cute_stride_divisibility(A=None, T=None, *rest):
+    """F-038: the spec divides (CuTe's sense), but the composition inside CuTe's divide,
+    A ∘ (B, comp(B, size A)), fails CuTe C++'s stride-divisibility check (the spec's model)
+    or pycute's walk of it (F-025, F-070); a Tile tuple is checked mode by mode."""
+    S = _spec()
+    if T is None or not isinstance(A, LayoutBase):
+        return False
+    try:
+        S.logical_divide(A, T, sense="cute")
+    except LayoutError:
+        return False
+    if isinstance(T, tuple):
+        modes = S.modes(A) if isinstance(A.shape, tuple) else [A]
+        return any(divide_fails_cute_stride_divisibility(m, t) for m, t in zip(modes, T))
+    B = LayoutBase(T, 1) if not isinstance(T, LayoutBase) else T
+    inner = S.make_layout(B, S.complement(B, S.size(A), sense="cute"))
+    pycute_walk = PREDICATES.get("stride_divisibility_fails")  # layoutcheck.fuzz.known
+    return (S.cute_composition_check(A, inner) == "Stride Divisibility Condition"
+            or bool(pycute_walk and pycute_walk(A, inner)))
+
+
+@predicate
+def divide_divisor_not_complementable(A=None, T=None, *rest):
+    """F-075 in the divides: CuTe's sense of logical_divide(A, T) fails because the divisor
+    has no complement in size(A) (condition is_complementable); CuTe computes one anyway."""
+    if T is None:
+        return False
+    try:
+        _spec().logical_divide(A, T, sense="cute")
+    except LayoutError as e:
+        return e.condition == "is_complementable"
+    return False

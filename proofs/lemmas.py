@@ -2,7 +2,12 @@
 
 Every query asks z3 for a *violation* of the statement: ``unsat`` means the statement holds
 for every layout of that rank (within the stated bounds), ``sat`` gives a counterexample.
-Image statements use explicit witness coordinates (no quantifier alternation).  Where an
+Shapes and strides are unbounded z3 integers unless the lemma's ``bound`` says otherwise.
+Image statements use explicit witness coordinates (no quantifier alternation), in
+coordinate form: Image(Phi_L) = phi_L([0, S)) since colex^-1 is a bijection (colex_inverse).
+Algorithms with branches (coalesce; the cases of composition; σ) get one query per branch.
+Queries may carry *hints* (symbolic.euclid, symbolic.colex_bound): valid facts about
+division that steer z3, never assumptions about the statement.  Where an
 induction exists, ``induction`` gives the step queries over the head-recursive form
 ``Phi_{(s:d)::T}(x) = d (x mod s) + Phi_T(x div s)`` with ``Phi_T`` an uninterpreted
 function; the induction hypothesis is used only at the one point the step needs, so each
@@ -11,14 +16,14 @@ the lemma's ``induction_argument``.
 """
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional
 
 import z3
 
 from . import checks
-from .symbolic import (Mode, SymLayout, colex_bound, coord_point, division_hints, nested_colex, fresh_layout, head_phi,
-                       product)
+from .symbolic import (Mode, SymLayout, colex_bound, coord_point, division_hints, fresh_layout,
+                       head_phi, nested_colex, product)
 
 __all__ = ["Query", "Lemma", "CATALOGUE", "get_lemma"]
 
@@ -45,11 +50,6 @@ class Lemma:
     min_rank: int = 1
     max_rank: Optional[int] = None            # the encoding enumerates; not attempted beyond
     strategy: str = "layout"      # which concrete inputs the re-validation draws
-    notes: str = ""
-
-    @property
-    def for_all_ranks_possible(self):
-        return self.induction is not None
 
 
 # ---------------------------------------------------------------- helpers
@@ -64,14 +64,6 @@ def _select(items, idx):
     for k in range(len(items) - 2, -1, -1):
         out = z3.If(idx == k, items[k], out)
     return out
-
-
-def _permutation(name, r):
-    p = [z3.Int(f"{name}{k}") for k in range(r)]
-    cons = [z3.And(0 <= q, q < r) for q in p]
-    if r > 1:
-        cons.append(z3.Distinct(p))
-    return p, cons
 
 
 def _precedes_or_equal(s1, d1, s2, d2):
@@ -236,27 +228,24 @@ _IMAGE_ARG = ("Rank 0: equal images {0}.  Step: for L = (s:d)::T the operation k
 
 # ---------------------------------------------------------------- permute, sort (2.1.3.18, 2.1.3.35)
 
-def _permuted(L, p):
-    S = [m.s for m in L.modes]
-    D = [m.d for m in L.modes]
-    return SymLayout(Mode(_select(S, q), _select(D, q)) for q in p)
-
-
 def _perm_image(r, sort):
-    L, c = fresh_layout("L", r)
-    p, cp = _permutation("p", r)
-    if sort:  # p is the permutation of Construction 2.1.3.31: modes in ⪯ order, ties by index
-        for k in range(r - 1):
-            a, b = p[k], p[k + 1]
-            sa, da = _select([m.s for m in L.modes], a), _select([m.d for m in L.modes], a)
-            sb, db = _select([m.s for m in L.modes], b), _select([m.d for m in L.modes], b)
-            cp.append(z3.Or(da < db, z3.And(da == db, sa < sb),
-                            z3.And(da == db, sa == sb, a < b)))
-    P = _permuted(L, p)
-    to_p = lambda xs: [_select(xs, q) for q in p]  # noqa: E731
-    to_l = lambda ys: [z3.Sum([z3.If(p[k] == i, ys[k], 0) for k in range(r)])  # noqa: E731
-                       for i in range(r)]
-    return _with_layout(_image_queries("sort" if sort else "permute", L, P, to_p, to_l), L, c + cp)
+    """One pair of queries per σ (symbolic σ with If-selections stops at rank 4-5)."""
+    out = []
+    for perm in itertools.permutations(range(r)):
+        L, c = fresh_layout("L", r)
+        M = L.modes
+        if sort:  # σ is the permutation of Construction 2.1.3.31: ⪯ order, ties by index
+            for a, b in zip(perm, perm[1:]):
+                c.append(z3.Or(M[a].d < M[b].d, z3.And(M[a].d == M[b].d, M[a].s < M[b].s),
+                               z3.And(M[a].d == M[b].d, M[a].s == M[b].s, a < b)))
+        P = SymLayout(M[q] for q in perm)
+        inv = [perm.index(i) for i in range(r)]
+        qs = _image_queries("sort" if sort else "permute", L, P,
+                            lambda xs: [xs[q] for q in perm], lambda ys: [ys[k] for k in inv])
+        for q in qs:
+            q.label = "σ=" + "".join(str(i + 1) for i in perm) + ": " + q.label
+        out += _with_layout(qs, L, c)
+    return out
 
 
 def _ind_swap():
@@ -374,9 +363,13 @@ def _q_mixed_radix(r):
     L, c = fresh_layout("S", r)
     xs = [z3.Int(f"x{i}") for i in range(r)]
     ys = [z3.Int(f"y{i}") for i in range(r)]
-    return [Query("colex(x) = colex(y) with x != y",
-                  c + [L.in_box(xs), L.in_box(ys), L.colex(xs) == L.colex(ys),
-                       z3.Or([False] + [a != b for a, b in zip(xs, ys)])], L)]
+    shape = [m.s for m in L.modes]
+    tx, hx = nested_colex(shape, xs)
+    ty, hy = nested_colex(shape, ys)
+    return [Query("colex(x) = colex(y) with x != y (Euclidean hints on the Horner form)",
+                  c + hx + hy + [L.in_box(xs), L.in_box(ys), L.colex(xs) == L.colex(ys),
+                                 L.colex(xs) == tx[0], L.colex(ys) == ty[0],
+                                 z3.Or([False] + [a != b for a, b in zip(xs, ys)])], L)]
 
 
 def _ind_colmajor_max():
@@ -538,23 +531,31 @@ def _squeeze_perm_colmajor(L, p):
 
 
 def _q_compact_if(r):
-    """'<=': one pair of queries per σ (σ enumerated; squeeze symbolic)."""
+    """'<=': one pair of queries per (size-1 modes, σ of the other modes), both enumerated."""
     out = []
-    for perm in itertools.permutations(range(r)):
-        L, c = fresh_layout("L", r)
-        cm = _squeeze_perm_colmajor(L, [z3.IntVal(q) for q in perm])
-        xs, ys = _coords("x", L), _coords("y", L)
-        shape = [L.modes[q].s for q in perm]
-        # phi_L(x) is colex over the σ order (a polynomial identity under the constraints):
-        # Euclidean hints on that nested form give the uniqueness of the coordinates
-        hx = nested_colex(shape, [xs[q] for q in perm])[1]
-        hy = nested_colex(shape, [ys[q] for q in perm])[1]
-        tag = "σ=" + "".join(str(q + 1) for q in perm)
-        out.append(Query(f"{tag}: squeeze(L)^σ column-major but cosize != size",
-                         c + cm + [L.cosize() != L.size()], L))
-        out.append(Query(f"{tag}: squeeze(L)^σ column-major but phi_L not injective on [0, S)",
-                         c + cm + hx + hy + [L.in_box(xs), L.in_box(ys), _differ(xs, ys),
-                                             L.phi(xs) == L.phi(ys)], L))
+    for ones in itertools.product((False, True), repeat=r):
+        kept = [i for i in range(r) if not ones[i]]
+        for perm in itertools.permutations(kept):
+            L, c = fresh_layout("L", r)
+            M = L.modes
+            c += [M[i].s == 1 if ones[i] else M[i].s >= 2 for i in range(r)]
+            scale = z3.IntVal(1)
+            for q in perm:  # squeeze(L)^σ is column-major
+                c.append(M[q].d == scale)
+                scale = scale * M[q].s
+            xs, ys = _coords("x", L), _coords("y", L)
+            shape = [M[q].s for q in perm]
+            # phi_L(x) is colex over the σ order (size-1 coordinates are 0): Euclidean
+            # hints on that Horner form give the uniqueness of the coordinates
+            hx = nested_colex(shape, [xs[q] for q in perm])[1]
+            hy = nested_colex(shape, [ys[q] for q in perm])[1]
+            tag = "ones=" + "".join("1" if o else "." for o in ones) + \
+                " σ=" + "".join(str(q + 1) for q in perm)
+            out.append(Query(f"{tag}: squeeze(L)^σ column-major but cosize != size",
+                             c + [L.cosize() != L.size()], L))
+            out.append(Query(f"{tag}: squeeze(L)^σ column-major but phi_L not injective",
+                             c + hx + hy + [L.in_box(xs), L.in_box(ys), _differ(xs, ys),
+                                            L.phi(xs) == L.phi(ys)], L))
     return out
 
 
@@ -576,13 +577,6 @@ def _q_compact_only_if(r, bound=3):
         none_colmajor.append(z3.Not(z3.And(_squeeze_perm_colmajor(L, pv))))
     return [Query("L compact (injective, cosize = size) but no squeeze(L)^σ column-major",
                   c + injective + [L.cosize() == L.size()] + none_colmajor, L)]
-
-
-def _q_compact_iff(r):
-    qs = _q_compact_if(r)
-    if r <= 3:
-        qs += _q_compact_only_if(r)
-    return qs
 
 
 # ---------------------------------------------------------------- complement (2.1.6.29-31)
@@ -624,11 +618,27 @@ def _q_complement_compact(r):
 
 
 def _q_complementable_increasing(r):
-    A, C, N, c = _complement_setup(r)
-    xs, tx, cx = coord_point(A, "x")
-    ys, ty, cy = coord_point(A, "y")
-    return [Query("x < y but Phi_A(x) >= Phi_A(y)",
-                  c + cx + cy + [tx[0] < ty[0], A.Phi(tx[0]) >= A.Phi(ty[0])], A)]
+    """In coordinate form, one query per top differing mode k, plus the query that these
+    cases cover x < y (colex order is lexicographic from the last mode)."""
+    out = []
+    for k in range(r):
+        A, C, N, c = _complement_setup(r)
+        xs, ys = _coords("x", A), _coords("y", A)
+        same = [xs[j] == ys[j] for j in range(k + 1, r)]
+        out.append(Query(f"top differing mode {k + 1}: x_k < y_k but phi_A(x) >= phi_A(y)",
+                         c + same + [A.in_box(xs), A.in_box(ys), xs[k] < ys[k],
+                                     A.phi(xs) >= A.phi(ys)], A))
+    L, c = fresh_layout("S", r)
+    xs, ys = _coords("x", L), _coords("y", L)
+    shape = [m.s for m in L.modes]
+    tx, hx = nested_colex(shape, xs)
+    ty, hy = nested_colex(shape, ys)
+    cases = [z3.And([xs[k] < ys[k]] + [xs[j] == ys[j] for j in range(k + 1, r)])
+             for k in range(r)]
+    out.append(Query("colex(x) < colex(y) without a top differing mode k with x_k < y_k",
+                     c + hx + hy + [L.in_box(xs), L.in_box(ys), tx[0] < ty[0],
+                                    z3.Not(z3.Or(cases))], L))
+    return out
 
 
 # ---------------------------------------------------------------- composition (2.1.7.1, CuTe)
@@ -692,9 +702,15 @@ def _q_sorted_corrected(r):
     L, c = fresh_layout("L", r, min_shape=2)
     M = L.modes
     hyps, bad, prefix = [], [], z3.IntVal(1)
+    shape = [m.s for m in M]
+
+    def unit(k, v):  # the coordinate vector with v at mode k, 0 elsewhere
+        return [v if j == k else z3.IntVal(0) for j in range(r)]
     for i in range(r - 1):
         s, d, t, e, pairs = _sorted_corrected_violation(M, i, prefix)
-        for a, b in pairs:
+        coords = [(unit(i, 1), unit(i + 1, 1)), (unit(i, s - 1), unit(i + 1, t - 1))]
+        for (a, b), (ca, cb) in zip(pairs, coords):
+            hyps += division_hints(shape, a, ca) + division_hints(shape, b, cb)
             hyps.append(z3.Implies(a <= b, L.Phi(a) <= L.Phi(b)))
         bad.append(z3.Or(d > e, z3.And(d == e, d > 0, s > t)))
         prefix = prefix * s
@@ -730,11 +746,13 @@ CATALOGUE = [
           induction_argument=_IMAGE_ARG, bound="unbounded; witness coordinates"),
     Lemma("permute_image", "2.1.3.18", "Image(Phi_{L^σ}) = Image(Phi_L) for every σ",
           lambda r: _perm_image(r, sort=False), checks.permute_image, induction=_ind_swap,
-          induction_argument=_PERM_ARG, bound="unbounded; σ symbolic; witness coordinates"),
+          induction_argument=_PERM_ARG, bound="unbounded; σ enumerated; witness coordinates",
+          max_rank=6),
     Lemma("sort_image", "2.1.3.35", "Image(Phi_sort(L)) = Image(Phi_L), both inclusions "
-          "(the printed proof names the wrong inclusion, F-090)",
+          "(the printed proof names the wrong inclusion, F-002)",
           lambda r: _perm_image(r, sort=True), checks.sort_image, induction=_ind_swap,
-          induction_argument=_PERM_ARG, bound="unbounded; σ symbolic; witness coordinates"),
+          induction_argument=_PERM_ARG, bound="unbounded; σ enumerated; witness coordinates",
+          max_rank=6),
     Lemma("restrict_image", "2.1.3.1", "Image(Phi_{L|I}) ⊆ Image(Phi_L) for every I ⊆ <m>",
           _q_restrict_image, checks.restrict_image, bound="unbounded; I symbolic",
           induction=_ind_restrict_image, induction_argument=_IMAGE_ARG),
@@ -771,10 +789,13 @@ CATALOGUE = [
     Lemma("coalesce_idempotent", "2.1.4.16", "coal(coal(L)) = coal(L)",
           _q_coalesce_idempotent, checks.coalesce_idempotent,
           bound="one query per branch pattern"),
-    Lemma("compact_iff_colmajor", "2.1.5.6", "L compact <=> squeeze(L)^σ column-major for "
-          "some σ ('<=' symbolic in σ; '=>' for shapes <= 3 at ranks <= 3)",
-          _q_compact_iff, checks.compact_iff_colmajor,
-          bound="<=: unbounded, σ enumerated; =>: shapes <= 3, ranks <= 3", max_rank=5),
+    Lemma("compact_if_colmajor", "2.1.5.6", "squeeze(L)^σ column-major for some σ => L "
+          "compact (Phi_L injective and cosize = size)", _q_compact_if,
+          checks.compact_iff_colmajor, bound="unbounded; σ and size-1 modes enumerated",
+          max_rank=6),
+    Lemma("compact_only_if_colmajor", "2.1.5.6", "L compact => squeeze(L)^σ column-major for "
+          "some σ", _q_compact_only_if, checks.compact_iff_colmajor,
+          bound="shapes <= 3 (every coordinate pair expanded); σ enumerated", max_rank=3),
     Lemma("complement_disjoint", "2.1.6.29-31", "A N-complementable: "
           "Image(Phi_A) ∩ Image(Phi_comp(A,N)) = {0}", _q_complement_disjoint,
           checks.complement_disjoint, bound="A = sort(squeeze(A)); comp before coal",
@@ -784,7 +805,8 @@ CATALOGUE = [
           bound="A = sort(squeeze(A)); comp before coal", strategy="complementable"),
     Lemma("complementable_increasing", "2.1.6.22", "A complementable and sorted => Phi_A "
           "increasing", _q_complementable_increasing, checks.complementable_increasing,
-          bound="A = sort(squeeze(A))", strategy="complementable"),
+          bound="A = sort(squeeze(A)); one query per top differing mode",
+          strategy="complementable"),
     Lemma("composition_phi", "2.1.7.1", "Phi_{A∘B} = Phi_A ∘ Phi_B on [0, size B) for B = n:e "
           "with e and n dividing through shape(A) (CuTe's composable rank-1 B)",
           _q_composition, checks.composition_phi, bound="one query per branch (k, j)",
@@ -794,7 +816,7 @@ CATALOGUE = [
           bound="shapes, strides <= 3", min_rank=2, max_rank=3),
     Lemma("sorted_squeezed", "2.1.3.29", "squeezed L (shapes >= 2), Phi_L non-decreasing "
           "=> L sorted", _q_sorted_squeezed, checks.sorted_squeezed, expected="refuted",
-          bound="shapes, strides <= 3", min_rank=2, max_rank=3),
+          bound="shapes 2..3, strides <= 3", min_rank=2, max_rank=2),
     Lemma("sorted_corrected", "2.1.3.29", "shapes >= 2 and Phi_L non-decreasing => "
           "d_i <= d_{i+1}, and s_i <= s_{i+1} where d_i = d_{i+1} > 0 (sorted up to "
           "zero-stride modes)", _q_sorted_corrected, checks.sorted_corrected, min_rank=2,

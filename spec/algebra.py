@@ -17,6 +17,12 @@ behaviour under ``sense="cute"`` (see ``composition``, ``complement``, ``coalesc
   modes and rounds N up to a multiple of s_m d_m (``ceil_div``).
 * coalesce with a profile: the paper needs shape(L) to refine the profile (Def 2.3.4.7);
   CuTe walks the profile mode by mode and leaves the modes past its end untouched.
+
+Integer types (seeds 000, 003; finding F-110): results carry CuTe's staticness.  The spec
+computes with the ``C`` values so that static op static stays static; an integer the spec
+finds by search (a factor of a shape, a stride read off A's function) is typed by
+``flat.from_sources`` or evaluated in CuTe arithmetic by ``flat.evaluate``.  With every
+input static every integer of the result is static; staticness never changes a value.
 """
 
 from layoutcheck.errors import LayoutError
@@ -26,6 +32,7 @@ from layoutcheck.layout import LayoutBase
 from . import flat as F
 from . import tuples as T
 from .basic import make_layout, sort, squeeze
+from .integers import is_constant
 from .layout import Layout, as_layout, values
 from .nested import refines, substitute_layouts
 
@@ -215,12 +222,34 @@ def _fit(vals):
 
 def _extend(A, n):
     """A's function beyond its size as CuTe evaluates it: coalesce(A) with the last mode
-    made long enough that the domain covers [0, n)."""
+    made long enough that the domain covers [0, n) (n typed by the caller)."""
     m = F.flat_modes(F.flat_coalesce(A)) or [(1, 0)]
     prefix = T.size(tuple(s for s, _ in m[:-1]))
     s, d = m[-1]
     m[-1] = (max(s, -(-n // prefix)), d)
     return F.flat_layout(m)
+
+
+def _typed_leaf(fit, s, d, A):
+    """The modes ``fit`` of i -> A(d i) on [0, s) with CuTe's integer types (seed 003).
+
+    Each stride is A(d p), p the product of the shapes before it, evaluated in CuTe
+    arithmetic (``F.evaluate``: static when d, p and A are; ``_0`` when d is ``_0``).  A leaf
+    that is not split keeps B's shape s itself; the factors of a split s are found by
+    search, so they are typed from s and A (``F.from_sources``).  A size-1 leaf is s:0 (the
+    paper's 1:0, Def 2.3.7.1; CuTe keeps a stride there, F-028), the 0 typed from d and A,
+    and ``_0`` when d is (seed 003: ``_0 * n -> _0``).  Values are unchanged.
+    """
+    if not fit:  # s = 1: the leaf is s:0
+        return [(s, d if is_constant(0, d) else F.from_sources(0, d, A))]
+    if len(fit) == 1:  # one mode: its shape is s
+        return [(s, F.evaluate(A, d * C(1)))]
+    out, p = [], C(1)
+    for t, _stride in fit:
+        t = F.from_sources(t, s, A)
+        out.append((t, F.evaluate(A, d * p)))
+        p = p * t
+    return out
 
 
 def is_tiler(T_):
@@ -284,7 +313,10 @@ def composition(A, B, sense="paper"):
         raise LayoutError(f"{A} and {B} are not composable: Image(Phi_B) reaches {max(vb)}, "
                           f"outside [0, size(A)) = [0, {nA}) (Remark 2.3.7.2)",
                           condition="is_composable")
-    Aext = A if sense == "paper" or max(vb, default=0) < nA else _extend(A, max(vb) + 1)
+    if sense == "paper" or max(vb, default=0) < nA:
+        Aext = A
+    else:  # the extent max(Image B) + 1 is found by search: typed from B (F.from_sources)
+        Aext = _extend(A, F.from_sources(max(vb) + 1, B))
     cache = {}
 
     def a(x):  # Phi_A at x, evaluated only where needed
@@ -299,7 +331,7 @@ def composition(A, B, sense="paper"):
             raise LayoutError(f"{A} and {B} are not composable: i -> A({d}*i) on [0, {s}) is "
                               "not the function of any layout (Def 2.3.7.1)",
                               condition="is_composable")
-        leaves.append(_from_flat(fit))
+        leaves.append(_from_flat(_typed_leaf(fit, s, d, Aext)))
     R = substitute_layouts(leaves, B.shape)
     if values(R) != [a(v) for v in vb]:
         raise LayoutError(f"{A} and {B} are not composable: no layout with shape refining "
@@ -502,10 +534,10 @@ def right_inverse(L):
     skipped.  Result R: L(R(i)) == i for all i < size(R) (checked)."""
     L = as_layout(L)
     m = _coalesced_pairs(L)
-    prefix, p = [], 1
+    prefix, p = [], C(1)  # prefix products from a static _1 (seed 003: static stays static)
     for s, _d in m:
         prefix.append(p)
-        p *= s
+        p = p * s
     out, curr = [], 1
     for i in sorted(range(len(m)), key=lambda i: int(m[i][1])):
         s, d = m[i]
@@ -530,10 +562,10 @@ def left_inverse(L):
         raise LayoutError(f"{L} is not injective, so it has no left inverse",
                           condition="is_injective")
     m = _coalesced_pairs(L)
-    prefix, p = [], 1
+    prefix, p = [], C(1)  # as in right_inverse
     for s, _d in m:
         prefix.append(p)
-        p *= s
+        p = p * s
     order = sorted(range(len(m)), key=lambda i: int(m[i][1]))
     shapes, strides = [], [C(0)]
     for i in order:
@@ -588,10 +620,10 @@ def _check_coord(c, s):
 def _crd2idx(c, s, d):
     """CuTe's crd2idx: a tuple coordinate goes mode by mode; an integer addressing a tuple
     mode is first split colexicographically (Def 2.1.2.18)."""
-    if isinstance(c, tuple):
-        return sum(_crd2idx(ci, si, di) for ci, si, di in zip(c, s, d))
+    if isinstance(c, tuple):  # sums start at a static _0, so static terms stay static
+        return sum((_crd2idx(ci, si, di) for ci, si, di in zip(c, s, d)), C(0))
     if isinstance(s, tuple):
-        total, rest = 0, c
+        total, rest = C(0), c
         for si, di in zip(s, d):
             n = T.size(si)
             total += _crd2idx(rest % n, si, di)

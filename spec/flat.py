@@ -14,6 +14,8 @@ CuTe, ``flat_composition(B, A)`` is that layout: its function is ``i -> B(A(i))`
 from itertools import permutations
 
 from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase
 
 from . import tuples as T
 from .basic import concat, sort, squeeze
@@ -25,6 +27,54 @@ __all__ = ["flat_modes", "flat_layout", "is_flat_coalesced", "flat_coalesce", "i
            "same_function", "check_coalesce_characterisation", "check_coalesce_minimal",
            "check_compact_characterisation", "check_complement_uniqueness",
            "is_N_complement"]
+
+
+# --- CuTe integer types of computed results (seeds 000, 003) ---------------------------
+
+def _leaves(x):
+    if isinstance(x, LayoutBase):
+        return T.flatten(x.shape) + T.flatten(x.stride)
+    return T.flatten(x)
+
+
+def from_sources(value, *sources):
+    """The integer ``value``, typed as CuTe would type it when it is computed from
+    ``sources`` (integers, IntTuples or layouts) by a rule that is not plain arithmetic
+    (a shape found by factoring, an extent found by search): static ``C(value)`` when every
+    integer of every source is static, else a dynamic ``int``.
+
+    This is seed 003's rule ("static op static -> static; static op dynamic -> dynamic")
+    applied to the whole computation: its result can be known from the types alone exactly
+    when all its inputs can.  It is the one place where the spec decides staticness by
+    rule; everywhere else the spec computes with the ``C`` values themselves (see
+    ``evaluate``), so that ``C``'s operators propagate staticness, seed 003's special cases
+    (``_0 * n -> _0``) included.
+    """
+    static = all(isinstance(v, C) for src in sources for v in _leaves(src))
+    return C(value) if static else int(value)
+
+
+def evaluate(L, x):
+    """Phi_L(x) (Construction 2.1.2.19) computed in CuTe integer arithmetic (seed 003):
+    x_i = (x / p_i) % s_i with p_1 = ``_1`` and p_(i+1) = p_i s_i, except the last
+    coordinate x_m = x / p_m (no ``% s_m``: x is in the domain; CuTe's crd2idx does the
+    same), and Phi = ``_0`` + sum x_i d_i.
+
+    Same value as ``L(x)``; the type follows the operands: static when x and every entry of
+    L are (and, as in CuTe, a dynamic last shape does not make the last term dynamic), and
+    ``_0`` when every term is a product with a static zero (x = ``_0``, or every stride
+    ``_0``).  x must lie in [0, size(L)).
+    """
+    L = as_layout(L)
+    if not 0 <= x < T.size(L.shape):
+        raise LayoutError(f"index {x} is outside the domain [0, {T.size(L.shape)}) of {L}")
+    m = flat_modes(L)
+    total, p = C(0), C(1)
+    for i, (s, d) in enumerate(m):
+        xi = x // p if i == len(m) - 1 else (x // p) % s
+        total = total + xi * d
+        p = p * s
+    return total
 
 
 # --- helpers on (shape, stride) pairs ------------------------------------------------
@@ -121,7 +171,7 @@ def check_coalesce_minimal(L):
 # --- 2.1.5 compact -----------------------------------------------------------------
 
 def _cosize(L):
-    total = 1
+    total = C(1)
     for s, d in flat_modes(L):
         total += (s - 1) * d
     return total
@@ -194,17 +244,18 @@ def flat_complement(A, N=None):
                           + ("" if N is None else " and s_m*d_m must divide N") + ")",
                           condition="is_complementable")
     m = _sorted_squeezed(A)
+    one = C(1)  # the complement starts at stride _1 (CuTe: a static 1)
     if not m:
-        C = [(1 if N is None else N, 1)]
+        modes = [(one if N is None else N, one)]
     else:
-        C = [(m[0][1], 1)]
+        modes = [(m[0][1], one)]
         for i in range(1, len(m)):
             prev = m[i - 1][0] * m[i - 1][1]
-            C.append((m[i][1] // prev, prev))
+            modes.append((m[i][1] // prev, prev))
         if N is not None:
             last = m[-1][0] * m[-1][1]
-            C.append((N // last, last))
-    return flat_coalesce(flat_layout(C))
+            modes.append((N // last, last))
+    return flat_coalesce(flat_layout(modes))
 
 
 def is_N_complement(A, B, N):
@@ -225,11 +276,12 @@ def check_complement_uniqueness(A, B, N=None):
 # --- 2.1.7 composition, flat division, flat product --------------------------------
 
 def _unit_strides(B, A):
-    """The strides B(A(e_i)) forced by Def 2.1.7.1 (0 on size-1 modes: non-degenerate)."""
-    out, prefix = [], 1
+    """The strides B(A(e_i)) forced by Def 2.1.7.1 (0 on size-1 modes: non-degenerate),
+    evaluated in CuTe arithmetic (``evaluate``); the 0 of a size-1 mode is typed from s."""
+    out, prefix = [], C(1)
     for s, _ in flat_modes(A):
-        out.append(0 if s == 1 else as_layout(B)(as_layout(A)(prefix)))
-        prefix *= s
+        out.append(from_sources(0, s) if s == 1 else evaluate(B, evaluate(A, prefix)))
+        prefix = prefix * s
     return out
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from layoutcheck import spec
-from layoutcheck.findings import PREDICATES, REGISTER_PATH, _load_predicates, find_known, load
+from layoutcheck import LayoutError, spec
+from layoutcheck.findings import (PREDICATES, REGISTER_PATH, _load_predicates, find_known, load,
+                                  match_tables)
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 from layoutcheck.oracles import get_oracle
@@ -29,6 +30,8 @@ GLOB = re.compile(r"[*?\[]")
 
 FINDINGS = load()
 IDS = [f["id"] for f in FINDINGS]
+# (finding, match table) for every table that names a predicate
+WHEN_TABLES = [(f, m) for f in FINDINGS for m in match_tables(f) if m.get("when")]
 
 
 def _header():
@@ -103,9 +106,16 @@ def test_entry_fields(f):
 
 @pytest.mark.parametrize("f", FINDINGS, ids=IDS)
 def test_match_table(f):
-    m = f.get("match")
-    if m is None:
+    if "match" not in f:
         return  # a convention or erratum no check fails on (e.g. F-033: both answers are right)
+    raw = f["match"]
+    assert isinstance(raw, dict) or (isinstance(raw, list) and raw), \
+        "match is a table or a non-empty array of tables"
+    for m in match_tables(f):
+        _check_match_table(m)
+
+
+def _check_match_table(m):
     assert isinstance(m, dict) and m, "match is a non-empty table"
     assert set(m) <= MATCH_KEYS, f"unknown match keys {sorted(set(m) - MATCH_KEYS)}"
     assert all(isinstance(v, str) and v for v in m.values())
@@ -148,7 +158,7 @@ def test_see_also_names_other_entries(f):
 def test_predicate_names_are_used_or_listed():
     """Predicates named by no finding are dead code (or a finding lost its match)."""
     _load_predicates()
-    used = {f["match"]["when"] for f in FINDINGS if f.get("match", {}).get("when")}
+    used = {m["when"] for _, m in WHEN_TABLES}
     unused = sorted(set(PREDICATES) - used)
     # Left registered by their modules after the de-duplication merged their findings
     # (F-076 uses tiler_has_int, F-073 pycute_right_inverse_stops_early).
@@ -165,7 +175,7 @@ def _own_cases():
     predicate; other cases (paper statements, prose) are re-checked by their own tests."""
     out = []
     for f in FINDINGS:
-        if not f.get("match", {}).get("when"):
+        if not any(m.get("when") for m in match_tables(f)):
             continue
         for case in _split_top(f["case"], ";"):
             m = re.fullmatch(r"(\w+)\((.*)\)", case)
@@ -177,11 +187,14 @@ def _own_cases():
 
 @pytest.mark.parametrize("f, op, texts", _own_cases())
 def test_finding_recognises_its_own_case(f, op, texts):
-    m = f["match"]
     args = parse_args(op, texts)
-    assert fnmatch.fnmatchcase(op, m.get("op", "*")), f"the case's op {op} is outside match.op"
     _load_predicates()
-    assert PREDICATES[m["when"]](*args), f"{m['when']} is false on the finding's own case"
+    tables = [m for m in match_tables(f)
+              if m.get("when") and fnmatch.fnmatchcase(op, m.get("op", "*"))]
+    assert tables, f"the case's op {op} is outside every match.op"
+    true = [m for m in tables if PREDICATES[m["when"]](*args)]
+    assert true, f"{[m['when'] for m in tables]} false on the finding's own case"
+    m = true[0]
     oracle = next((o for o in ORACLE_NAMES if fnmatch.fnmatchcase(o, m.get("oracle", "*"))), None)
     assert oracle, f"no oracle name matches {m.get('oracle')!r}"
     check = m.get("check", "*")
@@ -194,7 +207,7 @@ def test_finding_recognises_its_own_case(f, op, texts):
 def test_own_cases_cover_the_predicate_findings():
     """Most findings with a predicate write their case as op(args), so the test above
     exercises them; the rest must stay few (their cases are prose)."""
-    with_when = {f["id"] for f in FINDINGS if f.get("match", {}).get("when")}
+    with_when = {f["id"] for f, _ in WHEN_TABLES}
     covered = {p.values[0]["id"] for p in _own_cases()}
     assert len(covered) >= 0.8 * len(with_when), sorted(with_when - covered)
 
@@ -264,13 +277,12 @@ def _argument_forms(kinds):
         yield tuple(a for a in args if a is not None)
 
 
-@pytest.mark.parametrize("f", [f for f in FINDINGS if f.get("match", {}).get("when")],
-                         ids=lambda f: f["id"])
-def test_predicate_is_total_on_its_ops_arguments(f):
+@pytest.mark.parametrize("f, m", WHEN_TABLES, ids=[f"{f['id']}:{m['when']}" for f, m in WHEN_TABLES])
+def test_predicate_is_total_on_its_ops_arguments(f, m):
     """find_known runs inside every gate: a predicate that raises crashes the gate instead
     of answering. Each finding's predicate answers on every argument form of its ops."""
     _load_predicates()
-    fn, pattern = PREDICATES[f["match"]["when"]], f["match"].get("op", "*")
+    fn, pattern = PREDICATES[m["when"]], m.get("op", "*")
     ops = [op for op in OPS if fnmatch.fnmatchcase(op, pattern)]
     assert ops, f"match.op {pattern!r} names no operation of the oracle protocol"
     for op in ops:
@@ -278,7 +290,7 @@ def test_predicate_is_total_on_its_ops_arguments(f):
             try:
                 fn(*args)
             except Exception as e:  # noqa: BLE001 -- any exception is the failure
-                pytest.fail(f"{f['match']['when']}{args} for {op} raised {e!r}")
+                pytest.fail(f"{m['when']}{args} for {op} raised {e!r}")
 
 
 @pytest.mark.parametrize("op, texts, fid", [
@@ -300,3 +312,29 @@ def test_complement_conventions_F035_F037(op, texts, fid):
     assert compare(op, args, cute, out).ok, (cute, out)
     assert compare(op, args, paper, out).ok is False
     assert find_known("pycute", op, "agreement", args) == fid
+
+
+@pytest.mark.parametrize("op, texts, fid", [
+    ("logical_divide", ["(3,2):(2,0)", "(1):(4)"], "F-038"),
+    ("zipped_divide", ["(3,6):(4,6)", "1:4"], "F-038"),
+    ("logical_divide", ["(4):(3)", "(6,2):(3,1)"], "F-075"),
+    ("tiled_divide", ["3:3", "(2,2):(3,1)"], "F-075"),
+])
+def test_cute_divide_findings_F038_F075(op, texts, fid):
+    """F-038: pycute rejects a divide both senses of the spec define; F-075: pycute divides
+    by a layout that has no complement in size(A). Recognised in the agreement check and in
+    the fuzzer's differential check."""
+    args = parse_args(op, texts)
+    out = _pycute().run(op, *args)
+    refs = [get_oracle("spec").run(op, *args), get_oracle("spec", sense="cute").run(op, *args)]
+    if fid == "F-038":
+        assert out.kind == "raised" and "AssertionError" in out.message, out
+        assert [r.kind for r in refs] == ["ok", "ok"], refs
+    else:
+        assert out.kind == "ok", out
+        with pytest.raises(LayoutError) as e:
+            getattr(spec, op)(*args, sense="cute")
+        assert e.value.condition == "is_complementable"
+    for check in ("agreement", f"diff.{op}"):
+        assert find_known("pycute", op, check, args) == fid
+    assert find_known("module:mine", op, "agreement", args) == ("F-038" if fid == "F-038" else None)

@@ -220,3 +220,35 @@ def test_pycute_findings_reproduce(fid):
     else:
         assert out.kind == "ok" and str(out.value) == observed
     assert find_known("pycute", op, check, args) == fid
+
+
+@pytest.mark.slow
+def test_mutants_of_pycute_are_caught(tmp_path):
+    """A few mutants from the mutation script: the unpatched copy passes, bugs are caught."""
+    from layoutcheck.fuzz.mutation import MUTANTS, run_one
+    base = ("M00", None, "", "", "-", "unpatched")
+    assert not run_one(tmp_path, base, 10, 0)["caught"]
+    for m in (x for x in MUTANTS if x[0] in ("M01", "M18", "M25", "M34")):
+        r = run_one(tmp_path, m, 15, 0)
+        assert r["caught"], r
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("oracle, op, texts", [
+    ("cute-cpp", "complement", ("(2):(0)", "4")),       # SIGFPE on a dynamic stride 0
+    ("cute-cpp", "coalesce", ("(1):(1)",)),             # a dynamic size-1 mode is kept
+    ("cute-dsl", "complement", ("(46,4):(1,47)", "162")),  # no complementability check
+])
+def test_cute_findings_reproduce(oracle, op, texts):
+    """Disagreements the fuzzer found in CuTe C++ and the DSL still happen and are registered."""
+    import layoutcheck.fuzz.known  # noqa: F401
+    o = get_oracle(oracle)
+    if o.unavailable_reason():
+        pytest.skip(o.unavailable_reason())
+    args = decode(texts)
+    from layoutcheck.fuzz.targets import reference_for
+    spec_out = reference_for(oracle, get_oracle("spec")).run(op, *args)  # spec, CuTe's sense
+    out = o.run(op, *args)
+    assert (out.kind, str(out.value)) != (spec_out.kind, str(spec_out.value))
+    check = "law.coalesce.minimal" if op == "coalesce" else f"diff.{op}"
+    assert find_known(oracle, op, check, args) is not None

@@ -309,7 +309,7 @@ def test_pycute_unary(L):
 @given(L=tractable_layouts())
 def test_pycute_inverses(L):
     # pycute's right_inverse stops at the first stride that is not the running product and
-    # breaks ties between equal strides differently (findings F-029, F-073): compare the defining
+    # breaks ties between equal strides differently (finding F-073): compare the defining
     # property on both, and the layouts where pycute's walk is CuTe's.
     R, P = I.right_inverse(L), _from_py(pycute.right_inverse(_py(L)))
     assert I.size(R) >= I.size(P)

@@ -14,7 +14,7 @@ from layoutcheck.cli import main
 from layoutcheck.proofs import CATALOGUE, Lemma, Query, expected_outcome_met, get_lemma, run, solve
 from layoutcheck.proofs.symbolic import fresh_layout
 
-QUICK_RANK = 2
+QUICK_RANK = 3
 
 
 # ---------------------------------------------------------------- proofs at low rank
@@ -174,7 +174,7 @@ def _inputs(lemma):
         return _complementable()
     if lemma.strategy == "composable":
         return _composable()
-    return _layouts(max_rank=3 if lemma.name in ("permute_image", "compact_iff_colmajor") else 4)
+    return _layouts(max_rank=3 if lemma.name in ("permute_image", "compact_if_colmajor") else 4)
 
 
 @pytest.mark.parametrize("lemma", [lm for lm in CATALOGUE if lm.expected == "proved"],
@@ -194,7 +194,7 @@ def test_proved_lemma_holds_on_concrete_layouts(lemma):
 
 def test_compact_lemma_sees_both_answers():
     # the iff must be exercised on compact and non-compact inputs alike
-    check = get_lemma("compact_iff_colmajor").check
+    check = get_lemma("compact_if_colmajor").check
     for text in ["(2,3):(3,1)", "(2,1,4):(4,7,1)", "(2,2):(1,3)", "(3,2):(1,3)"]:
         assert check(spec.parse(text)) is True
     assert spec.is_compact(spec.parse("(2,1,4):(4,7,1)"))
@@ -247,3 +247,13 @@ def test_F090_printed_telescoping_sum_is_refuted():
             prefix *= sj
         assert total == prefix - 1 != prefix * s[-1] - 1
     assert all(r["result"] == "proved" for r in rows if r["lemma"] == "colmajor_max")
+
+
+def test_induction_proves_a_lemma_whose_high_rank_query_is_unknown():
+    rows = [{"lemma": "sorted_corrected", "rank": 2, "result": "proved"},
+            {"lemma": "sorted_corrected", "rank": 6, "result": "unknown"},
+            {"lemma": "sorted_corrected", "rank": "all", "result": "proved"}]
+    assert expected_outcome_met("sorted_corrected", rows)
+    assert not expected_outcome_met("sorted_corrected", rows[:2])
+    refuted = rows + [{"lemma": "sorted_corrected", "rank": 3, "result": "refuted"}]
+    assert not expected_outcome_met("sorted_corrected", refuted)

@@ -186,12 +186,12 @@ def test_composition_cute_sense_extends_A(Al, B):
 
 
 def test_composition_examples_and_preconditions():
-    # the paper forbids, CuTe accepts (image beyond size(A)): finding F-023
+    # the paper forbids, CuTe accepts (image beyond size(A)): finding F-024
     Al, B = parse("(4,2):(1,8)"), parse("4:4")
     assert not A.is_composable(Al, B)
     assert A.is_composable(Al, B, sense="cute")
     assert A.composition(Al, B, sense="cute") == parse("4:8")
-    # the paper accepts, CuTe rejects (stride divisibility): finding F-024
+    # the paper accepts, CuTe rejects (stride divisibility): finding F-025
     assert A.composition(parse("(3,3,2):(12,1,6)"), parse("(2):(4)")) == parse("(2):(13)")
     # a tiler is applied mode by mode
     assert A.composition(parse("(4,8):(1,4)"), (2, parse("4:2"))) == parse("(2,4):(1,8)")
@@ -324,7 +324,7 @@ def test_tractable_implications(L):
 
 @given(layouts(max_size=48), layouts(max_size=24))
 def test_cute_sense_composition_matches_pycute(Al, B):
-    """Where pycute answers with a layout of the right size (F-027: it sometimes does not),
+    """Where pycute answers with a layout of the right size (F-071: it sometimes does not),
     the spec's composition(A, B, sense="cute") has the same function."""
     pycute = pytest.importorskip("pycute")
     try:
@@ -335,7 +335,7 @@ def test_cute_sense_composition_matches_pycute(Al, B):
         assert () in (Al.shape, B.shape) or not T.flatten(B.shape)
         return  # pycute's make_layout cannot build an empty layout
     if pycute.size(R) != T.size(B.shape):
-        return  # finding F-027
+        return  # finding F-071
     got = [R(i) for i in range(pycute.size(R))]
     if A.is_composable(Al, B, sense="cute"):
         assert fn(A.composition(Al, B, sense="cute")) == got

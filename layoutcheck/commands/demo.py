@@ -110,8 +110,8 @@ def _fuzz(names, budget, seed):
         if r["status"] in ("fail", "error"):
             lines.append(f"  {r['status'].upper()} {r['check']} {r['op']} vs {r['oracle']}: "
                          f"{r['counterexample']}"
-                         + (f" [known {r['finding']}]" if r.get("finding") else ""))
-    new_fail = any(r["status"] in ("fail", "error") and not r.get("finding")
+                         + (f" [known {r['known_finding']}]" if r.get("known_finding") else ""))
+    new_fail = any(r["status"] in ("fail", "error") and not r.get("known_finding")
                    for r in report["results"])
     return ("FAILED" if new_fail else "passed"), lines, report
 

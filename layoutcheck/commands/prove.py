@@ -57,17 +57,22 @@ def format_table(rows):
 
 def run(args):
     from layoutcheck.errors import LayoutError
-    from layoutcheck.proofs import (DEFAULT_MAX_RANK, DEFAULT_TIMEOUT, expected_outcome_met,
-                                    get_lemma)
+    from layoutcheck.proofs import DEFAULT_MAX_RANK, DEFAULT_TIMEOUT, expected_outcome_met
+    from layoutcheck.proofs.runner import check_arguments
     from layoutcheck.proofs import run as run_proofs
 
     if args.list:
         _list(sys.stdout)
         return 0
-    for name in args.lemmas:
-        get_lemma(name)  # unknown names: LayoutError -> exit 2 before any work
     max_rank = DEFAULT_MAX_RANK if args.max_rank is None else args.max_rank
     timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
+    check_arguments(args.lemmas, max_rank, timeout)  # bad input: exit 2 before any work
+    report = None
+    if args.report:
+        try:
+            report = open(args.report, "w")
+        except OSError as e:
+            raise LayoutError(f"cannot write report {args.report}: {e.strerror}") from None
     stream = None
     if not args.json:  # the table streams: each row as its rank finishes
         print(HEADER)
@@ -77,12 +82,9 @@ def run(args):
                       induction=not args.no_induction, on_row=stream)
     names = list(dict.fromkeys(r["lemma"] for r in rows))
     failed = [n for n in names if not expected_outcome_met(n, rows)]
-    if args.report:
-        try:
-            with open(args.report, "w") as f:
-                json.dump(rows, f, indent=1)
-        except OSError as e:
-            raise LayoutError(f"cannot write report {args.report}: {e.strerror}") from None
+    if report is not None:
+        with report:
+            json.dump(rows, report, indent=1)
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
