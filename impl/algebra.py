@@ -426,23 +426,21 @@ def _compose_tree(a_s, a_d, s, d, used):
 
 
 def _scale_tree(s, d, d0, used):
-    """``_compose_tree`` when coalesce(A) is one mode _:d0: each leaf t:e becomes t:(e d0)
-    (t:e for e = 0, 1:_0 for t = 1), adding e (t - 1) to used[0] (the loop of
-    ``_compose_leaf`` is empty for one mode)."""
-    rs, rd = [], []
+    """The strides of ``_compose_tree`` when coalesce(A) is one mode _:d0 (the shapes are B's):
+    each leaf t:e becomes t:(e d0) (t:e for e = 0, 1:_0 for t = 1), adding e (t - 1) to
+    used[0] (the loop of ``_compose_leaf`` is empty for one mode)."""
+    out = []
     for t, e in zip(s, d):
         if type(t) is tuple:
-            t, e = _scale_tree(t, e, d0, used)
+            out.append(_scale_tree(t, e, d0, used))
         elif e == 0:
-            pass
+            out.append(e)
         elif t == 1:
-            e = _C0
+            out.append(_C0)
         else:
             used[0] += e * (t - 1)
-            e = e * d0
-        rs.append(t)
-        rd.append(e)
-    return tuple(rs), tuple(rd)
+            out.append(e * d0)
+    return tuple(out)
 
 
 def _operands(A, B, a_s, a_d, shape, stride):
@@ -465,7 +463,7 @@ def _compose_raw(a_s, a_d, shape, stride, sense, A, B):
         if type(shape) is not tuple:
             res = _compose_leaf(a_s, a_d, shape, stride, used)
         elif len(a_s) == 1:
-            res = _scale_tree(shape, stride, a_d[0], used)
+            res = shape, _scale_tree(shape, stride, a_d[0], used)
         else:
             res = _compose_tree(a_s, a_d, shape, stride, used)
         for i in range(len(a_s) if sense == "paper" else len(a_s) - 1):
@@ -485,11 +483,6 @@ def _compose_raw(a_s, a_d, shape, stride, sense, A, B):
             raise err from None
         return R._shape, R._stride
     return res
-
-
-def _compose(A, B, sense):
-    """composition(A, B) for impl Layouts A and B."""
-    return _new(*_compose_raw(*_coal(_fm(A)), B._shape, B._stride, sense, A, B))
 
 
 _EXACT_LIMIT = 1 << 16
@@ -583,7 +576,7 @@ def composition(A, B, sense="paper"):
                 raise LayoutError(f"tiler has {len(B)} modes, layout {A} has rank {len(ms)}",
                                   condition="rank")
             return _join([composition(m, b, sense) for m, b in zip(ms, B)] + ms[len(B):])
-    return _compose(A, B, sense)
+    return _new(*_compose_raw(*_coal(_fm(A)), B._shape, B._stride, sense, A, B))
 
 
 def is_composable(A, B, sense="paper"):

@@ -90,6 +90,9 @@ def run_lemma(lemma, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, inducti
         for r in rows:
             r["for_all_ranks"] = all_rows
         report(rows[-1])
+    met = expected_outcome_met(lemma, rows)
+    for r in rows:
+        r["as_expected"] = met
     return rows
 
 
@@ -102,12 +105,19 @@ def check_arguments(lemmas, max_rank, timeout):
     return CATALOGUE if not lemmas else [get_lemma(n) for n in lemmas]
 
 
+QUICK_MAX_RANK = 3
+
+
 def run(lemmas=None, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, induction=True,
-        on_row=None):
+        on_row=None, quick=False):
     """Run the named lemmas (all when None) for ranks up to ``max_rank``; return the rows.
 
-    ``timeout`` is in seconds per z3 query; ``on_row(row)`` sees each row as it finishes.
+    ``timeout`` is in seconds per z3 query; ``on_row(row)`` sees each row as it finishes;
+    ``quick`` caps the ranks at 3 (the whole catalogue in about 10 s).  Each row carries
+    ``as_expected``: whether its lemma ended as the catalogue expects.
     """
+    if quick:
+        max_rank = min(max_rank, QUICK_MAX_RANK)
     chosen = check_arguments(lemmas, max_rank, timeout)
     rows = []
     for lemma in chosen:
@@ -115,15 +125,15 @@ def run(lemmas=None, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, inducti
     return rows
 
 
-def expected_outcome_met(lemma_name, rows):
+def expected_outcome_met(lemma, rows):
     """Did the lemma end as its catalogue entry expects?
 
     refuted: some row refuted (re-checked), none unknown.  proved: every row proved, or the
     induction ("all" row) proved and no row refuted: a fixed-rank query that z3 does not
     settle in time stays in the table as unknown, but the lemma is proved for every rank.
     """
-    mine = [r for r in rows if r["lemma"] == lemma_name]
-    lemma = get_lemma(lemma_name)
+    lemma = get_lemma(lemma) if isinstance(lemma, str) else lemma
+    mine = [r for r in rows if r["lemma"] == lemma.name]
     if not mine:
         return False
     if lemma.expected == "refuted":

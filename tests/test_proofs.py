@@ -30,8 +30,13 @@ def test_catalogue_ends_as_expected_at_low_rank(quick_rows, lemma):
     assert rows, lemma
     assert expected_outcome_met(lemma, rows), rows
     for r in rows:
-        assert r["result"] in ("proved", "refuted")
+        assert r["result"] in ("proved", "refuted") and r["as_expected"] is True
         assert set(r) >= {"lemma", "rank", "result", "seconds", "counterexample", "for_all_ranks"}
+
+
+def test_quick_caps_the_rank():
+    rows = run(["squeeze_phi"], max_rank=6, quick=True)
+    assert [r["rank"] for r in rows] == [1, 2, 3, "all"]
 
 
 def test_inductions_give_all_ranks(quick_rows):
@@ -113,6 +118,7 @@ def test_tiny_timeout_through_run_gives_no_false_proof():
     rows = run(["coalesce_phi"], max_rank=4, timeout=0.001, induction=False)
     assert any(r["result"] == "unknown" for r in rows)
     assert not expected_outcome_met("coalesce_phi", rows)
+    assert not any(r["as_expected"] for r in rows)
 
 
 def test_bad_arguments():
