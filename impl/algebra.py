@@ -18,8 +18,8 @@ from layoutcheck.layout import LayoutBase
 
 from . import tuples as tt
 from .basic import is_compact, is_injective, concat
-from .layout import (Layout, _alloc, _new, _set_fm, _set_shape, _set_stride, as_layout,
-                     flat_modes, parse_tiler)
+from .layout import (Layout, _alloc, _leaves, _new, _set_fm, _set_shape, _set_stride,
+                     as_layout, flat_modes, parse_tiler)
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "is_disjoint", "composition", "is_composable", "logical_divide", "zipped_divide",
@@ -604,14 +604,22 @@ def _modewise(fn, A, T, sense):
         if _is_underscore(T):
             return A._shape, A._stride
         if isinstance(T, tuple):
-            ms = _mode_list(A)
-            if len(T) > len(ms):
-                raise LayoutError(f"tiler has {len(T)} modes, layout {A} has rank {len(ms)}",
+            s, d = (A._shape, A._stride) if type(A._shape) is tuple else ((A._shape,),
+                                                                          (A._stride,))
+            if len(T) > len(s):
+                raise LayoutError(f"tiler has {len(T)} modes, layout {A} has rank {len(s)}",
                                   condition="rank")
-            parts = [_modewise(fn, m, t, sense) for m, t in zip(ms, T)]
-            parts += [(m._shape, m._stride) for m in ms[len(T):]]
-            return tuple([p[0] for p in parts]), tuple([p[1] for p in parts])
+            parts = [_modewise(fn, _sub(x, y), t, sense) for x, y, t in zip(s, d, T)]
+            k = len(T)
+            return (tuple([p[0] for p in parts]) + s[k:]), (tuple([p[1] for p in parts]) + d[k:])
     return fn(A, T, sense)
+
+
+def _sub(s, d):
+    """The mode s:d of a layout as an impl Layout, with its flattening (it is used)."""
+    L = _new(s, d)
+    _set_fm(L, tuple(zip(_leaves(s), _leaves(d))))
+    return L
 
 
 def _size(fm):
@@ -664,19 +672,22 @@ def logical_product(A, T, sense="paper"):
     return _new(*_modewise(_product, A, T, sense))
 
 
-def _unzip(R, T):
-    """Gather ((tiles...), (rests..., untouched modes...)) from a mode-wise result (CuTe's
-    tile_unzip / pycute's hier_unzip)."""
+def _unzip(s, d, T):
+    """Gather ((tiles...), (rests..., untouched modes...)) from a mode-wise result s:d (CuTe's
+    tile_unzip / pycute's hier_unzip), as two raw (shape, stride) pairs."""
     if not isinstance(T, tuple):
-        ms = _mode_list(R)
-        if not isinstance(R.shape, tuple) or len(ms) != 2:
+        if type(s) is not tuple or len(s) != 2:
             # CuTe's zip2_by static_asserts here too; `_` leaves a mode that is no pair.
-            raise LayoutError(f"{R} is not a (tile, rest) pair: a tiler entry {T!r} that leaves "
-                              "a mode alone cannot be unzipped", condition="is_unzippable")
-        return ms[0], ms[1]
-    ms = _mode_list(R)
-    parts = [_unzip(m, t) for m, t in zip(ms, T)]
-    return _join([p[0] for p in parts]), _join([p[1] for p in parts] + ms[len(T):])
+            raise LayoutError(f"{_new(s, d)} is not a (tile, rest) pair: a tiler entry {T!r} "
+                              "that leaves a mode alone cannot be unzipped",
+                              condition="is_unzippable")
+        return (s[0], d[0]), (s[1], d[1])
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    parts = [_unzip(x, y, t) for x, y, t in zip(s, d, T)]
+    k = len(T)
+    return ((tuple([p[0][0] for p in parts]), tuple([p[0][1] for p in parts])),
+            (tuple([p[1][0] for p in parts]) + s[k:], tuple([p[1][1] for p in parts]) + d[k:]))
 
 
 def _zipped(fn, A, T, sense):
@@ -685,8 +696,8 @@ def _zipped(fn, A, T, sense):
     if type(T) is not Layout:
         T = _as_tiler(T)
         if type(T) is not Layout:
-            Z = _join(list(_unzip(_new(*_modewise(fn, A, T, sense)), T)))
-            return Z._shape, Z._stride
+            (ts, td), (rs, rd) = _unzip(*_modewise(fn, A, T, sense), T)
+            return (ts, rs), (td, rd)
     return _modewise(fn, A, T, sense)
 
 

@@ -263,3 +263,19 @@ def test_induction_proves_a_lemma_whose_high_rank_query_is_unknown():
     assert not expected_outcome_met("sorted_corrected", rows[:2])
     refuted = rows + [{"lemma": "sorted_corrected", "rank": 3, "result": "refuted"}]
     assert not expected_outcome_met("sorted_corrected", refuted)
+
+
+def test_a_broken_encoding_is_not_proved(monkeypatch):
+    # non-vacuity: coalesce with every stride off by one must not prove; z3's models do not
+    # re-check on the spec (whose coalesce is right), so the rows are unknown, not refuted
+    from layoutcheck.proofs import lemmas as LM, run_lemma
+    from layoutcheck.proofs.symbolic import Mode, SymLayout
+    orig = LM._coalesce_branch
+
+    def broken(*args):
+        L, c, R, label = orig(*args)
+        return L, c, SymLayout(Mode(m.s, m.d + 1) for m in R.modes), label
+    monkeypatch.setattr(LM, "_coalesce_branch", broken)
+    rows = run_lemma(get_lemma("coalesce_phi"), max_rank=2, timeout=10, induction=False)
+    assert [r["result"] for r in rows] == ["unknown", "unknown"]
+    assert all("does not re-check" in r["note"] for r in rows)
