@@ -1,4 +1,4 @@
-"""Run the benchmark suite once and print a table of medians and ratios from that run.
+"""Run the benchmark suite once and print a table of times (median, or min) and ratios.
 
     .venv/bin/python benchmarks/run.py [--no-spec] [--no-memory] [--memory-log2 30] [--stat min]
 

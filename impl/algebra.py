@@ -140,51 +140,6 @@ def _coal(ms):
     return ss, ds
 
 
-def _coalesced(L, drop_zero):
-    """coalesce(L) (``filter(L)`` with ``drop_zero``) as a Layout: the loop of ``_coal`` and
-    the build of ``_build`` written out in one function, the hot path of both operations."""
-    if type(L) is Layout:
-        try:
-            fm = L._fm
-        except AttributeError:
-            fm = flat_modes(L)
-    else:
-        fm = _fm(L)
-    if drop_zero:
-        fm = [m for m in fm if m[1] != 0]
-    ss = None  # the finished modes, when there are any
-    ps = pd = 0
-    nxt = -1
-    for s, d in fm:
-        if s == 1:
-            continue
-        if d == nxt:
-            ps = ps * s
-            nxt = ps * pd
-        else:
-            if ps:
-                if ss is None:
-                    ss, ds = [ps], [pd]
-                else:
-                    ss.append(ps)
-                    ds.append(pd)
-            ps, pd = s, d
-            nxt = s * d
-    R = _alloc(Layout)
-    if ss is not None:
-        ss.append(ps)
-        ds.append(pd)
-        _set_shape(R, tuple(ss))
-        _set_stride(R, tuple(ds))
-    elif ps:
-        _set_shape(R, ps)
-        _set_stride(R, pd)
-    else:
-        _set_shape(R, _C1)
-        _set_stride(R, _C0)
-    return R
-
-
 def _refines(Xp, X):
     """X' refines X (Def 2.2.4.1): X = size(X'), or equal ranks and mode-wise refinement."""
     if not isinstance(X, tuple):
@@ -202,8 +157,45 @@ def coalesce(L, profile=None, style="paper"):
     must refine the profile, condition ``refines``); ``style="cute"`` is CuTe's walk (mode i
     by ``profile[i]``, later modes kept).  They coincide when shape(L) refines the profile.
     """
-    if profile is None and style == "paper":
-        return _coalesced(L, False)
+    if profile is None and style == "paper":  # the hot path: _coal and _build written out
+        if type(L) is Layout:
+            try:
+                fm = L._fm
+            except AttributeError:
+                fm = flat_modes(L)
+        else:
+            fm = _fm(L)
+        ss = None  # the finished modes, when there are any
+        ps = pd = 0
+        nxt = -1
+        for s, d in fm:
+            if s == 1:
+                continue
+            if d == nxt:
+                ps = ps * s
+                nxt = ps * pd
+            else:
+                if ps:
+                    if ss is None:
+                        ss, ds = [ps], [pd]
+                    else:
+                        ss.append(ps)
+                        ds.append(pd)
+                ps, pd = s, d
+                nxt = s * d
+        R = _alloc(Layout)
+        if ss is not None:
+            ss.append(ps)
+            ds.append(pd)
+            _set_shape(R, tuple(ss))
+            _set_stride(R, tuple(ds))
+        elif ps:
+            _set_shape(R, ps)
+            _set_stride(R, pd)
+        else:
+            _set_shape(R, _C1)
+            _set_stride(R, _C0)
+        return R
     if style not in ("paper", "cute", "flat"):
         raise LayoutError(f"style must be 'paper', 'cute' or 'flat', got {style!r}")
     L = as_layout(L)
@@ -240,7 +232,7 @@ def is_coalesced(L):
 
 def filter(L):
     """CuTe's filter: drop stride-0 and size-1 modes, then coalesce (``_1:_0`` if empty)."""
-    return _coalesced(L, True)
+    return _build(*_coal([m for m in _fm(L) if m[1] != 0]))
 
 
 def is_tractable(L):

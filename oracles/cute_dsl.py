@@ -7,9 +7,15 @@ marked static.  Trace-time values are static by construction, so every input int
 passed as a Python int: the DSL cannot run this package's dynamic (``4``) integers without
 launching code, and results that still hold a runtime value (printed ``?``) are reported
 as unsupported.  Outside ``@cute.jit`` the DSL refuses to run (``CALL_OUTSIDE_JIT``).
+
+The DSL runs in a worker process, one case at a time: its native code can die on a signal
+(SIGFPE on some zero strides), which must not take the harness with it.  A case that kills
+the worker is reported as raised (with the signal) and the worker is restarted.
 """
 
 import importlib
+import multiprocessing
+import signal
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase
@@ -20,8 +26,91 @@ from .protocol import Oracle, Outcome, static_everywhere
 __all__ = ["CuteDslOracle"]
 
 
+CASE_TIMEOUT_S = 120
+
+
 class CuteDslOracle(Oracle):
+    """The CuTe DSL, driven in a worker process (see the module docstring)."""
+
     name = "cute-dsl"
+
+    def __init__(self):
+        self._proc = self._conn = None
+
+    def _start(self):
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_worker, args=(child,), daemon=True)
+        self._proc.start()
+        child.close()
+        if not self._conn.poll(CASE_TIMEOUT_S):
+            self._stop()
+            return "the CuTe DSL worker did not start within 120 s"
+        try:
+            return self._conn.recv()
+        except EOFError:
+            return f"the CuTe DSL worker died while importing ({self._death()})"
+
+    def _death(self):
+        self._proc.join(5)
+        code = self._proc.exitcode
+        self._proc = None
+        if code is not None and code < 0:
+            return f"killed by {signal.Signals(-code).name}"
+        return f"exit status {code}"
+
+    def _stop(self):
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.join(5)
+            self._proc = None
+
+    def _reason(self):
+        return self._start()
+
+    def _run_many(self, cases):
+        out = []
+        for op, args in cases:
+            if self._proc is None:
+                reason = self._start()
+                if reason:
+                    out.append(Outcome.raised(f"the CuTe DSL worker cannot restart: {reason}"))
+                    continue
+            self._conn.send((op, tuple(args)))
+            if not self._conn.poll(CASE_TIMEOUT_S):
+                self._stop()
+                out.append(Outcome.raised(f"the CuTe DSL did not answer within {CASE_TIMEOUT_S} s"))
+                continue
+            try:
+                out.append(self._conn.recv())
+            except EOFError:
+                out.append(Outcome.raised(f"the CuTe DSL crashed on this case ({self._death()})"))
+        return out
+
+    def __del__(self):
+        try:
+            self._stop()
+        except Exception:
+            pass
+
+
+def _worker(conn):
+    """The worker's loop: import the DSL, report availability, answer cases until EOF."""
+    dsl = _InProcessDsl()
+    conn.send(dsl._reason())
+    while True:
+        try:
+            op, args = conn.recv()
+        except EOFError:
+            return
+        try:
+            conn.send(dsl._one(op, args))
+        except Exception as e:  # an answer that cannot be sent is reported, not lost
+            conn.send(Outcome.raised(f"{type(e).__name__}: {e}"[:400]))
+
+
+class _InProcessDsl:
+    """The DSL in this process (used by the worker)."""
 
     def __init__(self):
         self._cute = None
@@ -52,9 +141,6 @@ class CuteDslOracle(Oracle):
         if isinstance(x, tuple):
             return tuple(self._to(e) for e in x)
         return int(x)
-
-    def _run_many(self, cases):
-        return [self._one(op, args) for op, args in cases]
 
     def _one(self, op, args):
         cute = self._cute

@@ -33,6 +33,10 @@ def add_arguments(parser):
     parser.add_argument("--report", metavar="FILE", help="also write the report as JSON")
 
 
+def _clip(text, width=150):
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def _section(title, fn):
     t0 = time.perf_counter()
     try:
@@ -51,8 +55,8 @@ def _examples():
     unknown = [r for r in bad if not r.get("finding")]
     lines = [f"{len(rows)} numbered examples of the paper: {agree} agree, {len(bad)} disagree "
              f"({len(bad) - len(unknown)} registered in the findings register)"]
-    lines += [f"  {r['example']}: paper {r['paper']}  computed {r['computed']}"
-              f"  [{r.get('finding') or 'NEW'}]" for r in bad]
+    lines += [_clip(f"  {r['example']} [{r.get('finding') or 'NEW'}]: paper {r['paper']}  "
+                    f"computed {r['computed']}") for r in bad]
     if not rows:
         return "not run", ["no examples in the catalogue"], rows
     return ("FAILED" if unknown else "passed"), lines, rows
@@ -99,7 +103,10 @@ def _oracles(names):
 
 
 def _fuzz(names, budget, seed):
+    from layoutcheck import oracles
     from layoutcheck.fuzz import run_campaign
+    if not names:  # every available implementation, checked against the spec
+        names = [n for n in oracles.available_oracles() if n != "spec"]
     report = run_campaign(against=names, budget=budget, seed=seed)
     s = report["summary"]
     lines = [f"{s.get('checks', len(report['results']))} checks, "
@@ -108,8 +115,9 @@ def _fuzz(names, budget, seed):
                                           if k in ("pass", "fail", "known", "error", "skipped"))]
     for r in report["results"]:
         if r["status"] in ("fail", "error"):
-            lines.append(f"  {r['status'].upper()} {r['check']} {r['op']} vs {r['oracle']}: "
-                         f"{r['counterexample']}"
+            case = r["counterexample"]
+            case = f"{r['op']}({', '.join(map(str, case))})" if isinstance(case, (list, tuple)) else case
+            lines.append(f"  {r['status'].upper()} {r['check']} vs {r['oracle']}: {case}"
                          + (f" [known {r['known_finding']}]" if r.get("known_finding") else ""))
     new_fail = any(r["status"] in ("fail", "error") and not r.get("known_finding")
                    for r in report["results"])
@@ -136,6 +144,8 @@ def _gpu():
     from layoutcheck.gpu_checks.run import run_all
     report = run_all(count=40, cute_count=3, sizes=())
     lines = [f"execution: {report['execution']}"]
+    if not report["environment"]["device"]:
+        lines.append("device: NOT run (kernels compiled and executed on the CPU host shim only)")
     for r in report["results"]:
         lines.append(f"{r['kernel']:<24}{r['where']:<18}{r['checked']:>6} checked, "
                      f"{r['failed']} mismatches")
