@@ -114,3 +114,143 @@ def has_dynamic_size1_mode(L, *rest):
     """L has a dynamic (runtime) size-1 mode: CuTe cannot drop it at compile time."""
     from layoutcheck.integers import C
     return any(int(s) == 1 and not isinstance(s, C) for s in leaves(L.shape))
+
+
+# --- cute-dsl findings F-081..F-089 (CuTe DSL, nvidia-cutlass-dsl 4.8.x) -------------------
+
+@predicate
+def tiler_is_plain_int(A=None, T=None, *rest):
+    """F-081: the tiler is a bare integer ``n`` (meaning ``n:1``), not a layout or Tile tuple.
+    The DSL's zipped/tiled/flat_divide wrap only tuple tilers (``_pack_tile``) and its
+    zipped/tiled_product take only a Layout, so a bare int reaches the MLIR op unconverted."""
+    return isinstance(T, int)
+
+
+@predicate
+def not_injective(L=None, *rest):
+    """F-083: L is not injective (Def 2.1.5), so no left inverse exists."""
+    return isinstance(L, LayoutBase) and not _spec().is_injective(L)
+
+
+def _inner_composition(A, B, test):
+    """``test(comp, B)`` on the composition inside logical_product(A, B) (Def 2.3.9):
+    comp = comp(A, size(A) cosize(B)) in CuTe's sense; a Tile tuple mode by mode."""
+    spec = _spec()
+    if isinstance(B, tuple):
+        return any(_inner_composition(a, b, test) for a, b in zip(_top(A), B) if b is not None)
+    B = LayoutBase(B) if isinstance(B, int) else B
+    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
+        return False
+    try:
+        comp = spec.complement(A, spec.size(A) * spec.cosize(B), sense="cute")
+    except LayoutError:
+        return False
+    return bool(test(comp, B))
+
+
+@predicate
+def cute_weak_stride_branch(A, B=None, *rest):
+    """F-082: CuTe's checks accept composition(A, B) (spec.cute_composition_check is None)
+    only through the weak branch of its stride test: some stride of B is smaller than a mode
+    size of coalesce(A) that it neither divides nor is divided by (the strict walk of
+    stride_divisibility_fails).  There CuTe's result need not be A∘B (F-030: even when no
+    layout has that function; also when one does, e.g. composition((5,2):(1,10), 4:3))."""
+    if B is None or isinstance(B, tuple):
+        return False
+    return _spec().cute_composition_check(A, B) is None and stride_divisibility_fails(A, B)
+
+
+@predicate
+def product_cute_accepts_not_composable(A, B=None, *rest):
+    """F-082: logical_product(A, B) composes comp(A, size(A) cosize(B)) with B (Def 2.3.9);
+    CuTe's stride check passes on that pair only through its weak branch
+    (cute_weak_stride_branch), so CuTe may compute a layout that is not A∘B."""
+    return B is not None and _inner_composition(A, B, cute_weak_stride_branch)
+
+
+@predicate
+def product_cute_rejects_composable(A, B=None, *rest):
+    """F-085: the composition inside logical_product(A, B) exists (CuTe's sense) but fails
+    CuTe's stride-divisibility check (F-025 inside the product), so CuTe refuses the product."""
+    spec = _spec()
+
+    def rejected(comp, b):
+        return spec.is_composable(comp, b, sense="cute") and spec.cute_composition_check(comp, b) is not None
+    return B is not None and _inner_composition(A, B, rejected)
+
+
+def _rank(L):
+    return len(L.shape) if isinstance(L.shape, tuple) else 1
+
+
+def _zip_leaf_after_tuple(A, B, raked):
+    """CuTe's blocked/raked_product zip the two modes of logical_product(append<R>(A),
+    append<R>(B)), R = max(rank A, rank B): blocked zips (mode 0, mode 1), raked (mode 1,
+    mode 0).  With R == 1 nothing is appended, and the zip fails when its first operand is a
+    tuple and its second a leaf."""
+    B = LayoutBase(B) if isinstance(B, int) else B
+    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
+        return False
+    if _rank(A) != 1 or _rank(B) != 1:
+        return False
+    try:
+        P = _spec().logical_product(A, B, sense="cute")
+    except LayoutError:
+        return False
+    m0, m1 = _top(P)
+    first, second = (m1, m0) if raked else (m0, m1)
+    if not isinstance(first.shape, tuple):
+        return False  # zip(leaf, y) gives ((leaf, y)) in the DSL
+    return not isinstance(second.shape, tuple) or len(second.shape) != len(first.shape)
+
+
+@predicate
+def blocked_zip_leaf_after_tuple(A, B=None, *rest):
+    """F-084: the DSL's blocked_product zips a rank-1 tuple with a leaf (see _zip_leaf_after_tuple)."""
+    return B is not None and _zip_leaf_after_tuple(A, B, raked=False)
+
+
+@predicate
+def raked_zip_leaf_after_tuple(A, B=None, *rest):
+    """F-084: the DSL's raked_product zips a tuple with a leaf (see _zip_leaf_after_tuple)."""
+    return B is not None and _zip_leaf_after_tuple(A, B, raked=True)
+
+
+
+@predicate
+def raked_coalesces_modes(A, B=None, *rest):
+    """F-086: the DSL's raked_product returns each top mode of CuTe C++'s zip result
+    coalesced (CuTe's ``coalesce(R, (_1,...,_1))``): true when that per-mode coalesce of the
+    spec's raked_product changes it beyond the function level (a nested mode flattened,
+    ((s,t),a) -> (s,t,a)), which is then exactly the DSL's difference."""
+    from layoutcheck.oracles.compare import compare
+    spec = _spec()
+    if B is None:
+        return False
+    try:
+        R = spec.raked_product(A, B, sense="cute")
+    except LayoutError:
+        return False
+    if not isinstance(R.shape, tuple):
+        return False
+    Rc = spec.coalesce(R, tuple(1 for _ in R.shape), style="cute")
+    return compare("raked_product", (A, B), R, Rc).ok is False
+
+
+@predicate
+def cute_accepts_non_additive(A, B=None, *rest):
+    """F-088: CuTe's checks accept composition(A, B), no stride of B takes the weak branch
+    (that is F-082), and still no layout has A∘B's function: CuTe composes B mode by mode,
+    (A∘B_0, A∘B_1, ...), which is A∘B only when A(B_0(x) + B_1(y)) = A(B_0(x)) + A(B_1(y)),
+    e.g. B's modes overlap, composition((2,2):(1,4), (2,2):(1,1))."""
+    from layoutcheck.findings import PREDICATES
+    if B is None or isinstance(B, tuple):
+        return False
+    return bool(PREDICATES["cute_accepts_not_composable"](A, B)) and not cute_weak_stride_branch(A, B)
+
+
+@predicate
+def product_cute_accepts_non_additive(A, B=None, *rest):
+    """F-088 inside logical_product(A, B): the composition comp(A, size(A) cosize(B)) ∘ B
+    satisfies cute_accepts_non_additive."""
+    return B is not None and _inner_composition(A, B, cute_accepts_non_additive)

@@ -134,10 +134,17 @@ def _unwrap(s):
 
 
 def _same_modes(a, b, top=True):
-    a, b = _unwrap(_drop_ones(a, top)), _unwrap(_drop_ones(b, top))
+    if top and _rank1(a) and _rank1(b):  # a rank-1 wrapper is the top level: its content is
+        top = False                      # one mode, whose size-1 entries carry nothing
+    a, b = _unwrap(_drop_ones(_unwrap(a), top)), _unwrap(_drop_ones(_unwrap(b), top))
     if not isinstance(a, tuple) or not isinstance(b, tuple):
         return _size(a) == _size(b)
     return len(a) == len(b) and all(_same_modes(x, y, False) for x, y in zip(a, b))
+
+
+def _rank1(s):
+    """A leaf or a rank-1 tuple: a single top-level mode (``8`` ~ ``(8)`` ~ ``((4,2))``)."""
+    return not isinstance(s, tuple) or len(s) == 1
 
 
 def _drop_ones(s, top):
