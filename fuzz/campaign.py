@@ -114,8 +114,12 @@ class _Runner:
     def _record(self, args, exc, kind):
         inputs = encode(args)
         key = (kind != "fail", sum(map(len, inputs)), inputs)
-        if self.best is None and not self.deterministic:  # budget mode: shrinking may
-            self.shrink_until = time.monotonic() + max(MIN_SHRINK_S, self._share)  # overrun
+        if self.best is None and not self.deterministic:  # budget mode: shrinking a new
+            # failure may overrun the share (it is worth it); a known finding's case only
+            # gets the share itself (at least 1 s), so known findings cannot eat the budget.
+            room = (min(MIN_SHRINK_S, max(1.0, self._share)) if self.target_known
+                    else max(MIN_SHRINK_S, self._share))
+            self.shrink_until = time.monotonic() + room
         if self.best is None or key < self.best[0]:
             self.best = (key, inputs, exc, kind, args)
 
