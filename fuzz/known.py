@@ -88,18 +88,9 @@ def not_complementable_cute(L, N=None, *rest):
 @predicate
 def product_stride_divisibility_fails(A, B=None, *rest):
     """logical_product(A, B) composes comp(A, size(A) cosize(B)) with B: that inner
-    composition fails pycute's stride-divisibility condition (F-070)."""
-    if B is None:
-        return False
-    spec = _spec()
-    B = LayoutBase(B) if isinstance(B, int) else B
-    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
-        return False
-    try:
-        comp = spec.complement(A, spec.size(A) * spec.cosize(B), sense="cute")
-    except LayoutError:
-        return False
-    return stride_divisibility_fails(comp, B)
+    composition fails pycute's stride-divisibility condition (F-070); a Tile tuple mode by
+    mode."""
+    return B is not None and _inner_composition(A, B, stride_divisibility_fails)
 
 
 @predicate
