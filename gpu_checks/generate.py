@@ -52,16 +52,20 @@ def flat_layout(shape, stride):
     return LayoutBase(tuple(shape), tuple(stride))
 
 
+def _random_shape(rng, max_rank, max_extent, max_size):
+    """Flat extents 1..max_extent, rank 1..max_rank; an extent that would push the size past
+    max_size becomes 1."""
+    shape = []
+    for _ in range(rng.randint(1, max_rank)):
+        s = rng.randint(1, max_extent)
+        shape.append(1 if _size(shape) * s > max_size else s)
+    return shape
+
+
 def random_layout(rng, *, max_rank=4, max_extent=8, max_size=512, static_p=0.4, nest_p=0.3):
     """Any layout: extents 1..max_extent, strides from 0 to past the size (aliasing, gaps
     and zero strides included), flattened rank <= max_rank, size <= max_size."""
-    rank = rng.randint(1, max_rank)
-    shape = []
-    for _ in range(rank):
-        s = rng.randint(1, max_extent)
-        if _size(shape) * s > max_size:
-            s = 1
-        shape.append(s)
+    shape = _random_shape(rng, max_rank, max_extent, max_size)
     size = _size(shape)
     stride, prefix = [], 1
     for s in shape:
@@ -80,13 +84,8 @@ def random_layout(rng, *, max_rank=4, max_extent=8, max_size=512, static_p=0.4, 
 def injective_layout(rng, *, max_rank=4, max_extent=8, max_size=512, static_p=0.4, gap_p=0.3):
     """An injective layout: the modes of a column-major layout in a random order, with
     optional gaps (strides scaled by 2), so scatters and copies into it do not race."""
-    rank = rng.randint(1, max_rank)
-    shape = []
-    for _ in range(rank):
-        s = rng.randint(1, max_extent)
-        if _size(shape) * s > max_size:
-            s = 1
-        shape.append(s)
+    shape = _random_shape(rng, max_rank, max_extent, max_size)
+    rank = len(shape)
     order = list(range(rank))
     rng.shuffle(order)
     stride, prefix = [0] * rank, 1
