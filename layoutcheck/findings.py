@@ -8,7 +8,7 @@ from pathlib import Path
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves
 
-__all__ = ["load", "find_known", "match_tables", "PREDICATES", "REGISTER_PATH"]
+__all__ = ["load", "find_known", "find_region", "match_tables", "PREDICATES", "REGISTER_PATH"]
 
 REGISTER_PATH = Path(__file__).with_name("findings.toml")
 
@@ -66,8 +66,19 @@ def _covers(m, oracle, op, check, inputs):
     return fn is not None and bool(fn(*inputs))
 
 
-def find_known(oracle, op, check, inputs=()):
-    """The id of the first finding whose ``match`` covers this failure, or None."""
+def find_region(oracle, op, check, inputs=()):
+    """The id of the first finding whose ``match`` region (``when``) covers these inputs,
+    or None (DESIGN.md "Answer-precise findings"; used to steer generation)."""
+    _load_predicates()
+    for f in load():
+        if any(_covers(m, oracle, op, check, inputs) for m in match_tables(f)):
+            return f["id"]
+    return None
+
+
+def find_known(oracle, op, check, inputs=(), answer=None, reference=None):
+    """The id of the first finding whose ``match`` covers this failure, or None.
+    (Stop-18 stub: ``answer``/``reference`` not yet used; see DESIGN.md.)"""
     _load_predicates()
     for f in load():
         if any(_covers(m, oracle, op, check, inputs) for m in match_tables(f)):

@@ -19,8 +19,8 @@ __all__ = ["Outcome", "Oracle", "OPS", "check_op", "parse_args", "neutral_layout
 
 # op name -> argument kinds; "int?" is an optional trailing integer.
 OPS = {
-    "coalesce": ("layout",),
-    "filter": ("layout",),
+    "coalesce": ("layout", "profile?"),
+    "filter": ("layout", "profile?"),
     "complement": ("layout", "int?"),
     "composition": ("layout", "tiler"),
     "logical_divide": ("layout", "tiler"),
@@ -37,6 +37,25 @@ OPS = {
     "size": ("layout",),
     "cosize": ("layout",),
     "values": ("layout",),  # the layout function on its domain: (L(0), ..., L(size-1))
+    # beyond the algebra (issue 11, DESIGN.md "Oracle operations beyond the algebra")
+    "eval_coord": ("layout", "coord"),
+    "get_mode": ("layout", "int"),
+    "rank": ("layout",),
+    "crd2idx": ("coord", "inttuple", "inttuple?"),
+    "idx2crd": ("int", "inttuple", "inttuple?"),
+    "crd2crd": ("coord", "inttuple", "inttuple?"),
+    "slice_": ("layout", "coord"),
+    "dice": ("layout", "coord"),
+    "slice_and_offset": ("layout", "coord"),
+    "layout_left": ("inttuple",),
+    "shape_div": ("inttuple", "inttuple"),
+    "prefix_product": ("inttuple", "inttuple?"),
+    "product": ("inttuple",),
+    "inner_product": ("inttuple", "inttuple"),
+    "elem_scale": ("inttuple", "inttuple"),
+    "congruent": ("inttuple", "inttuple"),
+    "compatible": ("inttuple", "inttuple"),
+    "flatten": ("inttuple",),
 }
 
 
