@@ -1,9 +1,15 @@
-"""The fixed benchmark corpus: layouts of rank 1-4, nesting up to depth 3, sizes up to 2^16
-for the algebra; 2^16, 2^20, 2^24 elements for evaluation.
+"""The fixed benchmark corpora.
 
-For each operation, the cases are the (A, B) pairs from the lists below on which impl and
-pycute both return (so that the same inputs are timed on both); ``SMALL`` keeps the cases of
-size <= 2^10, on which the enumerating spec is timed as well.
+``LAYOUTS`` x ``TILERS``: layouts of rank 1-4, nesting up to depth 3, sizes up to 2^16 for the
+algebra; 2^16, 2^20, 2^24 elements for evaluation.  ``TINY_LAYOUTS`` x ``TINY_TILERS`` (issue
+14): small layouts, ranks 1-3, sizes <= 64, where a call costs pycute a few microseconds and
+impl's per-call overhead decides the ratio; a binary case is kept when A and B have at most
+``TINY_LEAVES`` leaves together (pycute then takes about 3-25 µs per call on this machine;
+``run.py`` prints the measured range).
+
+For each operation, the cases are the (A, B) pairs from the lists on which impl and pycute
+both return (so that the same inputs are timed on both); ``small_cases`` keeps the cases of
+size <= 2^10 of the first corpus, on which the enumerating spec is timed as well.
 """
 
 from functools import lru_cache
@@ -32,6 +38,21 @@ TILERS = [
     "(2,2):(1,4)", "(4,2):(2,1)", "((2,2),(2,2)):((1,8),(4,32))", "32:1",
 ]
 
+TINY_LAYOUTS = [
+    "8:1", "16:2", "6:3", "(4,8):(1,4)", "(4,8):(8,1)", "(2,4):(4,1)", "(8,8):(1,8)",
+    "(3,4):(1,3)", "(6,4):(4,1)", "(16,4):(1,16)", "(2,8):(1,4)", "(4,2):(2,1)",
+    "(2,2,2):(1,2,4)", "(2,4,8):(32,8,1)", "(4,4,4):(1,16,4)", "(2,3,2):(1,2,6)",
+    "((2,2),4):((1,2),4)", "(4,(2,2)):(2,(1,8))", "(2,(2,2)):(1,(4,2))",
+    "((2,4),(2,2)):((1,4),(2,16))", "(4,8)", "(2,(4,2))",
+]
+
+TINY_TILERS = [
+    "2:1", "4:1", "2:2", "4:2", "8:1", "(2,2):(1,4)", "(2,4):(1,2)", "(4,2):(2,1)",
+    "(2,2):(2,1)", "(2:1,4:1)", "(2:2,2:1)",
+]
+
+TINY_LEAVES = 4
+
 UNARY = ["coalesce", "filter", "complement", "right_inverse", "left_inverse"]
 BINARY = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
           "logical_product", "zipped_product", "tiled_product", "blocked_product",
@@ -49,7 +70,28 @@ def eval_layout(n):
     return I.Layout((4, k, 4, 4), (1, 64, 4, 16))
 
 
-def _pairs(op):
+CORPORA = ("main", "tiny")
+
+
+def _tiler(t):
+    return t if isinstance(t, int) else I.parse_tiler(t)
+
+
+def _leaves(x):
+    if isinstance(x, int):
+        return 1
+    if isinstance(x, tuple):
+        return sum(_leaves(t) for t in x)
+    return len(I.flatten(x.shape))
+
+
+def _pairs(op, corpus="main"):
+    if corpus == "tiny":
+        if op in UNARY:
+            return [(I.parse(a),) for a in TINY_LAYOUTS]
+        bs = TINY_TILERS + TINY_LAYOUTS if op == "composition" else TINY_TILERS
+        return [(A, B) for A in map(I.parse, TINY_LAYOUTS) for B in map(_tiler, bs)
+                if _leaves(A) + _leaves(B) <= TINY_LEAVES]
     if op in UNARY:
         return [(I.parse(a),) for a in LAYOUTS]
     if op == "composition":  # B's image must fit in A: use tilers and the layouts as B
@@ -58,20 +100,25 @@ def _pairs(op):
 
 
 def _pycute_layout(L):
+    """The pycute form of a layout, of a tuple of tilers, or of an int tiler."""
     import pycute
 
     def plain(t):
         return tuple(plain(x) for x in t) if isinstance(t, tuple) else int(t)
 
+    if isinstance(L, int):
+        return int(L)
+    if isinstance(L, tuple):
+        return tuple(_pycute_layout(x) for x in L)
     return pycute.Layout(plain(L.shape), plain(L.stride))
 
 
 @lru_cache(maxsize=None)
-def cases(op):
+def cases(op, corpus="main"):
     """The inputs of ``op``: pairs on which impl returns (and pycute too, when it has op)."""
     import pycute
     out = []
-    for args in _pairs(op):
+    for args in _pairs(op, corpus):
         try:
             getattr(I, op)(*args)
             if op in PYCUTE_HAS:
@@ -87,5 +134,6 @@ def small_cases(op):
     return [args for args in cases(op) if all(I.size(a) <= 1 << 10 for a in args)]
 
 
-def pycute_cases(op, small=False):
-    return [tuple(_pycute_layout(a) for a in args) for args in (small_cases(op) if small else cases(op))]
+def pycute_cases(op, small=False, corpus="main"):
+    chosen = small_cases(op) if small else cases(op, corpus)
+    return [tuple(_pycute_layout(a) for a in args) for args in chosen]

@@ -7,59 +7,24 @@ the case is fine and raises ``CheckFailed`` (with both answers) when it is not.
 the spec, in CuTe's sense for CuTe-family oracles).
 
 Laws are evaluated with ``targets.table`` (the layout function, independent of spec and
-impl), so they catch bugs even where the oracle and the spec differ in convention.
+impl), so they catch bugs even where the oracle and the spec differ in convention.  The
+building blocks live in ``checking.py``; the checks of the ops beyond the algebra (issue 11:
+coordinates, slices, IntTuples, profiles, ``_`` tilers) in ``api_checks.py``, appended here.
 """
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable
 
 from hypothesis import strategies as st
 
 from layoutcheck.layout import LayoutBase, leaves
 
+from . import coord_strategies as CS
 from . import strategies as S
-from .targets import compare, extended, format_arg, table
+from .checking import (Check, CheckFailed, OracleCrashed, Skip, _fail, _no_crash,  # noqa: F401
+                       _val, differential)
+from .targets import extended, table
 
 __all__ = ["Check", "CheckFailed", "Skip", "CHECKS", "checks_for"]
-
-
-class CheckFailed(AssertionError):
-    """A case that violates the check; ``answers`` maps a side's name to its answer (text)."""
-
-    def __init__(self, message, answers=None):
-        super().__init__(message)
-        self.message = message
-        self.answers = dict(answers or {})
-
-
-class Skip(Exception):
-    """The oracle cannot answer this case (unsupported / refused): nothing to check."""
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    op: str
-    kind: str  # "differential" or "law"
-    strategy: Callable[[], object]  # () -> hypothesis strategy of argument tuples
-    run: Callable
-    doc: str = ""
-
-
-def _val(ctx, op, *args):
-    """The oracle's answer, or Skip when it refuses or does not support the op."""
-    out = ctx.oracle.run(op, *args)
-    if out.kind == "unsupported":
-        raise Skip(out.message)
-    if out.kind == "raised":
-        raise Skip(out.message)
-    return out.value
-
-
-def _fail(message, **answers):
-    raise CheckFailed(message, {k.replace("_", " "): (format_arg(v) if isinstance(v, (LayoutBase, tuple, int))
-                                                      else str(v)) for k, v in answers.items()})
 
 
 def _size(L):
@@ -77,36 +42,6 @@ def _modes(L):
 
 def _as_layout(t):
     return LayoutBase(t) if isinstance(t, int) else t
-
-
-# --- differential ------------------------------------------------------------------------------
-
-def differential(op):
-    """Oracle vs spec at the level ``op`` requires (``compare``); outside the precondition the
-    spec raises and the oracle must refuse too (an oracle that returns a layout there fails)."""
-
-    def run(ctx, args):
-        exp = ctx.spec.run(op, *args)
-        if exp.kind == "unsupported":
-            raise Skip(exp.message)
-        act = ctx.oracle.run(op, *args)
-        if act.kind == "unsupported":
-            raise Skip(act.message)
-        if exp.kind == "raised":
-            if act.kind == "ok":
-                _fail(f"{ctx.oracle.name} accepts an input the spec rejects",
-                      **{ctx.spec.name: exp.message, ctx.oracle.name: act})
-            return
-        if act.kind == "raised":
-            _fail(f"{ctx.oracle.name} rejects an input the spec accepts",
-                  **{ctx.spec.name: exp, ctx.oracle.name: act.message})
-        level, ok = compare(op, args, exp.value, act.value)
-        if ok is None:
-            raise Skip(f"no verdict ({level})")
-        if not ok:
-            _fail(f"results disagree (strictest agreement: {level})",
-                  **{ctx.spec.name: exp, ctx.oracle.name: act})
-    return run
 
 
 # --- algebraic laws (oracle alone) ------------------------------------------------------------
@@ -324,26 +259,28 @@ def _any_pair():
 
 _general = lambda: S.layouts()  # noqa: E731
 _STRATS = {
-    "coalesce": _one(_general()),
-    "filter": _one(_general()),
+    "coalesce": lambda: st.one_of(_one(_general())(), CS.profile_args()),  # CuTe's trg_profile
+    "filter": lambda: st.one_of(_one(_general())(), CS.profile_args()),
     "size": _one(_general()),
     "cosize": _one(_general()),
     "values": _one(_general()),
     "right_inverse": _one(S.inverse_args()),
     "left_inverse": _one(S.inverse_args()),
     "complement": lambda: st.one_of(S.complement_args(), S.complement_args(valid=False)),
-    "composition": lambda: st.one_of(S.composable_pairs(sense="paper"), S.composable_pairs(),
-                                     S.composable_pairs(near_miss=True), _any_pair(),
-                                     S.divide_args()),  # B a tiler: by-mode composition
-    "logical_divide": lambda: st.one_of(S.divide_args(), S.divide_args(near_miss=True)),
-    "zipped_divide": lambda: S.divide_args(),
-    "tiled_divide": lambda: S.divide_args(),
-    "flat_divide": lambda: S.divide_args(),
-    "logical_product": lambda: S.product_args(),
-    "zipped_product": lambda: S.product_args(),
-    "tiled_product": lambda: S.product_args(),
-    "blocked_product": lambda: S.product_args(ints=False),
-    "raked_product": lambda: S.product_args(ints=False),
+    "composition": lambda: st.one_of(S.composable_pairs(sense="paper"),
+                                     S.composable_pairs(sense="cute"),
+                                     S.composable_pairs(sense="cute", near_miss=True), _any_pair(),
+                                     S.divide_args(),  # B a tiler: by-mode composition
+                                     CS.underscore_tiler_args()),  # a Tile holding _
+    "logical_divide": lambda: st.one_of(S.divide_args(), S.divide_args(near_miss=True),
+                                        CS.underscore_tiler_args()),
+    **{op: (lambda: st.one_of(S.divide_args(), CS.underscore_tiler_args()))
+       for op in ("zipped_divide", "tiled_divide", "flat_divide")},
+    **{op: (lambda: st.one_of(S.product_args(valid=False),
+                              CS.underscore_tiler_args(product=True)))
+       for op in ("logical_product", "zipped_product", "tiled_product")},
+    "blocked_product": lambda: S.product_args(ints=False, valid=False),
+    "raked_product": lambda: S.product_args(ints=False, valid=False),
 }
 
 
@@ -359,7 +296,7 @@ CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
     _law("law.coalesce.minimal", "coalesce", law_coalesce_minimal, _one(_general())),
     _law("law.filter.image", "filter", law_filter_image, _one(_general())),
     _law("law.composition.pointwise", "composition", law_composition_pointwise,
-         lambda: st.one_of(S.composable_pairs(sense="paper"), S.composable_pairs())),
+         lambda: st.one_of(S.composable_pairs(sense="paper"), S.composable_pairs(sense="cute"))),
     _law("law.composition.associative", "composition", law_composition_associative,
          lambda: S.composable_triples()),
     _law("law.complement.disjoint_ordered", "complement", law_complement,
@@ -368,7 +305,7 @@ CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
     _law("law.zipped_divide.derived", "zipped_divide", law_divide_derived,
          lambda: S.divide_args()),
     _law("law.logical_product.modes", "logical_product", law_product_modes,
-         lambda: S.product_args(max_size=32)),
+         lambda: S.product_args(max_size=32, valid=False)),
     _law("law.right_inverse.equation", "right_inverse", law_right_inverse,
          _one(S.inverse_args())),
     _law("law.left_inverse.equation", "left_inverse", law_left_inverse,
@@ -376,6 +313,9 @@ CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
     _law("law.values.index_vs_coordinate", "values", law_size_cosize_values, _one(_general())),
 ]
 
+from .api_checks import API_CHECKS  # noqa: E402  (issue 11: coordinates, slices, IntTuples)
+
+CHECKS += API_CHECKS
 BY_NAME = {c.name: c for c in CHECKS}
 
 

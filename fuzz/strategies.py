@@ -23,6 +23,7 @@ import builtins
 from functools import lru_cache
 from math import prod
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from layoutcheck.errors import LayoutError
@@ -377,14 +378,16 @@ def _mk(modes, draw, static, max_rank=3, max_depth=2):
 
 
 @st.composite
-def composable_pairs(draw, sense="cute", max_size=256, static=None, near_miss=False, **kw):
-    """``(A, B)`` with ``composition(A, B)`` defined (CuTe names: result(i) = A(B(i))).
+def composable_pairs(draw, sense="paper", max_size=256, static=None, near_miss=False, **kw):
+    """``(A, B)`` with ``composition(A, B, sense=sense)`` defined (CuTe names: result(i) =
+    A(B(i))); the default sense is ``composition``'s own, the paper's.
 
     B's modes are runs of the prime atoms of A's shape (any order, repeats allowed, plus
     stride-0 and size-1 modes), so its image lies in [0, size A) and every mode is admissible:
     composable in the paper's sense (Def 2.3.7.1, 4) and in CuTe's.  sense="cute" may also
     run past A's domain along A's last mode (CuTe extends it; the paper forbids it).
-    near_miss=True perturbs one stride by +1 so the pair *just* fails divisibility.
+    near_miss=True perturbs one stride by +1 so the pair *just* fails divisibility (then
+    the pair may not compose: that is the point).
     """
     A = draw(layouts(max_size=max_size, static=static, **kw))
     modes = draw(_runs(A.shape))
@@ -440,16 +443,37 @@ def divide_args(draw, max_size=256, static=None, near_miss=False, **kw):
 
 
 @st.composite
-def product_args(draw, max_size=64, static=None, ints=True):
+def product_args(draw, max_size=64, static=None, ints=True, valid=True, sense="paper"):
     """``(A, B)`` for logical_product: A complementable (so comp(A, size(A) cosize(B))
-    exists, Def 2.3.9), B compact or injective and small, or an int n (meaning n:1)."""
+    exists, Def 2.3.9), B compact or injective and small, or an int n (meaning n:1).
+
+    valid=True (default): only pairs that ``logical_product(A, B, sense=sense)`` accepts
+    (the inner composition comp(A, size(A) cosize(B)) ∘ B must exist; judged by the spec,
+    by impl where the spec refuses to enumerate).  valid=False also yields the pairs it
+    rejects (about a quarter), for tests of the refusal."""
     A = draw(layouts(max_size=max_size, complementable=True, max_leaves=3, static=static,
                      degenerate=draw(_BOOL)))
     if ints and draw(_ints(0, 5)) == 0:
-        return A, draw(_ints(1, 4))  # an int tiler n means n:1 (CuTe's Tile)
-    B = draw(layouts(max_size=16, max_leaves=3, static=static,
-                     compact=draw(_BOOL), injective=True))
+        B = draw(_ints(1, 4))  # an int tiler n means n:1 (CuTe's Tile)
+    else:
+        B = draw(layouts(max_size=16, max_leaves=3, static=static,
+                         compact=draw(_BOOL), injective=True))
+    if valid:
+        assume(_multiplies(A, B, sense))
     return A, B
+
+
+def _multiplies(A, B, sense):
+    from layoutcheck import impl, spec
+    from layoutcheck.spec.limits import ENUMERATION_CONDITION
+    for ref in (spec, impl):
+        try:
+            ref.logical_product(A, B, sense=sense)
+            return True
+        except LayoutError as e:
+            if e.condition != ENUMERATION_CONDITION:
+                return False
+    return False
 
 
 @st.composite
@@ -479,3 +503,6 @@ def inverse_args(max_size=256, static=None):
     return st.one_of(layouts(max_size=max_size, compact=True, static=static),
                      layouts(max_size=max_size, injective=True, static=static),
                      layouts(max_size=max_size, static=static))
+
+
+from .coord_strategies import *  # noqa: E402,F401,F403  coordinates, slices, IntTuples (issue 11)

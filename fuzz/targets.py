@@ -5,10 +5,18 @@
 ``pymodule`` classes keeps the fuzzer usable (spec, impl, pycute, module:NAME only).
 """
 
+from collections import OrderedDict
+from weakref import WeakKeyDictionary
+
 from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-__all__ = ["get_oracle", "compare", "reference_for", "SpecReference", "table", "encode", "decode", "format_arg"]
+from .bounds import EvaluationLimit, bounded, check_size, input_bound, layout_size
+
+__all__ = ["get_oracle", "compare", "reference_for", "SpecReference", "MemoReference", "table",
+           "extended", "encode", "decode", "format_arg", "bounded", "input_bound", "layout_size",
+           "EvaluationLimit", "case_key", "memo_stats"]
 
 
 def get_oracle(name):
@@ -31,16 +39,30 @@ def get_oracle(name):
 def compare(op, inputs, expected, actual):
     """(level, ok): the strictest agreement level and whether the op's required level holds
     (ok is None when no verdict is possible, e.g. an unsupported answer)."""
+    for value, what in ((actual, "the answer"), (expected, "the reference's answer")):
+        _check_sizes(value, what)
     try:
         from layoutcheck.oracles import compare as real
     except ImportError:
         real = None
     if real is not None:
         r = real(op, inputs, expected, actual)
+        if observer is not None:
+            observer(("cmp", op, str(r[0] if isinstance(r, tuple) else r.level)))
         if isinstance(r, tuple):
             return r[0], r[1]
         return str(r.level), r.ok  # ok is None when there is no verdict
     return _local_compare(op, inputs, expected, actual)
+
+
+def _check_sizes(value, what):
+    """The comparison evaluates layouts: measure each one first (``bounds.check_size``)."""
+    if isinstance(value, LayoutBase):
+        check_size(value, what)
+    elif isinstance(value, tuple) and len(value) <= 64:  # a (layout, offset) pair, a tiler
+        for v in value:
+            if isinstance(v, (LayoutBase, tuple)):
+                _check_sizes(v, what)
 
 
 class SpecReference:
@@ -76,19 +98,110 @@ class SpecReference:
             return Outcome.unsupported(str(e))
 
 
-def reference_for(oracle_name, spec_oracle):
+def reference_for(oracle_name, spec_oracle, memo=True):
     """The reference a differential check compares ``oracle_name`` with: the spec itself
-    (paper's sense) for impl, the spec in CuTe's sense for every CuTe-family oracle."""
-    if oracle_name in ("spec", "impl"):
-        return spec_oracle
-    return SpecReference(spec_oracle)
+    (paper's sense) for impl, the spec in CuTe's sense for every CuTe-family oracle;
+    memoised (``MemoReference``) unless ``memo=False``."""
+    ref = spec_oracle if oracle_name in ("spec", "impl") else SpecReference(spec_oracle)
+    return MemoReference(ref, spec_oracle) if memo and spec_oracle is not None else ref
+
+
+# --- memoised reference: the spec is pure, its inputs immutable ---------------------------
+
+observer = None  # a callable(feature) the campaign sets while it judges a case (or None)
+
+MEMO_SIZE = 8192
+_MEMOS = WeakKeyDictionary()  # spec oracle -> {reference name: LRU}; shared by every pair
+
+
+def case_key(x):
+    """A hashable key of a neutral argument that tells static from dynamic integers
+    (``LayoutBase ==`` compares values only: ``_4:_1 == 4:1``)."""
+    t = type(x)
+    if t is int:
+        return x
+    if t is tuple:
+        return tuple(map(case_key, x))
+    if isinstance(x, LayoutBase):
+        return ("L", case_key(x.shape), case_key(x.stride))
+    if isinstance(x, C):
+        return ("C", int(x))
+    return (t.__name__, x)  # bool, `_`
+
+
+class MemoReference:
+    """The reference oracle behind an LRU keyed by (op, inputs): the spec is a pure function
+    of immutable inputs, and hypothesis draws the same small cases again and again (a third
+    of all cases in a 30 s run).  Only the reference is memoised, never the oracle under test.
+    ``hits`` / ``misses`` are counted per reference."""
+
+    def __init__(self, ref, owner):
+        self._ref, self.name = ref, ref.name
+        try:
+            memos = _MEMOS.setdefault(owner, {})
+        except TypeError:  # an owner that cannot be weakly referenced: a private memo
+            memos = {}
+        self._lru = memos.setdefault(ref.name, _LRU())
+
+    def unavailable_reason(self):
+        return self._ref.unavailable_reason()
+
+    def run(self, op, *args):
+        lru = self._lru
+        key = (op, case_key(args))
+        try:
+            out = lru.get(key)
+        except TypeError:  # an argument that is not hashable: not memoised
+            return self._ref.run(op, *args)
+        if out is None:
+            lru.misses += 1
+            out = self._ref.run(op, *args)
+            if out.kind != "crashed":  # a crash says nothing about the inputs
+                lru.put(key, out)
+        else:
+            lru.hits += 1
+        return out
+
+    def run_many(self, cases):
+        return [self.run(op, *args) for op, args in cases]
+
+    def stats(self):
+        return {"hits": self._lru.hits, "misses": self._lru.misses}
+
+
+class _LRU:
+    def __init__(self, size=MEMO_SIZE):
+        self.size, self.data, self.hits, self.misses = size, OrderedDict(), 0, 0
+
+    def get(self, key):
+        out = self.data.get(key)
+        if out is not None:
+            self.data.move_to_end(key)
+        return out
+
+    def put(self, key, value):
+        self.data[key] = value
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+
+def memo_stats(spec_oracle):
+    """{reference name: {"hits", "misses"}} of the memos built over ``spec_oracle``."""
+    try:
+        memos = _MEMOS.get(spec_oracle, {})
+    except TypeError:
+        memos = {}
+    return {name: {"hits": m.hits, "misses": m.misses} for name, m in memos.items()}
 
 
 # --- the trusted evaluator the laws use: independent of spec and impl ------------------------
 
 def table(L):
     """Phi_L on [0, size(L)) as a list: outer sum of per-mode offsets, first mode fastest
-    (Construction 2.1.2.19: Phi = phi ∘ colex^{-1})."""
+    (Construction 2.1.2.19: Phi = phi ∘ colex^{-1}).  The size is checked from the modes
+    first (``bounds.check_size``): a layout larger than the case's inputs allow fails the
+    check instead of being enumerated."""
+    check_size(L)
     vals = [0]
     for s, d in zip(leaves(L.shape), leaves(L.stride)):
         s, d = int(s), int(d)
@@ -98,7 +211,8 @@ def table(L):
 
 def extended(A, k):
     """A(k) for k possibly >= size(A): colex with the last flat mode unbounded, the way CuTe
-    extends a layout's last mode in composition (pycute's idx2crd)."""
+    extends a layout's last mode in composition (pycute's idx2crd).  One value, O(rank A):
+    it enumerates nothing (callers map it over a ``table``, which is bounded)."""
     s, d = [int(x) for x in leaves(A.shape)], [int(x) for x in leaves(A.stride)]
     total = 0
     for i, (si, di) in enumerate(zip(s, d)):
@@ -138,12 +252,10 @@ def _top_modes(L):
 # --- counterexamples as text: CuTe notation in, CuTe notation out ----------------------------
 
 def format_arg(x):
-    """A layout, a tiler (tuple of tilers / ints) or an int, in CuTe notation."""
-    if isinstance(x, LayoutBase):
-        return str(x)
-    if isinstance(x, tuple):
-        return "(" + ",".join(format_arg(e) for e in x) + ")"
-    return repr(x) if type(x).__name__ == "C" else str(int(x))
+    """A layout, a tiler, a coordinate (with ``_``), an IntTuple or an int, in CuTe notation
+    (``layoutcheck.oracles.protocol.format_arg``)."""
+    from layoutcheck.oracles.protocol import format_arg as fmt
+    return fmt(x)
 
 
 def encode(args):
@@ -152,25 +264,7 @@ def encode(args):
 
 
 def decode(texts):
-    """CuTe strings -> neutral inputs: a layout, a tiler, or an int."""
-    from layoutcheck.layout import parse_tile
-    from layoutcheck.notation import parse_tuple
-    out = []
-    for t in texts:
-        t = str(t).strip()
-        if ":" in t:
-            out.append(parse_tile(t, LayoutBase) if t.startswith("(") and _is_tile_tuple(t)
-                       else LayoutBase.parse(t))
-        else:
-            v = parse_tuple(t)
-            out.append(v if not isinstance(v, tuple) else parse_tile(t, LayoutBase))
-    return tuple(out)
-
-
-def _is_tile_tuple(text):
-    """True when a parenthesised text is a tuple of tilers rather than one layout."""
-    try:
-        LayoutBase.parse(text)
-        return False
-    except LayoutError:
-        return True
+    """CuTe strings -> neutral inputs (``layoutcheck.oracles.protocol.decode_arg``: a layout,
+    a tiler, a coordinate with ``_``, an IntTuple or an int)."""
+    from layoutcheck.oracles.protocol import decode_arg
+    return tuple(decode_arg(t) for t in texts)

@@ -15,23 +15,27 @@
 # shim, device execution, throughput for 2^24..2^30) and writes report.json, report.txt,
 # env.txt and run.log into OUT_DIR.  Exit status: that of the check (0 ok, 1 a check failed,
 # 2 environment error).
-# Variables: PYTHON (default python3), CARRY, SITE (default /tmp/lc-site), LAYOUTCHECK_GPU_ARGS
-# (extra options for the check, e.g. "--count 50 --sizes 24").
+# Variables: PYTHON (default: the project's .venv/bin/python for --prepare and --dry-run when
+# it exists, else python3; python3 on the device, which gets no .venv), CARRY, SITE (default
+# /tmp/lc-site), LAYOUTCHECK_GPU_ARGS (extra options for the check, e.g. "--count 50 --sizes 24").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-PYTHON=${PYTHON:-python3}
+MODE=device
+case "${1:-}" in
+  --prepare) MODE=prepare; shift ;;
+  --dry-run) MODE=dry-run; shift ;;
+  -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+esac
+if [ -z "${PYTHON:-}" ]; then
+  PYTHON=python3
+  [ "$MODE" != device ] && [ -x "$ROOT/.venv/bin/python" ] && PYTHON="$ROOT/.venv/bin/python"
+fi
 CARRY=${CARRY:-$ROOT/.layoutcheck/gpu-carry}
 SITE=${SITE:-/tmp/lc-site}
 PYTHON=$(command -v "$PYTHON") || { echo "run_on_device.sh: no python ($PYTHON)" >&2; exit 2; }
 case "$PYTHON" in /*) ;; *) PYTHON="$ROOT/$PYTHON" ;; esac
 case "$CARRY" in /*) ;; *) CARRY="$ROOT/$CARRY" ;; esac
-MODE=device
-case "${1:-}" in
-  --prepare) MODE=prepare; shift ;;
-  --dry-run) MODE=dry-run; shift ;;
-  -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
-esac
 
 if [ "$MODE" = prepare ]; then
   set -e

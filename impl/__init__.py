@@ -18,10 +18,15 @@ from .basic import (layout_left, layout_right, is_column_major, is_row_major,  #
                     is_sorted, sort, concat, make_layout, is_injective, is_surjective,
                     is_compact)
 from .algebra import (coalesce, is_coalesced, filter, complement, is_complementable,  # noqa: F401
-                      is_disjoint, composition, is_composable, logical_divide, zipped_divide,
-                      tiled_divide, flat_divide, logical_product, zipped_product,
-                      tiled_product, flat_product, blocked_product, raked_product,
-                      right_inverse, left_inverse, slice_, Underscore, _, is_tractable)
+                      is_disjoint, right_inverse, left_inverse, slice_, Underscore, _,
+                      is_tractable)
+from .compose import composition, is_composable  # noqa: F401
+from .divide import (logical_divide, zipped_divide, tiled_divide, flat_divide,  # noqa: F401
+                     logical_product, zipped_product, tiled_product, flat_product,
+                     blocked_product, raked_product)
+from .coords import (crd2idx, idx2crd, crd2crd, eval_coord, get_mode, dice,  # noqa: F401
+                     slice_and_offset, shape_div, prefix_product, product, inner_product,
+                     elem_scale, congruent, compatible, filter_profile, natural_coord)
 
 __all__ = [
     "LayoutError", "C",
@@ -37,4 +42,7 @@ __all__ = [
     "flat_divide", "logical_product", "zipped_product", "tiled_product", "flat_product",
     "blocked_product", "raked_product", "right_inverse", "left_inverse", "slice_",
     "Underscore", "_", "is_tractable",
+    "crd2idx", "idx2crd", "crd2crd", "eval_coord", "get_mode", "dice", "slice_and_offset",
+    "shape_div", "prefix_product", "product", "inner_product", "elem_scale", "congruent",
+    "compatible", "filter_profile", "natural_coord",
 ]

@@ -1,6 +1,17 @@
-"""The findings register (``findings.toml``): load it, and recognise known findings."""
+"""The findings register (``findings.toml``): load it, and recognise known findings.
+
+A finding's ``match`` tables (DESIGN.md, "Answer-precise findings") each name the exact
+``oracles`` (lineages) they apply to, fnmatch patterns for ``op`` and ``check``, a *region*
+``when`` (``PREDICATES[name](*inputs) -> bool``) and a *symptom* ``answer``
+(``SYMPTOMS[name](inputs, answer, reference) -> bool``, True only when the oracle's answer is
+exactly what that bug or convention produces).  ``find_known`` needs both; ``find_region``
+uses the region only (the campaign steers generation with it).  Tables of paper findings
+(``oracles = ["paper"]``) are about a printed statement, not an oracle's answer, and have no
+``answer``.
+"""
 
 import fnmatch
+import inspect
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -8,23 +19,42 @@ from pathlib import Path
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves
 
-__all__ = ["load", "find_known", "find_region", "match_tables", "PREDICATES", "REGISTER_PATH"]
+__all__ = ["load", "find_known", "find_region", "explain", "match_tables", "lineage", "PREDICATES",
+           "SYMPTOMS", "REGISTER_PATH", "STATUSES"]
 
 REGISTER_PATH = Path(__file__).with_name("findings.toml")
+STATUSES = ("confirmed-bug", "convention", "upstream-reported", "fixed")
 
-# Predicates a finding's match.when may name; each takes the check's input layouts (a
-# tuple of LayoutBase / tiler values) and returns True when the finding explains them.
+# Region predicates a table's ``when`` names: fn(*inputs) -> bool (one that declares a keyword
+# ``op`` also gets the op).
 PREDICATES = {}
+# Symptom predicates a table's ``answer`` names: fn(inputs, answer, reference) -> bool, where
+# answer and reference are Outcomes; a symptom that declares a keyword ``op`` also gets the op.
+SYMPTOMS = {}
 
 
 def predicate(fn):
     PREDICATES[fn.__name__] = fn
+    fn.wants_op = _takes_op(fn)
+    return fn
+
+
+def _takes_op(fn):
+    try:
+        return "op" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def symptom(fn):
+    SYMPTOMS[fn.__name__] = fn
+    fn.wants_op = _takes_op(fn)
     return fn
 
 
 @lru_cache(maxsize=1)
 def _load_predicates():
-    """Import the modules that register the predicates findings name in ``match.when``."""
+    """Import the modules that register the predicates and symptoms the register names."""
     import importlib
     for name in PREDICATE_MODULES:
         try:
@@ -33,7 +63,9 @@ def _load_predicates():
             pass
 
 
-PREDICATE_MODULES = ("layoutcheck.oracles.known", "layoutcheck.fuzz.known", "layoutcheck.spec.known")
+PREDICATE_MODULES = ("layoutcheck.oracles.known", "layoutcheck.fuzz.known", "layoutcheck.oracles.known_dsl",
+                     "layoutcheck.spec.known", "layoutcheck.oracles.known_nvlabs",
+                     "layoutcheck.oracles.known_api")
 
 
 @lru_cache(maxsize=1)
@@ -55,35 +87,83 @@ def match_tables(finding):
     return [] if not m else (list(m) if isinstance(m, list) else [m])
 
 
-def _covers(m, oracle, op, check, inputs):
-    if not all(fnmatch.fnmatchcase(val, m.get(key, "*"))
-               for key, val in (("oracle", oracle), ("op", op), ("check", check))):
+def lineage(oracle):
+    """The name findings are registered under: ``module:NAME@LINEAGE`` -> LINEAGE (a patched
+    copy of an implementation inherits its findings); a plain ``module:NAME`` has none
+    (nothing matches by a substring of a name); any other oracle is its own lineage."""
+    oracle = str(oracle)
+    if oracle.startswith("module:"):
+        return oracle.rsplit("@", 1)[1] if "@" in oracle else None
+    if oracle.startswith("nvlabs:"):  # another copy of NVlabs PyCuTe (nvlabs:PATH)
+        return "nvlabs"
+    return oracle
+
+
+def _in_region(m, oracle, op, check, inputs):
+    line = lineage(oracle)
+    if line is None or line not in m.get("oracles", ()):
+        return False
+    if not all(fnmatch.fnmatchcase(val, m.get(key, "*")) for key, val in (("op", op), ("check", check))):
         return False
     when = m.get("when")
     if not when:
         return True
     fn = PREDICATES.get(when)
-    return fn is not None and bool(fn(*inputs))
+    try:
+        if fn is not None and getattr(fn, "wants_op", False):
+            return bool(fn(*inputs, op=op))
+        return fn is not None and bool(fn(*inputs))
+    except Exception:  # noqa: BLE001 - a predicate that cannot judge these inputs: not covered
+        return False
+
+
+def _shows_symptom(m, op, inputs, answer, reference):
+    name = m.get("answer")
+    if name is None:
+        return m.get("oracles") == ["paper"]  # a printed statement: no answer to judge
+    fn = SYMPTOMS.get(name)
+    if fn is None or answer is None:
+        return False
+    from layoutcheck.oracles.protocol import Outcome
+    answer = answer if isinstance(answer, Outcome) else Outcome.ok(answer)
+    if reference is not None and not isinstance(reference, Outcome):
+        reference = Outcome.ok(reference)
+    try:
+        if fn.wants_op:
+            return bool(fn(tuple(inputs), answer, reference, op=op))
+        return bool(fn(tuple(inputs), answer, reference))
+    except Exception:  # noqa: BLE001 - a symptom that cannot judge this answer: not known
+        return False
 
 
 def find_region(oracle, op, check, inputs=()):
-    """The id of the first finding whose ``match`` region (``when``) covers these inputs,
-    or None (DESIGN.md "Answer-precise findings"; used to steer generation)."""
+    """The id of the first finding whose region (``when``) covers these inputs, or None
+    (DESIGN.md "Answer-precise findings"; used to steer generation, never to pass a gate)."""
     _load_predicates()
     for f in load():
-        if any(_covers(m, oracle, op, check, inputs) for m in match_tables(f)):
+        if any(_in_region(m, oracle, op, check, inputs) for m in match_tables(f)):
             return f["id"]
+    return None
+
+
+def explain(oracle, op, check, inputs=(), answer=None, reference=None):
+    """(finding, table) of the first table whose region covers the inputs *and* whose
+    symptom is the oracle's ``answer`` (an Outcome), or None."""
+    _load_predicates()
+    inputs = tuple(inputs)
+    for f in load():
+        for m in match_tables(f):
+            if _in_region(m, oracle, op, check, inputs) and _shows_symptom(m, op, inputs, answer, reference):
+                return f, m
     return None
 
 
 def find_known(oracle, op, check, inputs=(), answer=None, reference=None):
-    """The id of the first finding whose ``match`` covers this failure, or None.
-    (Stop-18 stub: ``answer``/``reference`` not yet used; see DESIGN.md.)"""
-    _load_predicates()
-    for f in load():
-        if any(_covers(m, oracle, op, check, inputs) for m in match_tables(f)):
-            return f["id"]
-    return None
+    """The id of the finding that explains this failure, or None: the inputs lie in one of
+    its tables' region and the answer is exactly its symptom.  Without ``answer`` only paper
+    findings (no oracle answer to judge) can match."""
+    hit = explain(oracle, op, check, inputs, answer, reference)
+    return hit[0]["id"] if hit else None
 
 
 # Predicates about the spec's own notions, named by findings' match.when: the algebra findings

@@ -150,7 +150,7 @@ class LayoutBase:
 
 
 def parse_tile(text, layout_cls):
-    """Parse a layout or a CuTe Tile into a layout or a nested tuple of layouts/ints."""
+    """Parse a layout or a CuTe Tile into a layout or a nested tuple of layouts/ints/``_``."""
 
     def build(node):
         kind = node[0]
@@ -158,6 +158,8 @@ def parse_tile(text, layout_cls):
             return layout_cls(node[1], node[2])
         if kind == "int":
             return check_inttuple(node[1], "tile", 1)
+        if kind == "underscore":
+            return _
         return tuple(build(x) for x in node[1])
 
     return build(parse_tile_parts(text))

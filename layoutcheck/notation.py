@@ -5,7 +5,7 @@ Grammar (spaces allowed between tokens)::
     layout  := inttuple ':' inttuple
     inttuple:= integer | '(' [ inttuple (',' inttuple)* ] ')'
     integer := ['_'] ['-'] digits          -- '_' marks a static integer C<v>
-    tile    := layout | integer | '(' [ tile (',' tile)* ] ')'   -- CuTe's Tile
+    tile    := layout | integer | '_' | '(' [ tile (',' tile)* ] ')'   -- CuTe's Tile
 
 Printing follows CuTe's ``print``: no spaces, statics as ``_N``, rank-1 tuples keep
 their parentheses (``(8):(1)`` is not ``8:1``).
@@ -24,15 +24,38 @@ def format_tuple(t):
     return str(t) if isinstance(t, C) else str(int(t))
 
 
+# Bounds of the notation (parse raises only LayoutError, issue 12): CuTe's digits are ASCII,
+# so other Unicode digits ('٣', '３', '𝟑', '²') are refused with their position.
+MAX_TEXT = 10_000   # characters in one text
+MAX_DIGITS = 40     # digits in one integer (about 2^132)
+MAX_DEPTH = 64      # nesting depth of parentheses
+_SPACE = " \t\r\n\f\v"
+
+
+def _is_digit(ch):
+    return "0" <= ch <= "9"
+
+
 class _Reader:
     def __init__(self, text):
         if not isinstance(text, str):
             raise LayoutError(f"expected a string in CuTe notation, got {type(text).__name__}")
+        if len(text) > MAX_TEXT:
+            raise LayoutError(f"malformed notation: the text has {len(text)} characters, more "
+                              f"than the {MAX_TEXT} allowed")
         self.text = text
         self.pos = 0
+        self.depth = 0
+
+    def open(self, pos):
+        """Enter a '(' at ``pos`` (bounded nesting)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise LayoutError(f"malformed notation: nesting deeper than {MAX_DEPTH} levels",
+                              position=pos, text=_clip(self.text))
 
     def skip(self):
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
+        while self.pos < len(self.text) and self.text[self.pos] in _SPACE:
             self.pos += 1
 
     def peek(self):
@@ -43,7 +66,8 @@ class _Reader:
         pos = self.pos if pos is None else pos
         found = self.text[pos] if pos < len(self.text) else "end of text"
         found = found if found == "end of text" else repr(found)
-        raise LayoutError(f"malformed notation: {what}, found {found}", position=pos, text=self.text)
+        raise LayoutError(f"malformed notation: {what}, found {found}", position=pos,
+                          text=_clip(self.text, pos))
 
     def expect(self, ch):
         if self.peek() != ch:
@@ -62,14 +86,23 @@ class _Reader:
             neg = True
             self.pos += 1
         digits_start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isdigit():
+        while self.pos < len(self.text) and _is_digit(self.text[self.pos]):
             self.pos += 1
         if self.pos == digits_start:
+            if self.pos < len(self.text) and self.text[self.pos].isdigit():
+                self.fail("only the ASCII digits 0-9 are allowed")
             self.fail("expected an integer", start if not static and not neg else self.pos)
-        if self.pos < len(self.text) and (self.text[self.pos] == "." or self.text[self.pos].isalpha()):
+        nxt = self.text[self.pos] if self.pos < len(self.text) else ""
+        if nxt == "." or nxt.isalpha():
             raise LayoutError("malformed notation: non-integer entry starting "
                               f"{self.text[start:self.pos + 1]!r} (entries must be integers)",
-                              position=start, text=self.text)
+                              position=start, text=_clip(self.text, start))
+        if nxt.isdigit():  # a Unicode digit after ASCII ones ('1٣', '2²')
+            self.fail("only the ASCII digits 0-9 are allowed")
+        if self.pos - digits_start > MAX_DIGITS:
+            raise LayoutError(f"malformed notation: an integer of {self.pos - digits_start} digits "
+                              f"(at most {MAX_DIGITS})", position=digits_start,
+                              text=_clip(self.text, digits_start))
         value = int(self.text[digits_start:self.pos]) * (-1 if neg else 1)
         return C(value) if static else value
 
@@ -81,10 +114,12 @@ class _Reader:
         position, or ``(position of '(', [children])`` for a tuple)."""
         if self.peek() == "(":
             open_pos = self.pos
+            self.open(open_pos)
             self.pos += 1
             items, where = [], []
             if self.peek() == ")":
                 self.pos += 1
+                self.depth -= 1
                 return (), (open_pos, [])
             while True:
                 item, pos = self.inttuple_pos()
@@ -96,11 +131,12 @@ class _Reader:
                     continue
                 if ch == ")":
                     self.pos += 1
+                    self.depth -= 1
                     return tuple(items), (open_pos, where)
                 if ch == "":
                     raise LayoutError(
                         "malformed notation: unbalanced parentheses, '(' is never closed",
-                        position=open_pos, text=self.text)
+                        position=open_pos, text=_clip(self.text, open_pos))
                 self.fail("expected ',' or ')'")
         if self.peek() == ")":
             self.fail("unbalanced parentheses: unexpected ')'")
@@ -113,7 +149,7 @@ class _Reader:
         start = self.pos
         if self.peek() == "(":
             # Either a layout whose shape is a tuple, or a tuple of tile items.
-            saved = self.pos
+            saved, saved_depth = self.pos, self.depth
             try:
                 shape = self.inttuple()
                 if self.peek() == ":":
@@ -121,11 +157,13 @@ class _Reader:
                     return ("layout", shape, self.inttuple())
             except LayoutError:
                 pass
-            self.pos = saved
+            self.pos, self.depth = saved, saved_depth
+            self.open(self.pos)
             self.pos += 1
             items = []
             if self.peek() == ")":
                 self.pos += 1
+                self.depth -= 1
                 return ("tuple", ())
             while True:
                 items.append(self.tile_item())
@@ -135,22 +173,40 @@ class _Reader:
                     continue
                 if ch == ")":
                     self.pos += 1
+                    self.depth -= 1
                     return ("tuple", tuple(items))
                 if ch == "":
                     raise LayoutError("malformed tile: '(' is never closed", position=start,
-                                      text=self.text)
+                                      text=_clip(self.text, start))
                 self.fail("expected ',' or ')' in tile")
+        if self.peek() == "_" and not self._static_integer_follows():
+            self.pos += 1
+            return ("underscore",)  # CuTe's _ (Underscore): leave this mode alone
         value = self.integer()
         if self.peek() == ":":
             self.pos += 1
             return ("layout", value, self.inttuple())
         return ("int", value)
 
+    def _static_integer_follows(self):
+        """At a '_': True when it starts a static integer (``_4``, ``_-1``), not ``_``."""
+        nxt = self.text[self.pos + 1:self.pos + 2]
+        return _is_digit(nxt) or nxt == "-"
+
     def end(self):
         if self.peek() == ")":
             self.fail("unbalanced parentheses: unexpected ')'")
         if self.peek() != "":
             self.fail("unexpected text after the end")
+
+
+def _clip(text, pos=None, width=60):
+    """The text for an error message: whole when short, else a window around ``pos``."""
+    if len(text) <= 2 * width:
+        return text
+    pos = 0 if pos is None else pos
+    lo, hi = max(0, pos - width), min(len(text), pos + width)
+    return ("..." if lo else "") + text[lo:hi] + ("..." if hi < len(text) else "")
 
 
 def parse_tuple(text):
@@ -195,7 +251,7 @@ def _locate(r, t, pos, what, minimum):
     elif t < minimum:
         rule = "positive" if minimum == 1 else "non-negative"
         raise LayoutError(f"{what} entry {t} is not allowed: {what} entries must be {rule} "
-                          "integers", position=pos, text=r.text)
+                          "integers", position=pos, text=_clip(r.text, pos))
 
 
 def _congruent_at(r, shape, stride, dpos):
@@ -203,9 +259,9 @@ def _congruent_at(r, shape, stride, dpos):
     where = dpos[0] if isinstance(dpos, tuple) else dpos
     if isinstance(shape, tuple) != isinstance(stride, tuple) or (
             isinstance(shape, tuple) and len(shape) != len(stride)):
-        raise LayoutError(f"shape {format_tuple(shape)} and stride {format_tuple(stride)} have "
-                          "different profiles (they must be congruent)", position=where,
-                          text=r.text)
+        raise LayoutError(f"shape {_clip(format_tuple(shape))} and stride "
+                          f"{_clip(format_tuple(stride))} have different profiles (they must be "
+                          "congruent)", position=where, text=_clip(r.text, where))
     if isinstance(shape, tuple):
         for a, b, p in zip(shape, stride, dpos[1]):
             _congruent_at(r, a, b, p)
@@ -214,8 +270,8 @@ def _congruent_at(r, shape, stride, dpos):
 def parse_tile_parts(text):
     """Parse a layout or a CuTe Tile: ``(2:1,(4,2):(1,8))`` or ``(2,4)``.
 
-    Returns a tree of ``("layout", shape, stride)``, ``("int", n)`` and
-    ``("tuple", items)`` nodes.
+    Returns a tree of ``("layout", shape, stride)``, ``("int", n)``, ``("underscore",)``
+    (CuTe's ``_``) and ``("tuple", items)`` nodes.
     """
     r = _Reader(text)
     if r.peek() == "":

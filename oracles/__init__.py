@@ -28,21 +28,28 @@ def get_oracle(name, **options):
         from .pymodule import PackageOracle
         return PackageOracle(name, **options)
     if name == "pycute":
-        from .pymodule import ModuleOracle
-        return ModuleOracle("pycute", name="pycute", **options)
+        from .pymodule import isolated_module
+        return isolated_module("pycute", name="pycute", **options)
     if isinstance(name, str) and name.startswith("module:"):
         module = name[len("module:"):]
         if not module or not all(p.isidentifier() for p in module.split(".")):
             raise LayoutError(f"bad oracle name {name!r}: expected module:NAME with an importable module name")
-        from .pymodule import ModuleOracle
-        return ModuleOracle(module, **options)
+        from .pymodule import isolated_module
+        return isolated_module(module, **options)
     if name == "cute-cpp":
         from .cute_cpp import CuteCppOracle
         return CuteCppOracle(**options)
     if name == "cute-dsl":
         from .cute_dsl import CuteDslOracle
         return CuteDslOracle(**options)
-    raise LayoutError(f"unknown oracle {name!r}; known: {', '.join(ORACLE_NAMES)}, module:NAME")
+    if isinstance(name, str) and (name == "nvlabs" or name.startswith("nvlabs:")):
+        path = name[len("nvlabs:"):] if name != "nvlabs" else None
+        if path == "":
+            raise LayoutError(f"bad oracle name {name!r}: expected nvlabs or nvlabs:PATH")
+        from .nvlabs import nvlabs_oracle
+        return nvlabs_oracle(path, name=name, **options)
+    raise LayoutError(f"unknown oracle {name!r}; known: {', '.join(ORACLE_NAMES)}, module:NAME, "
+                      "nvlabs, nvlabs:PATH")
 
 
 def available_oracles():

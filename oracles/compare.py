@@ -19,6 +19,16 @@ Levels, strictest first (each implies the ones below it, except ``property``):
                ``R(L(i)) == i`` for ``i < size(L)``.
 ``none``       nothing above holds.
 
+Post-conditions (``oracles/postconditions.py``, CuTe's documented promises: composition's
+result compatible with B, the (tile, rest) modes of divides and products, coalesced and
+ordered complements, ...) are required on top of ``function``, ``coalesced`` and
+``property``: an answer with the right function but a broken structure grades ``none``.
+
+Answers that are not layouts (``ANSWERS`` in ``protocol.py``) compare as value trees: ints,
+bools, IntTuples (nesting included: ``3`` is not ``(3)``), the flat tuple of ``values``
+(``printed`` when staticness agrees too, else ``structure``); a ``slice_and_offset`` pair
+grades as the weaker of its layout's and its offset's levels.
+
 Required level per operation (``REQUIRED``): ``structure`` for size, cosize, values (the
 numbers), coalesce and filter (the coalesced form is unique, 2.1.4); ``coalesced`` for
 complement (a complement is determined by its function, 2.1.6; CuTe returns it
@@ -35,7 +45,8 @@ from dataclasses import dataclass
 
 from layoutcheck.layout import LayoutBase
 
-from .protocol import Outcome
+from .postconditions import violation
+from .protocol import ANSWERS, Outcome, format_arg
 
 __all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "CHECK",
            "verdict"]
@@ -50,6 +61,12 @@ REQUIRED = {
     "flat_divide": "function", "logical_product": "function", "zipped_product": "function",
     "tiled_product": "function", "blocked_product": "function", "raked_product": "function",
     "right_inverse": "property", "left_inverse": "property",
+    # issue 11: coordinates, slices and IntTuples have one right answer each (structure)
+    **{op: "structure" for op in ("eval_coord", "get_mode", "rank", "crd2idx", "idx2crd",
+                                  "crd2crd", "slice_", "dice", "slice_and_offset",
+                                  "layout_left", "shape_div", "prefix_product", "product",
+                                  "inner_product", "elem_scale", "congruent", "compatible",
+                                  "flatten")},
 }
 # Layouts up to this size are compared on their whole domain; larger ones on a fixed
 # sample of 4096 evenly spaced indices plus both ends (the detail says so).
@@ -80,6 +97,10 @@ def compare(op, inputs, expected, actual):
     expected = expected if isinstance(expected, Outcome) else Outcome.ok(expected)
     actual = actual if isinstance(actual, Outcome) else Outcome.ok(actual)
     required = REQUIRED.get(op, "structure")
+    if "crashed" in (actual.kind, expected.kind):  # never a refusal, never "no verdict"
+        side = "the oracle" if actual.kind == "crashed" else "the reference"
+        return Comparison("none", False, required,
+                          f"{side} crashed: {(actual if actual.kind == 'crashed' else expected).message}")
     if actual.kind == "unsupported":
         return Comparison("unsupported", None, required, actual.message)
     if expected.kind == "unsupported":
@@ -97,18 +118,61 @@ def compare(op, inputs, expected, actual):
 
 
 def _level(op, inputs, e, a):
+    kind = ANSWERS.get(op, "layout")
+    if kind == "layout_offset":
+        return _pair_level(op, inputs, e, a)
     if isinstance(e, LayoutBase) != isinstance(a, LayoutBase):
-        return "none", f"different kinds of result: {e} vs {a}"
+        return "none", f"different kinds of result: {format_arg(e)} vs {format_arg(a)}"
     if not isinstance(e, LayoutBase):
-        if str(e) == str(a):
-            return "printed", ""
-        same = (tuple(map(int, e)) == tuple(map(int, a))) if isinstance(e, tuple) and isinstance(a, tuple) \
-            else (not isinstance(e, tuple) and not isinstance(a, tuple) and int(e) == int(a))
-        return ("structure", "staticness differs") if same else ("none", "different values")
+        return _value_level(kind, e, a)
     if str(e) == str(a):
         return "printed", ""
     if e == a:
         return "structure", "same values, staticness differs"
+    level, detail = _layout_level(op, inputs, e, a)
+    if level in ("function", "coalesced", "property"):
+        broken = violation(op, inputs, a)
+        if broken:  # CuTe's promise about the result's structure (oracles/postconditions.py)
+            return "none", f"post-condition of {op} broken: {broken} ({detail})"
+    return level, detail
+
+
+def _value_level(kind, e, a):
+    """Integers, bools, IntTuples and values: the same value tree (nesting included);
+    ``printed`` when staticness agrees too."""
+    if str(e) == str(a) and _shape_of(e) == _shape_of(a):
+        return "printed", ""
+    if kind == "bool" or isinstance(e, bool) or isinstance(a, bool):
+        same = isinstance(e, bool) and isinstance(a, bool) and e == a
+        return ("printed", "") if same else ("none", f"{format_arg(e)} vs {format_arg(a)}")
+    if _shape_of(e) != _shape_of(a):
+        return "none", f"different nesting: {format_arg(e)} vs {format_arg(a)}"
+    if _ints(e) == _ints(a):
+        return "structure", "staticness differs"
+    return "none", f"different values: {format_arg(e)} vs {format_arg(a)}"
+
+
+def _shape_of(x):
+    return tuple(_shape_of(y) for y in x) if isinstance(x, tuple) else None
+
+
+def _ints(x):
+    return tuple(_ints(y) for y in x) if isinstance(x, tuple) else int(x)
+
+
+def _pair_level(op, inputs, e, a):
+    """slice_and_offset: (layout, offset); the weaker of the two parts' levels."""
+    if not (isinstance(a, tuple) and len(a) == 2 and isinstance(a[0], LayoutBase)):
+        return "none", f"not a (layout, offset) pair: {format_arg(a)}"
+    off, off_detail = _value_level("int", e[1], a[1])
+    if off == "none":
+        return "none", f"offsets differ: {off_detail}"
+    lay, lay_detail = _level("slice_", inputs, e[0], a[0])
+    worst = max(LEVELS.index(off), LEVELS.index(lay))
+    return LEVELS[worst], "; ".join(x for x in (lay_detail, off_detail) if x)
+
+
+def _layout_level(op, inputs, e, a):
     ve, va, sampled = _eval_pair(e, a)
     note = " (sampled)" if sampled else ""
     same_fn = _size(e.shape) == _size(a.shape) and ve == va

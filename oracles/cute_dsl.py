@@ -8,109 +8,49 @@ passed as a Python int: the DSL cannot run this package's dynamic (``4``) intege
 launching code, and results that still hold a runtime value (printed ``?``) are reported
 as unsupported.  Outside ``@cute.jit`` the DSL refuses to run (``CALL_OUTSIDE_JIT``).
 
-The DSL runs in a worker process, one case at a time: its native code can die on a signal
-(SIGFPE on some zero strides), which must not take the harness with it.  A case that kills
-the worker is reported as raised (with the signal) and the worker is restarted.
+The DSL runs in a worker process (``oracles/isolation.py``, like every ``module:`` oracle):
+its native code can die on a signal (SIGFPE on some zero strides), which must not take the
+harness with it.  A batch goes to the worker in one message; a case that kills the worker,
+or takes longer than ``LAYOUTCHECK_ORACLE_TIMEOUT`` (default 120 s here: the first trace
+compiles), answers ``crashed`` and the worker is restarted for the next case.  Integers
+outside CuTe's 32-bit ``int`` are "unsupported", as for cute-cpp.
 """
 
 import importlib
-import multiprocessing
-import signal
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase
 from layoutcheck.notation import parse_tuple
 
+from .isolation import IsolatedOracle
 from .protocol import Oracle, Outcome, static_everywhere
 
 __all__ = ["CuteDslOracle"]
 
 
 CASE_TIMEOUT_S = 120
+INT_LIMIT = 2 ** 31  # the DSL's integers are 32-bit, like CuTe C++'s int
 
 
-class CuteDslOracle(Oracle):
+class CuteDslOracle(IsolatedOracle):
     """The CuTe DSL, driven in a worker process (see the module docstring)."""
 
     name = "cute-dsl"
 
-    def __init__(self):
-        self._proc = self._conn = None
-
-    def _start(self):
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_worker, args=(child,), daemon=True)
-        self._proc.start()
-        child.close()
-        if not self._conn.poll(CASE_TIMEOUT_S):
-            self._stop()
-            return "the CuTe DSL worker did not start within 120 s"
-        try:
-            return self._conn.recv()
-        except EOFError:
-            return f"the CuTe DSL worker died while importing ({self._death()})"
-
-    def _death(self):
-        self._proc.join(5)
-        code = self._proc.exitcode
-        self._proc = None
-        if code is not None and code < 0:
-            return f"killed by {signal.Signals(-code).name}"
-        return f"exit status {code}"
-
-    def _stop(self):
-        if self._proc is not None:
-            self._proc.kill()
-            self._proc.join(5)
-            self._proc = None
-
-    def _reason(self):
-        return self._start()
-
-    def _run_many(self, cases):
-        out = []
-        for op, args in cases:
-            if self._proc is None:
-                reason = self._start()
-                if reason:
-                    out.append(Outcome.raised(f"the CuTe DSL worker cannot restart: {reason}"))
-                    continue
-            self._conn.send((op, tuple(args)))
-            if not self._conn.poll(CASE_TIMEOUT_S):
-                self._stop()
-                out.append(Outcome.raised(f"the CuTe DSL did not answer within {CASE_TIMEOUT_S} s"))
-                continue
-            try:
-                out.append(self._conn.recv())
-            except EOFError:
-                out.append(Outcome.raised(f"the CuTe DSL crashed on this case ({self._death()})"))
-        return out
-
-    def __del__(self):
-        try:
-            self._stop()
-        except Exception:
-            pass
+    def __init__(self, timeout=None):
+        super().__init__("cute-dsl", ("layoutcheck.oracles.cute_dsl", "_InProcessDsl", ()),
+                         timeout=timeout, start_timeout=CASE_TIMEOUT_S, memory_mb=0,
+                         default_timeout=CASE_TIMEOUT_S)
 
 
-def _worker(conn):
-    """The worker's loop: import the DSL, report availability, answer cases until EOF."""
-    dsl = _InProcessDsl()
-    conn.send(dsl._reason())
-    while True:
-        try:
-            op, args = conn.recv()
-        except EOFError:
-            return
-        try:
-            conn.send(dsl._one(op, args))
-        except Exception as e:  # an answer that cannot be sent is reported, not lost
-            conn.send(Outcome.raised(f"{type(e).__name__}: {e}"[:400]))
+class _Unrepresentable(Exception):
+    pass
 
 
-class _InProcessDsl:
-    """The DSL in this process (used by the worker)."""
+class _InProcessDsl(Oracle):
+    """The DSL in this process (what the worker runs)."""
+
+    name = "cute-dsl"
 
     def __init__(self):
         self._cute = None
@@ -134,6 +74,9 @@ class _InProcessDsl:
         self._job, self._traced = job, traced
         return None
 
+    def _run_many(self, cases):
+        return [self._one(op, args) for op, args in cases]
+
     def _to(self, x):
         cute = self._cute
         if isinstance(x, LayoutBase):
@@ -144,6 +87,10 @@ class _InProcessDsl:
 
     def _one(self, op, args):
         cute = self._cute
+        try:
+            _representable(args)
+        except _Unrepresentable as e:
+            return Outcome.unsupported(str(e))
         if op == "values":
             def call(L):
                 return " ".join(str(L(i)) for i in range(cute.size(L)))
@@ -185,3 +132,13 @@ class _InProcessDsl:
 
 def _plain(t):
     return tuple(_plain(e) for e in t) if isinstance(t, tuple) else int(t)
+
+
+def _representable(x):
+    if isinstance(x, LayoutBase):
+        _representable((x.shape, x.stride))
+    elif isinstance(x, tuple):
+        for e in x:
+            _representable(e)
+    elif isinstance(x, int) and not 0 <= int(x) < INT_LIMIT:
+        raise _Unrepresentable(f"integer {int(x)} does not fit the CuTe DSL's 32-bit int")

@@ -1,9 +1,12 @@
 """The oracle protocol (DESIGN.md, issue 5): operations, outcomes, and the base class.
 
 An oracle takes arguments in the neutral form (``LayoutBase`` layouts, tilers = a layout,
-an int or a tuple of tilers, plain/static ints) and an operation name, and answers an
-``Outcome``: ``ok`` with a value (a ``LayoutBase``, an int, or a tuple of ints for
-``values``), ``raised`` with the message of the error it raised, or ``unsupported``.
+an int, ``_`` or a tuple of tilers, coordinates = ints and ``_`` nested, IntTuples,
+plain/static ints; ``OPS`` gives each op's argument kinds) and an operation name, and
+answers an ``Outcome``: ``ok`` with a value of the op's answer kind (``ANSWERS``: a
+``LayoutBase``, an int, a bool, an IntTuple, the flat tuple of ``values``, or a
+(layout, int) pair), ``raised`` with the message of the error it raised, or
+``unsupported``.  ``parse_args`` / ``format_arg`` / ``decode_arg`` are the text codec.
 """
 
 from dataclasses import dataclass
@@ -11,11 +14,12 @@ from typing import Any
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, check_inttuple, parse_tile
-from layoutcheck.notation import parse_tuple
+from layoutcheck.layout import LayoutBase, Underscore, _, check_inttuple, parse_tile
+from layoutcheck.notation import parse_tile_parts, parse_tuple
 
-__all__ = ["Outcome", "Oracle", "OPS", "check_op", "parse_args", "neutral_layout", "neutral_int",
-           "format_arg", "static_everywhere"]
+__all__ = ["Outcome", "Oracle", "OPS", "ANSWERS", "check_op", "parse_args", "neutral_layout",
+           "neutral_int", "neutral_inttuple", "neutral_coord", "decode_arg", "format_arg",
+           "format_value", "static_everywhere"]
 
 # op name -> argument kinds; "int?" is an optional trailing integer.
 OPS = {
@@ -58,10 +62,25 @@ OPS = {
     "flatten": ("inttuple",),
 }
 
+# op name -> answer kind (DESIGN.md table): "layout" (a LayoutBase; slice_ without a ``_``
+# answers the coordinate function's int, as CuTe's ``L(c)``), "int", "bool", "inttuple"
+# (an int or a nested tuple of ints), "values" (a flat tuple of ints), "layout_offset"
+# (a pair (LayoutBase, int)).
+ANSWERS = {op: "layout" for op in OPS}
+ANSWERS.update({op: "int" for op in ("size", "cosize", "eval_coord", "rank", "crd2idx",
+                                     "product", "inner_product")})
+ANSWERS.update({op: "inttuple" for op in ("idx2crd", "crd2crd", "shape_div", "prefix_product",
+                                          "elem_scale", "flatten")})
+ANSWERS.update(congruent="bool", compatible="bool", values="values",
+               slice_and_offset="layout_offset")
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """``kind`` is ``"ok"`` (``value``), ``"raised"`` or ``"unsupported"`` (``message``)."""
+    """``kind`` is ``"ok"`` (``value``), ``"raised"`` or ``"unsupported"`` (``message``), or
+    ``"crashed"`` (``message``): the implementation did not answer this case (its worker
+    exited, was killed by a signal, ran out of time or memory).  A crash is never a refusal:
+    every check treats it as a failure of the oracle (``oracles/isolation.py``)."""
 
     kind: str
     value: Any = None
@@ -79,13 +98,21 @@ class Outcome:
     def unsupported(cls, message):
         return cls("unsupported", message=str(message))
 
+    @classmethod
+    def crashed(cls, message):
+        return cls("crashed", message=str(message))
+
     def __str__(self):
         if self.kind == "ok":
             v = self.value
-            if isinstance(v, tuple):
+            if isinstance(v, tuple) and all(_is_leaf(x) for x in v):  # values(L)
                 return "[" + " ".join(str(int(x)) for x in v) + "]"
-            return str(v)
+            return format_arg(v)
         return f"{self.kind}: {self.message}"
+
+
+def _is_leaf(x):
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def check_op(op, args):
@@ -100,32 +127,81 @@ def check_op(op, args):
 
 
 def neutral_int(text):
-    """``24`` (dynamic) or ``_24`` (static) as an int / ``C``."""
+    """``24`` (dynamic) or ``_24`` (static) as an int / ``C`` (>= 0; each op checks its own
+    range, e.g. complement's N >= 1)."""
     value = parse_tuple(text)
     if isinstance(value, tuple):
         raise LayoutError(f"expected an integer, got {text!r}")
-    return check_inttuple(value, "integer argument", 1)
+    return check_inttuple(value, "integer argument", 0)
 
 
 def neutral_layout(text):
     return LayoutBase.parse(text)
 
 
+def neutral_inttuple(text):
+    """An IntTuple: an integer or a nested tuple of integers >= 0 (``(2,(3,_4))``, ``()``)."""
+    return check_inttuple(parse_tuple(text), "IntTuple", 0)
+
+
+def neutral_coord(text):
+    """A coordinate: an integer >= 0, ``_`` (CuTe's Underscore), or a nested tuple of them
+    (``(1,(_,2))``); no layouts."""
+    value = decode_arg(text)
+    if _holds_layout(value):
+        raise LayoutError(f"expected a coordinate (integers and _), got the layout text {text!r}")
+    return value
+
+
+def _holds_layout(x):
+    return isinstance(x, LayoutBase) or (isinstance(x, tuple) and any(map(_holds_layout, x)))
+
+
+def decode_arg(text):
+    """Any neutral argument from its CuTe text, without knowing its kind (what
+    ``format_arg`` printed): a layout, a tiler (layouts, ints, ``_``), a coordinate or an
+    IntTuple (integers >= 0, ``_``).  ``decode_arg(format_arg(x)) == x``."""
+    def build(node):
+        kind = node[0]
+        if kind == "layout":
+            return LayoutBase(node[1], node[2])
+        if kind == "int":
+            return check_inttuple(node[1], "entry", 0)
+        if kind == "underscore":
+            return _
+        return tuple(build(x) for x in node[1])
+    return build(parse_tile_parts(str(text).strip()))
+
+
 def parse_args(op, texts):
-    """Parse an op's arguments from CuTe notation into the neutral form."""
+    """Parse an op's arguments from CuTe notation into the neutral form (by OPS kind)."""
     check_op(op, texts)
     parsers = {"layout": neutral_layout, "tiler": lambda t: parse_tile(t, LayoutBase),
-               "int": neutral_int}
+               "int": neutral_int, "coord": neutral_coord, "inttuple": neutral_inttuple,
+               "profile": neutral_inttuple}
     return tuple(parsers[kind.rstrip("?")](text) for kind, text in zip(OPS[op], texts))
 
 
 def format_arg(x):
-    """A neutral argument in CuTe notation (layouts, tilers, ``_N`` / ``N`` integers)."""
+    """A neutral argument or answer in CuTe notation (layouts, tilers, coordinates with
+    ``_``, ``_N`` / ``N`` integers; a bool as ``true`` / ``false``)."""
     if isinstance(x, LayoutBase):
         return str(x)
     if isinstance(x, tuple):
         return "(" + ",".join(format_arg(e) for e in x) + ")"
+    if isinstance(x, Underscore):
+        return "_"
+    if isinstance(x, bool):
+        return "true" if x else "false"
     return repr(x) if isinstance(x, C) else str(int(x))
+
+
+def format_value(op, value):
+    """An ``ok`` answer of ``op`` as text: ``values`` as ``[0 1 2]``, the rest as
+    ``format_arg``."""
+    if ANSWERS.get(op) == "values":
+        return "[" + " ".join(str(int(x)) for x in value) + "]"
+    return format_arg(value)
 
 
 def static_everywhere(x):

@@ -11,11 +11,21 @@ import importlib
 import inspect
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.layout import LayoutBase
 
 from .protocol import Oracle, Outcome
 
-__all__ = ["PackageOracle", "ModuleOracle"]
+__all__ = ["PackageOracle", "ModuleOracle", "isolated_module"]
+
+
+def isolated_module(module_name, name=None, **options):
+    """``module:NAME`` (and ``pycute``) as the harness runs it: a ``ModuleOracle`` inside a
+    worker process (``oracles/isolation.py``), so that the module's exits, crashes, hangs
+    and memory use stay out of the harness.  ``ModuleOracle`` itself is the in-process
+    adapter the worker runs; options: ``timeout``, ``start_timeout``, ``memory_mb``."""
+    from .isolation import IsolatedOracle
+    name = name or f"module:{module_name}"
+    return IsolatedOracle(name, ("layoutcheck.oracles.pymodule", "ModuleOracle",
+                                 (module_name, name)), **options)
 
 
 def _describe(e):
@@ -49,7 +59,8 @@ class PackageOracle(Oracle):
         return [self._one(mod, op, args) for op, args in cases]
 
     def _one(self, mod, op, args):
-        fn = getattr(mod, op, None)
+        from .pyapi import package_function
+        fn = package_function(mod, op, args)
         if fn is None:
             return Outcome.unsupported(f"{self._module_name} has no {op}")
         kwargs = {}
@@ -89,46 +100,18 @@ class ModuleOracle(Oracle):
             return f"module {self.module_name!r} has no Layout class"
         return None
 
-    # neutral -> module values (plain ints: such modules have no static integers)
-    def _to(self, x):
-        if isinstance(x, LayoutBase):
-            return self._mod.Layout(_plain(x.shape), _plain(x.stride))
-        if isinstance(x, tuple):
-            return tuple(self._to(e) for e in x)
-        return int(x)
-
-    def _from(self, r):
-        if hasattr(r, "shape") and hasattr(r, "stride"):
-            try:
-                return LayoutBase(_plain(r.shape), _plain(r.stride))
-            except (LayoutError, TypeError) as e:
-                raise _BadResult(f"returned an invalid layout {r}: {e}") from None
-        if isinstance(r, int) and not isinstance(r, bool):
-            return int(r)
-        raise _BadResult(f"returned {type(r).__name__} {r!r}, not a layout or an integer")
-
     def _run_many(self, cases):
         return [self._one(op, args) for op, args in cases]
 
     def _one(self, op, args):
-        mod = self._mod
-        name = {"values": "Layout"}.get(op, op)
-        fn = getattr(mod, name, None)
-        if not callable(fn):
-            return Outcome.unsupported(f"{self.module_name} has no {op}")
-        try:
-            margs = [self._to(a) for a in args]
-            if op == "values":
-                L = margs[0]
-                n = mod.size(L) if hasattr(mod, "size") else _size(L.shape)
-                return Outcome.ok(tuple(int(L(i)) for i in range(n)))
-            return Outcome.ok(self._from(fn(*margs)))
-        except _BadResult as e:
-            return Outcome.raised(str(e))
-        except RecursionError:
-            return Outcome.raised("RecursionError: maximum recursion depth exceeded")
-        except Exception as e:
-            return Outcome.raised(_describe(e) if str(e) else f"{type(e).__name__} (no message)")
+        """One case through the op table of ``oracles/pyapi.py`` (pycute's API; a subclass
+        or a caller may set ``self.api_overrides`` / ``self.api_underscore``)."""
+        if getattr(self, "_api", None) is None or self._api.mod is not self._mod:
+            from .pyapi import PyApi
+            self._api = PyApi(self._mod, name=self.module_name,
+                              overrides=getattr(self, "api_overrides", None),
+                              underscore=getattr(self, "api_underscore", None))
+        return self._api.call(op, args)
 
 
 def _parameters(fn):
@@ -136,22 +119,3 @@ def _parameters(fn):
         return inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return {}
-
-
-class _BadResult(Exception):
-    pass
-
-
-def _plain(t):
-    if isinstance(t, (tuple, list)):
-        return tuple(_plain(e) for e in t)
-    return int(t)
-
-
-def _size(shape):
-    if isinstance(shape, tuple):
-        n = 1
-        for s in shape:
-            n *= _size(s)
-        return n
-    return shape

@@ -16,6 +16,7 @@ from .properties import *  # noqa: F401,F403   predicates shown by `layoutcheck 
 from .nested import *  # noqa: F401,F403   nested tuples (2.2)
 from .flat import *  # noqa: F401,F403   flat coalesce .. tractable (2.1.4-2.1.8)
 from .algebra import *  # noqa: F401,F403   nested layout algebra (2.3) and CuTe's derived ops
+from .coords import *  # noqa: F401,F403   coordinates, slicing, IntTuple helpers (CuTe's API)
 from .mutual_refinement import *  # noqa: F401,F403   composition algorithm (4)
 from .categories import *  # noqa: F401,F403   the categories Tuple and Nest (3)
 from .examples import *  # noqa: F401,F403   the paper's numbered examples as checks

@@ -34,6 +34,7 @@ from . import tuples as T
 from .basic import make_layout, sort, squeeze
 from .integers import is_constant
 from .layout import Layout, as_layout, values
+from .limits import check_enumeration
 from .nested import refines, substitute_layouts
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
@@ -545,6 +546,7 @@ def right_inverse(L):
             out.append((s, prefix[i]))
             curr = s * d
     R = coalesce(F.flat_layout(out))
+    check_enumeration(_size(R), f"the domain of right_inverse({L}) = {R}")
     if any(L(R(i)) != i for i in range(_size(R))):  # pragma: no cover (a spec bug)
         raise AssertionError(f"right_inverse({L}) = {R} fails L(R(i)) == i")
     return R

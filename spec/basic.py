@@ -16,6 +16,7 @@ from layoutcheck.integers import C
 
 from . import tuples as T
 from .layout import Layout, as_layout, cosize, image, modes, size, values
+from .limits import check_enumeration
 
 __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
            "is_non_degenerate", "restrict", "squeeze", "filter_zeros", "permute",
@@ -216,6 +217,7 @@ def is_injective(L):
 
 def is_surjective(L):
     """Image(Phi_L) = [0, cosize(L)): Phi_L^cosize is onto (Construction 2.1.2.19)."""
+    check_enumeration(cosize(L), f"the codomain [0, cosize) of {as_layout(L)}")
     return image(L) == frozenset(range(cosize(L)))
 
 

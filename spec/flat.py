@@ -20,6 +20,7 @@ from layoutcheck.layout import LayoutBase
 from . import tuples as T
 from .basic import concat, sort, squeeze
 from .layout import Layout, as_layout, values
+from .limits import check_enumeration
 
 __all__ = ["flat_modes", "flat_layout", "is_flat_coalesced", "flat_coalesce", "is_flat_compact", "is_disjoint",
            "is_flat_complementable", "flat_complement", "is_flat_composable",
@@ -179,6 +180,7 @@ def _cosize(L):
 
 def is_flat_compact(L):
     """Def 2.1.5.1: Phi_L : [0, size) -> [0, cosize) is a bijection (checked by enumeration)."""
+    check_enumeration(_cosize(L), f"the codomain [0, cosize) of {L}")
     return sorted(values(L)) == list(range(_cosize(L)))
 
 

@@ -17,6 +17,7 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, parse_tile
 
 from . import tuples as T
+from .limits import check_enumeration
 
 __all__ = ["Layout", "parse", "as_layout", "is_layout", "shape", "stride", "size", "cosize",
            "rank", "depth", "get", "flatten", "modes", "colex", "colex_inv", "phi", "Phi",
@@ -198,6 +199,7 @@ def Phi(L, n):
 def values(L):
     """Phi_L over the whole domain [0, size(L)), as a list."""
     L = as_layout(L)
+    check_enumeration(size(L), f"the domain of {L}")
     return [Phi(L, n) for n in range(size(L))]
 
 
@@ -229,6 +231,7 @@ class FactoredMap:
         return len(set(self.table)) == len(self.table)
 
     def is_surjective(self):
+        check_enumeration(self.codomain, f"the codomain [0, {self.codomain})")
         return set(self.table) == set(range(self.codomain))
 
     def is_isomorphism(self):

@@ -3,14 +3,22 @@
 A quick run of every part of the harness, ending in one readable report: the paper's
 examples, the oracles and what they answer on a few classic operations, a short fuzz
 campaign, a handful of z3 lemmas, and the GPU kernels' host-shim check.  Each section says
-"passed", "FAILED", "skipped" or "not run" with the reason; nothing is reported as passed
-unless something was compared.
+"passed", "FAILED", "skipped" or "not run" with the reason, or "ERROR" when the section
+itself broke (exit 2 then, unless something FAILED: exit 1); nothing is reported as passed
+unless something was compared.  Each section prints as soon as it ends; on a terminal a
+progress line on stderr says what is running.  An oracle named in ``--against`` must be
+known and available (exit 2 at once otherwise); one that crashes on a case fails its section.
 """
 
 import json
+import sys
 import time
 
+from .common import check_output_path, count, oracle_names, seconds, write_output
+
 HELP = "quick fuzz + proof + oracle run on an embedded default, ending in a report"
+
+MAX_RANK = 6
 
 # Classic cases from CuTe's documentation and the paper, run on every available oracle.
 DEFAULT_OPS = [
@@ -24,13 +32,14 @@ DEFAULT_OPS = [
 
 
 def add_arguments(parser):
-    parser.add_argument("--budget", type=float, default=30.0,
-                        help="seconds for the fuzz campaign (default 30; each check runs at "
-                             "least one batch, so many checks x oracles can take longer)")
-    parser.add_argument("--seed", type=int, default=0, help="fuzz seed (default 0)")
+    parser.add_argument("--budget", type=seconds(3600), default=30.0,
+                        help="seconds for the fuzz campaign (default 30, at most 3600; each check "
+                             "runs at least one batch, so many checks x oracles can take longer)")
+    parser.add_argument("--seed", type=count(0, 2 ** 64 - 1), default=0, help="fuzz seed (default 0)")
     parser.add_argument("--against", default=None,
                         help="oracles for the op table and the fuzz (default: all available)")
-    parser.add_argument("--max-rank", type=int, default=3, help="rank bound for the proofs (default 3)")
+    parser.add_argument("--max-rank", type=count(1, MAX_RANK), default=3,
+                        help=f"rank bound for the proofs (default 3, 1..{MAX_RANK})")
     parser.add_argument("--report", metavar="FILE", help="also write the report as JSON")
 
 
@@ -42,8 +51,8 @@ def _section(title, fn):
     t0 = time.perf_counter()
     try:
         status, lines, data = fn()
-    except Exception as e:  # a part that cannot run is reported, never hidden
-        status, lines, data = "not run", [f"{type(e).__name__}: {e}"], None
+    except Exception as e:  # a section that broke is an error, never hidden nor passed
+        status, lines, data = "ERROR", [f"{type(e).__name__}: {' '.join(str(e).split())[:500]}"], None
     return {"section": title, "status": status, "lines": lines, "data": data,
             "seconds": round(time.perf_counter() - t0, 2)}
 
@@ -87,11 +96,16 @@ def _oracles(names):
         for o in usable:
             got = answers[o.name][k]
             cmp = oracles.compare(op, parsed, want, got)
-            word, finding = oracles.verdict(o.name, op, parsed, cmp)
+            if got.kind == "crashed":  # never explained by a finding
+                word, finding = "crashed", None
+            else:
+                word, finding = oracles.verdict(o.name, op, parsed, cmp)
             compared += cmp.ok is not None
-            failed |= word == "disagree"
+            failed |= word in ("disagree", "crashed")
             cells.append(f"{o.name}: {cmp.level}" + (f" (known {finding})" if finding else
-                                                     " DISAGREES" if word == "disagree" else ""))
+                                                     " DISAGREES" if word == "disagree" else
+                                                     f" CRASHED ({got.message})" if word == "crashed"
+                                                     else ""))
             data.append({"op": op, "args": DEFAULT_OPS[k][1], "oracle": o.name,
                          "level": cmp.level, "verdict": word, "finding": finding,
                          "answer": str(got.value) if got.kind == "ok" else f"{got.kind}: {got.message}"})
@@ -103,7 +117,7 @@ def _oracles(names):
     return ("FAILED" if failed else "passed"), lines, data
 
 
-def _fuzz(names, budget, seed):
+def _fuzz(names, budget, seed, progress=None):
     from layoutcheck import oracles
     from layoutcheck.fuzz import run_campaign
     note = []
@@ -112,22 +126,27 @@ def _fuzz(names, budget, seed):
         note = ["cute-cpp is fuzzed on demand: layoutcheck fuzz --against cute-cpp --budget 60 "
                 "(one g++ compile per batch)"]
     names = [n for n in names if n != "spec"]  # the spec is the reference, not a candidate
-    report = run_campaign(against=names, budget=budget, seed=seed)
+    if not names:
+        return "skipped", ["no oracle besides the spec to fuzz"], None
+    t0 = time.perf_counter()
+    report = run_campaign(against=names, budget=budget, seed=seed, progress=progress)
+    wall = time.perf_counter() - t0
     s = report["summary"]
-    lines = [f"against {', '.join(names)}: {s.get('checks', len(report['results']))} checks, "
-             f"{s.get('cases', sum(r['cases'] for r in report['results']))} cases in "
-             f"{budget:g} s: " + ", ".join(f"{k} {v}" for k, v in s.items()
-                                          if k in ("pass", "fail", "known", "error", "skipped"))]
+    lines = [f"against {', '.join(names)}: {s['checks']} checks, {s['cases']} cases in "
+             f"{wall:.1f} s (budget {budget:g} s): "
+             + ", ".join(f"{k} {s[k]}" for k in ("pass", "known", "new_failures", "error", "skipped"))]
     for r in report["results"]:
-        if r["status"] in ("fail", "error"):
-            case = r["counterexample"]
-            case = f"{r['op']}({', '.join(map(str, case))})" if isinstance(case, (list, tuple)) else case
+        case = r["counterexample"]
+        case = f"{r['op']}({', '.join(map(str, case))})" if isinstance(case, (list, tuple)) else case
+        if r["status"] in ("fail", "error") and r.get("known_finding"):
+            lines.append(f"  known {r['known_finding']} {r['check']} vs {r['oracle']}: {case}")
+        elif r["status"] in ("fail", "error"):
             lines.append(f"  {r['status'].upper()} {r['check']} vs {r['oracle']}: {case}"
-                         + (f" [known {r['known_finding']}]" if r.get("known_finding") else ""))
-    new_fail = any(r["status"] in ("fail", "error") and not r.get("known_finding")
-                   for r in report["results"])
+                         + (f" ({r['message']})" if r.get("message") else ""))
+    errors = any(r["status"] == "error" for r in report["results"])
+    new_fail = any(r["status"] == "fail" and not r.get("known_finding") for r in report["results"])
     lines += note
-    return ("FAILED" if new_fail else "passed"), lines, report
+    return ("FAILED" if new_fail or errors else "passed"), lines, report
 
 
 def _proofs(max_rank):
@@ -158,27 +177,56 @@ def _gpu():
     return ("passed" if report["ok"] else "FAILED"), lines, report
 
 
+SECTIONS = ("paper examples (spec)", "oracles", "fuzz campaign", "z3 proofs", "gpu kernels")
+
+
+def _check_oracles(against):
+    """The names of --against (None: every available one); unknown or unavailable: exit 2."""
+    from layoutcheck.oracles import get_oracle
+    if against is None:
+        return None
+    names = oracle_names(against, lambda: [])
+    for n in names:
+        reason = get_oracle(n).unavailable_reason()
+        if reason:
+            from layoutcheck.errors import LayoutError
+            raise LayoutError(f"oracle {n} is unavailable: {reason}")
+    return names
+
+
 def run(args):
-    names = [n.strip() for n in args.against.split(",")] if args.against else None
+    names = _check_oracles(args.against)
+    check_output_path(args.report, "--report")
+    tty = sys.stderr.isatty()
+    fuzz_progress = None
+    if tty:
+        from layoutcheck.fuzz.campaign import progress_printer
+        fuzz_progress = progress_printer(sys.stderr)
+    parts = [lambda: _examples(), lambda: _oracles(names),
+             lambda: _fuzz(names, args.budget, args.seed, fuzz_progress),
+             lambda: _proofs(args.max_rank), lambda: _gpu()]
     t0 = time.perf_counter()
-    sections = [
-        _section("paper examples (spec)", _examples),
-        _section("oracles", lambda: _oracles(names)),
-        _section("fuzz campaign", lambda: _fuzz(names, args.budget, args.seed)),
-        _section("z3 proofs", lambda: _proofs(args.max_rank)),
-        _section("gpu kernels", _gpu),
-    ]
     print("layoutcheck demo report")
-    print("=" * 23)
-    for s in sections:
+    print("=" * 23, flush=True)
+    sections = []
+    for k, (title, part) in enumerate(zip(SECTIONS, parts)):
+        if tty:
+            sys.stderr.write(f"[{k + 1}/{len(SECTIONS)}] {title} ... "
+                             f"({time.perf_counter() - t0:.0f} s so far)\n")
+            sys.stderr.flush()
+        s = _section(title, part)
+        sections.append(s)
         print(f"\n[{s['status']}] {s['section']}  ({s['seconds']} s)")
         for line in s["lines"]:
             print(f"  {line}")
+        sys.stdout.flush()
     failed = [s["section"] for s in sections if s["status"] == "FAILED"]
+    errors = [s["section"] for s in sections if s["status"] == "ERROR"]
     not_run = [s["section"] for s in sections if s["status"] in ("not run", "skipped")]
-    print(f"\nsummary: {len(sections) - len(failed) - len(not_run)} passed, {len(failed)} failed, "
+    passed = len(sections) - len(failed) - len(errors) - len(not_run)
+    print(f"\nsummary: {passed} passed, {len(failed)} failed, {len(errors)} errors, "
           f"{len(not_run)} not run or skipped, in {time.perf_counter() - t0:.1f} s")
     if args.report:
-        with open(args.report, "w") as f:
-            json.dump({"sections": sections}, f, indent=2, default=str)
-    return 1 if failed else 0
+        write_output(args.report, json.dumps({"sections": sections}, indent=2, default=str),
+                     "--report")
+    return 1 if failed else 2 if errors else 0

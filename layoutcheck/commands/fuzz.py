@@ -1,4 +1,10 @@
-"""`layoutcheck fuzz`: the differential and algebraic gate (issue 6); see layoutcheck.fuzz.campaign."""
+"""`layoutcheck fuzz`: the differential and algebraic gate (issue 6); see layoutcheck.fuzz.campaign.
+
+Every flag is checked before any work (exit 2, one line): the budget is finite, positive
+and at most a day; report paths are writable files; ``--case`` has the number of inputs its
+check takes.  An oracle named in ``--against`` that cannot run makes the run exit 2 (never
+0), as does an oracle that crashed on a case (reported as an error with the case).
+"""
 
 import json
 import shlex
@@ -6,11 +12,16 @@ import sys
 
 from layoutcheck.errors import LayoutError
 
+from .common import MAX_BUDGET_S, check_output_path, count, oracle_names, seconds, write_output
+
 HELP = "fuzz oracles against the spec and the algebra's laws within a time budget (a CI gate)"
+
+MAX_EXAMPLES = 10_000_000
+MAX_JOBS = 64
 
 
 def add_arguments(parser):
-    parser.add_argument("--against", default="pycute",
+    parser.add_argument("--against", default=None,
                         help="comma-separated oracles: spec, impl, pycute, module:NAME, cute-cpp, "
                              "cute-dsl (default: pycute)")
     parser.add_argument("--ops", default=None,
@@ -19,20 +30,23 @@ def add_arguments(parser):
                         help="comma-separated check names (see --list)")
     parser.add_argument("--kind", choices=["differential", "law"], default=None,
                         help="only differential checks (vs spec) or only algebraic laws")
-    parser.add_argument("--budget", type=float, default=60.0,
-                        help="seconds for the whole run, shared across checks (default 60)")
-    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    parser.add_argument("--max-examples", type=int, default=None,
+    parser.add_argument("--budget", type=seconds(), default=60.0,
+                        help=f"seconds for the whole run, shared across checks (default 60, "
+                             f"at most {MAX_BUDGET_S:g})")
+    parser.add_argument("--seed", type=count(0, 2 ** 64 - 1), default=0,
+                        help="base seed (default 0)")
+    parser.add_argument("--max-examples", type=count(1, MAX_EXAMPLES), default=None,
                         help="cases per check instead of a time budget: the run is then "
-                             "a function of --seed only")
+                             f"a function of --seed only (1..{MAX_EXAMPLES})")
     parser.add_argument("--report", metavar="FILE", help="write the JSON report here")
     parser.add_argument("--junit", metavar="FILE", help="write JUnit XML here")
     parser.add_argument("--replay", metavar="FILE",
                         help="rerun the counterexamples of a saved --report")
     parser.add_argument("--case", nargs="+", metavar=("CHECK", "ARG"),
                         help="rerun one case: a check name and its inputs in CuTe notation")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="processes; shards the run by seed and merges the results")
+    parser.add_argument("--jobs", type=count(1, MAX_JOBS), default=1,
+                        help=f"processes (1..{MAX_JOBS}); shards the run by seed and merges the "
+                             "results")
     parser.add_argument("--no-db", action="store_true",
                         help="neither replay nor store failures in ./.layoutcheck/")
     parser.add_argument("--fail-fast", action="store_true",
@@ -44,6 +58,31 @@ def _split(text):
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
 
+def case_arity(check):
+    """(lo, hi): how many inputs ``--case CHECK`` takes: the op's arguments for a
+    differential check, the length of the drawn tuples for a law."""
+    if check.kind == "differential":
+        from layoutcheck.oracles import OPS
+        kinds = OPS[check.op]
+        return sum(1 for k in kinds if not k.endswith("?")), len(kinds)
+    from layoutcheck.fuzz.campaign import _draw_cases
+    drawn = _draw_cases(check.strategy(), 3, 0)
+    sizes = [len(a) for a in drawn] or [0]
+    return min(sizes), max(sizes)
+
+
+def _check_case(case):
+    from layoutcheck.fuzz.properties import BY_NAME
+    name, inputs = case[0], case[1:]
+    check = BY_NAME.get(name)
+    if check is None:
+        raise LayoutError(f"--case: unknown check {name!r} (layoutcheck fuzz --list shows them)")
+    lo, hi = case_arity(check)
+    if not lo <= len(inputs) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise LayoutError(f"--case {name} takes {want} input(s) in CuTe notation, got {len(inputs)}")
+
+
 def run(args):
     from layoutcheck.fuzz.campaign import (format_failure, junit_xml, progress_printer,
                                            replay_cases, replay_report, run_campaign)
@@ -53,22 +92,24 @@ def run(args):
         for c in CHECKS:
             print(f"{c.name:36s} {c.kind:12s} {c.doc}")
         return 0
-    if args.budget <= 0:
-        raise LayoutError(f"--budget must be positive, got {args.budget}")
-    if args.max_examples is not None and args.max_examples < 1:
-        raise LayoutError(f"--max-examples must be at least 1, got {args.max_examples}")
-    if args.jobs < 1:
-        raise LayoutError(f"--jobs must be at least 1, got {args.jobs}")
-    oracles = _split(args.against)
-    if not oracles:
-        raise LayoutError("--against names no oracle")
+    oracles = oracle_names(args.against, lambda: ["pycute"])
+    from layoutcheck.oracles import get_oracle
+    for name in oracles:
+        get_oracle(name)  # an unknown name: exit 2 now
+    check_output_path(args.report, "--report")
+    check_output_path(args.junit, "--junit")
+    if args.report and args.junit and args.report == args.junit:
+        raise LayoutError("--report and --junit name the same file")
+    if args.case and args.replay:
+        raise LayoutError("--case and --replay cannot be combined")
     command = "layoutcheck fuzz " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \
         if len(sys.argv) > 1 and sys.argv[1] == "fuzz" else "layoutcheck fuzz"
 
     if args.case:
+        _check_case(args.case)
         report = replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command)
-    elif args.replay:
-        report = replay_report(args.replay, oracles if args.against != "pycute" else None, command)
+    elif args.replay is not None:
+        report = replay_report(args.replay, oracles if args.against is not None else None, command)
     else:
         report = run_campaign(oracles=oracles, ops=_split(args.ops), budget=args.budget,
                               seed=args.seed, max_examples=args.max_examples,
@@ -76,9 +117,9 @@ def run(args):
                               use_db=not args.no_db, jobs=args.jobs,
                               progress=progress_printer(sys.stderr), command=command,
                               fail_fast=args.fail_fast)
-    for name, state in report["oracles"].items():
-        if state != "available":
-            print(f"oracle {name} unavailable: {state}", file=sys.stderr)
+    unavailable = [n for n, state in report["oracles"].items() if state != "available"]
+    for name in unavailable:
+        print(f"oracle {name} unavailable: {report['oracles'][name]}", file=sys.stderr)
     for r in report["results"]:
         if r["counterexample"] and r["status"] in ("fail", "error"):
             print(format_failure(r))
@@ -87,12 +128,15 @@ def run(args):
           f"{s['known']} known findings, {s['error']} errors, {s['skipped']} skipped; "
           f"{s['cases']} cases in {s['seconds']} s")
     if args.report:
-        with open(args.report, "w") as f:
-            json.dump(report, f, indent=1)
+        write_output(args.report, json.dumps(report, indent=1), "--report")
     if args.junit:
-        with open(args.junit, "w") as f:
-            f.write(junit_xml(report))
-    if report["exit_status"] == 2 and not s["new_failures"]:
+        write_output(args.junit, junit_xml(report), "--junit")
+    status = report["exit_status"]
+    if status == 2 and not s["new_failures"]:
         why = "every check was skipped" if s["skipped"] == s["checks"] else "a check errored"
         print(f"layoutcheck fuzz: {why}", file=sys.stderr)
-    return report["exit_status"]
+    elif status == 0 and unavailable:
+        print(f"layoutcheck fuzz: {', '.join(unavailable)} could not run (named in --against)",
+              file=sys.stderr)
+        status = 2
+    return status

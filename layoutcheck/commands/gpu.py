@@ -4,6 +4,8 @@ on a GPU when one is present (with throughput for large layouts)."""
 
 from layoutcheck.errors import LayoutError
 
+from .common import check_output_path, count
+
 HELP = "compile the CUDA address kernels (sm_90) and check them against the spec"
 
 
@@ -12,11 +14,12 @@ def add_arguments(parser):
                         help="compile every kernel source (NVRTC and nvcc), execute nothing")
     parser.add_argument("--report", metavar="FILE",
                         help="also write the report to FILE (JSON if it ends in .json, else text)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the generated layouts")
-    parser.add_argument("--count", type=int, default=200,
-                        help="layouts in the sweep (default 200; others scale from it)")
-    parser.add_argument("--cute-count", type=int, default=24,
-                        help="CuTe device computations (default 24)")
+    parser.add_argument("--seed", type=count(0, 2 ** 63 - 1), default=0,
+                        help="seed of the generated layouts")
+    parser.add_argument("--count", type=count(1, 100_000), default=200,
+                        help="layouts in the sweep (default 200, 1..100000; others scale from it)")
+    parser.add_argument("--cute-count", type=count(1, 10_000), default=24,
+                        help="CuTe device computations (default 24, 1..10000)")
     parser.add_argument("--sizes", default="24,26,28,30",
                         help="log2 sizes of the large layouts timed on a device (default "
                              "24,26,28,30; empty for none)")
@@ -38,13 +41,16 @@ def _sizes(text):
 def run(args):
     from layoutcheck.gpu_checks.run import render, run_all, write_report
     import sys
-    if args.count < 1 or args.cute_count < 1:
-        raise LayoutError("--count and --cute-count must be at least 1")
+    check_output_path(args.report, "--report")
+    sizes = _sizes(args.sizes)
     report = run_all(compile_only=args.compile_only, seed=args.seed, count=args.count,
-                     cute_count=args.cute_count, sizes=_sizes(args.sizes),
+                     cute_count=args.cute_count, sizes=sizes,
                      backends=None if args.backend == "all" else [args.backend],
                      log=lambda msg: print(f"layoutcheck gpu: {msg}", file=sys.stderr))
     print(render(report))
     if args.report:
-        write_report(report, args.report)
+        try:
+            write_report(report, args.report)
+        except OSError as e:
+            raise LayoutError(f"cannot write --report {args.report}: {e.strerror or e}") from None
     return 0 if report["ok"] else 1

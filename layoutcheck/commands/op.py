@@ -2,9 +2,12 @@
 
 Runs the operation on the spec (the reference) and on every requested oracle (default:
 every available one), grades each answer with ``layoutcheck.oracles.compare`` and prints
-them side by side.  Exit 1 when an oracle disagrees at the level the operation requires
-and no finding of the register explains it; 2 for bad notation, an unknown operation or
-an unknown / unavailable oracle.
+them side by side.  Where the spec refuses to enumerate an input this large
+(``condition enumeration_limit``), ``impl`` (which never enumerates; its agreement with the
+spec is tested) is the reference, and the output says so.  Exit 1 when an oracle disagrees
+at the level the operation requires and no finding of the register explains it, or when an
+oracle crashed (exited, was killed, timed out: never explained by a finding); 2 for bad
+notation, an unknown operation or an unknown / unavailable oracle.
 """
 
 import json
@@ -12,6 +15,8 @@ import json
 from layoutcheck.errors import LayoutError
 
 HELP = "run one layout operation on several oracles and compare them with the spec"
+
+VALUES_LIMIT = 1 << 16  # `op values` lists at most this many offsets per oracle
 
 
 def add_arguments(parser):
@@ -24,20 +29,19 @@ def add_arguments(parser):
                         help="comma-separated oracles: spec, impl, pycute, cute-cpp, cute-dsl, "
                              "module:NAME (default: every available one)")
     parser.add_argument("--sense", choices=("paper", "cute"), default="paper",
-                        help="the spec's reading used as the reference: the paper's definitions "
+                        help="the reading of the spec and impl: the paper's definitions "
                              "(default) or CuTe's extensions (composition beyond size(A), "
                              "complement/divide rounding N up)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per oracle")
 
 
-def _oracles(against):
+def _oracles(against, sense):
     from layoutcheck.oracles import available_oracles, get_oracle
-    names = [n.strip() for n in against.split(",") if n.strip()] if against else available_oracles()
-    if not names:
-        raise LayoutError("--against names no oracle")
+
+    from .common import oracle_names
     oracles = []
-    for n in dict.fromkeys(names):
-        o = get_oracle(n)
+    for n in oracle_names(against, available_oracles):
+        o = get_oracle(n, sense=sense) if n in ("spec", "impl") and sense == "cute" else get_oracle(n)
         reason = o.unavailable_reason()
         if reason:
             raise LayoutError(f"oracle {n} is unavailable: {reason}")
@@ -45,36 +49,63 @@ def _oracles(against):
     return oracles
 
 
+def _reference(op, inputs, sense):
+    """(oracle, outcome, note): the spec, or impl where the spec refuses by size."""
+    from layoutcheck.oracles import get_oracle
+    from layoutcheck.spec.limits import ENUMERATION_CONDITION
+    kw = {"sense": "cute"} if sense == "cute" else {}
+    spec = get_oracle("spec", **kw)
+    out = spec.run(op, *inputs)
+    if out.kind == "raised" and f"[condition {ENUMERATION_CONDITION}]" in out.message:
+        impl = get_oracle("impl", **kw)
+        note = (f"reference: impl ({sense}), because the spec refuses: "
+                f"{out.message.split(' [condition')[0]}")
+        return impl, impl.run(op, *inputs), note
+    return spec, out, f"reference ({sense})"
+
+
+def _check_size(op, inputs):
+    from layoutcheck import impl
+    if op == "values" and int(impl.size(inputs[0])) > VALUES_LIMIT:
+        raise LayoutError(f"values of a layout of size {int(impl.size(inputs[0]))}: `op values` "
+                          f"lists at most {VALUES_LIMIT} offsets (use `layoutcheck show --limit N`)")
+
+
 def run(args):
-    from layoutcheck.oracles import compare, get_oracle, parse_args, verdict
+    from layoutcheck.oracles import compare, parse_args, verdict
     from layoutcheck.oracles.protocol import format_arg
 
     op = args.name
     inputs = parse_args(op, args.args)
-    oracles = [o for o in _oracles(args.against) if o.name != "spec"]
+    _check_size(op, inputs)
     sense = getattr(args, "sense", "paper")
-    spec = get_oracle("spec", sense=None if sense == "paper" else sense)
-    reference = spec.run(op, *inputs)
-    rows = []
-    for o in [spec] + oracles:
-        outcome = reference if o is spec else o.run(op, *inputs)
-        if o is spec:
-            row = dict(level="reference", agrees=None, required="", verdict=f"reference ({sense})",
-                       finding=None, detail="")
+    oracles = _oracles(args.against, sense)
+    ref_oracle, reference, note = _reference(op, inputs, sense)
+    oracles = [o for o in oracles if o.name not in ("spec", ref_oracle.name)]
+    rows = [dict(oracle=ref_oracle.name, op=op, args=[format_arg(a) for a in inputs],
+                 kind=reference.kind, result=_result(reference),
+                 message=reference.message or None, level="reference", agrees=None,
+                 required="", verdict=note, finding=None, detail="")]
+    answers = {}
+    for o in oracles:  # one batch per oracle
+        answers[o.name] = o.run_many([(op, inputs)])[0]
+    for o in oracles:
+        outcome = answers[o.name]
+        c = compare(op, inputs, reference, outcome)
+        if "crashed" in (outcome.kind, reference.kind):
+            v, fid = "crashed", None  # a crash is never a known finding
         else:
-            c = compare(op, inputs, reference, outcome)
             v, fid = verdict(o.name, op, inputs, c)
-            row = dict(level=c.level, agrees=c.ok, required=c.required, verdict=v, finding=fid,
-                       detail=c.detail)
         rows.append(dict(oracle=o.name, op=op, args=[format_arg(a) for a in inputs],
                          kind=outcome.kind, result=_result(outcome),
-                         message=outcome.message or None, **row))
+                         message=outcome.message or None, level=c.level, agrees=c.ok,
+                         required=c.required, verdict=v, finding=fid, detail=c.detail))
     if args.json:
         for r in rows:
             print(json.dumps(r))
     else:
         _table(op, inputs, rows)
-    return 1 if any(r["verdict"] == "disagree" for r in rows) else 0
+    return 1 if any(r["verdict"] in ("disagree", "crashed") for r in rows) else 0
 
 
 def _result(outcome):
@@ -95,8 +126,10 @@ def _table(op, inputs, rows):
             text = r["result"] if isinstance(r["result"], str) else " ".join(map(str, r["result"]))
         else:
             text = f"{r['kind']}: {r['message']}"
-        verdict = r["verdict"] + (f" {r['finding']}" if r["finding"] else "")
-        shown.append((r["oracle"], _clip(text, 60), r["level"], verdict, _clip(r["detail"], 90)))
+        verdict = r["verdict"].upper() if r["verdict"] == "crashed" else r["verdict"]
+        verdict += f" {r['finding']}" if r["finding"] else ""
+        shown.append((r["oracle"], _clip(text, 60), r["level"], _clip(verdict, 200),
+                      _clip(r["detail"], 90)))
     w0 = max(len(s[0]) for s in shown)
     w1 = min(max(len(s[1]) for s in shown), 60)
     w2 = max(len(s[2]) for s in shown)

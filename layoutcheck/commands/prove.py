@@ -13,10 +13,11 @@ HELP = "prove the layout lemmas with z3: proved, refuted (with a counterexample)
 def add_arguments(parser):
     parser.add_argument("lemmas", nargs="*", metavar="LEMMA", help="lemma names (default: all)")
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
-    parser.add_argument("--max-rank", type=int, default=None,
-                        help="prove ranks 1..R (default 4)")
-    parser.add_argument("--timeout", type=float, default=None,
-                        help="seconds per z3 query (default 20)")
+    from .common import count, seconds
+    parser.add_argument("--max-rank", type=count(1, 8), default=None,
+                        help="prove ranks 1..R (default 4, at most 8)")
+    parser.add_argument("--timeout", type=seconds(3600), default=None,
+                        help="seconds per z3 query (default 20, at most 3600)")
     parser.add_argument("--no-induction", action="store_true",
                         help="skip the all-rank induction steps")
     parser.add_argument("--report", metavar="FILE", help="write the rows as JSON to FILE")
@@ -69,6 +70,8 @@ def run(args):
     check_arguments(args.lemmas, max_rank, timeout)  # bad input: exit 2 before any work
     report = None
     if args.report:
+        from .common import check_output_path
+        check_output_path(args.report, "--report")  # a directory, /dev/full, ...: exit 2 now
         try:
             report = open(args.report, "w")
         except OSError as e:

@@ -1,20 +1,29 @@
 """`layoutcheck show LAYOUT`: the observers, modes and properties of one layout.
 
-Everything is computed by the executable spec (``layoutcheck.spec``), which enumerates:
-fine for layouts up to a few hundred thousand elements.
+Nothing here enumerates the layout: the properties are decided from the modes
+(``mode_properties``: ``layoutcheck.impl``'s mode-wise predicates, plus exact mode rules for
+injectivity and surjectivity, z3 for the injectivity cases no rule settles); values are
+computed one index at a time (the spec's Phi) and only the first ``--limit`` of them; the
+grid is drawn only when it has at most ``--limit`` cells.  ``tests/test_show.py`` checks
+every mode rule against the spec's literal, enumerating predicates.
 """
 
 import json
 
+from layoutcheck.errors import LayoutError
+
 HELP = "show a layout's rank, depth, size, cosize, modes, properties and offsets"
+
+MAX_LIMIT = 1 << 20  # --limit at most this many values / grid cells
+Z3_TIMEOUT_MS = 5000
 
 
 def add_arguments(parser):
     parser.add_argument("layout", help="a layout in CuTe notation, e.g. '(2,(2,2)):(4,(2,1))'")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--limit", type=int, default=1024, metavar="N",
-                        help="list at most N values, and draw the grid only when it has at "
-                             "most N cells (default 1024)")
+                        help=f"list at most N values, and draw the grid only when it has at "
+                             f"most N cells (default 1024, at most {MAX_LIMIT})")
 
 
 def _jsonable(t):
@@ -44,12 +53,98 @@ def format_grid(rows):
     return out
 
 
+# --- properties from the modes ----------------------------------------------------------
+
+def _live_modes(L):
+    """The flat modes that move: size > 1 (size-1 modes contribute nothing)."""
+    from layoutcheck.layout import leaves
+    return [(int(s), int(d)) for s, d in zip(leaves(L.shape), leaves(L.stride)) if int(s) > 1]
+
+
+def is_surjective_by_modes(L):
+    """Image(Phi_L) = [0, cosize(L)), exactly: the image is the sum of the progressions
+    {0, d, ..., (s-1)d}.  Taken by increasing stride, while the partial sum is an interval
+    [0, span], adding a progression with d <= span + 1 gives [0, span + (s-1)d]; a stride
+    d > span + 1 leaves span + 1 < cosize uncovered for good (every later term is 0 or >= d).
+    """
+    span = 0
+    for s, d in sorted((m for m in _live_modes(L) if m[1]), key=lambda m: m[1]):
+        if d > span + 1:
+            return False
+        span += (s - 1) * d
+    return True
+
+
+def is_injective_by_modes(L, limit):
+    """Phi_L injective: True / False, or None when undecided.  Rules: a moving stride-0
+    mode repeats values; strides that each exceed the span of the smaller modes are
+    injective; size > cosize is not (pigeonhole); a layout of at most ``limit`` points is
+    enumerated (impl); else z3 looks for a non-zero y with |y_i| < s_i and sum y_i d_i = 0."""
+    ms = _live_modes(L)
+    if any(d == 0 for _, d in ms):
+        return False
+    span = 0
+    for s, d in sorted(ms, key=lambda m: m[1]):
+        if d <= span:
+            break
+        span += (s - 1) * d
+    else:
+        return True
+    size = 1
+    for s, _ in ms:
+        size *= s
+    cosize = 1 + sum((s - 1) * d for s, d in ms)
+    if size > cosize:
+        return False
+    if size <= limit:
+        import numpy as np
+
+        from layoutcheck import impl
+        v = impl.values(L)
+        return bool(np.unique(v).size == v.size)
+    return _injective_z3(ms)
+
+
+def _injective_z3(ms):
+    import z3
+    ys = [z3.Int(f"y{i}") for i in range(len(ms))]
+    solver = z3.Solver()
+    solver.set("timeout", Z3_TIMEOUT_MS)
+    for y, (s, _) in zip(ys, ms):
+        solver.add(y > -s, y < s)
+    solver.add(z3.Sum([y * d for y, (_, d) in zip(ys, ms)]) == 0)
+    solver.add(z3.Or([y != 0 for y in ys]))
+    answer = solver.check()
+    return None if answer == z3.unknown else answer == z3.unsat
+
+
+def mode_properties(L, limit=1024):
+    """The properties ``show`` reports, decided from the modes (never enumerating more than
+    ``limit`` points): name -> True / False / None (undecided), then ``coalesced_form``."""
+    from layoutcheck import impl
+    out = {"sorted": impl.is_sorted(L), "column_major": impl.is_column_major(L),
+           "row_major": impl.is_row_major(L), "non_degenerate": impl.is_non_degenerate(L),
+           "injective": is_injective_by_modes(L, limit), "compact": impl.is_compact(L),
+           "surjective": is_surjective_by_modes(L)}
+    for name, fn in (("coalesced", impl.is_coalesced), ("complementable", impl.is_complementable),
+                     ("tractable", impl.is_tractable)):
+        try:
+            out[name] = bool(fn(L))
+        except (LayoutError, TypeError):
+            continue
+    out = {k: (v if v is None else bool(v)) for k, v in out.items()}
+    try:
+        out["coalesced_form"] = str(impl.coalesce(L))
+    except (LayoutError, TypeError):
+        pass
+    return out
+
+
 def describe(text, limit):
     """The shown facts as a dict (the JSON object)."""
     from layoutcheck import spec as S
-    from layoutcheck.errors import LayoutError
-    if limit < 0:
-        raise LayoutError(f"--limit must be non-negative, got {limit}")
+    if not 0 <= limit <= MAX_LIMIT:
+        raise LayoutError(f"--limit must lie in [0, {MAX_LIMIT}], got {limit}")
     L = S.parse(text)
     n = int(S.size(L))
     shown = min(n, limit)
@@ -64,7 +159,7 @@ def describe(text, limit):
         "modes": [str(m) for m in S.modes(L)] if S.rank(L) else [],
         "values": [int(S.Phi(L, i)) for i in range(shown)],
         "values_truncated": shown < n,
-        "properties": S.layout_properties(L),
+        "properties": mode_properties(L, limit),
     }
     if int(S.rank(L)) == 2 and isinstance(L.shape, tuple) and n <= limit:
         info["grid"] = grid_rows(L)
@@ -84,7 +179,7 @@ def run(args):
         lines.append(f"  {i}: {m}")
     lines.append("properties")
     for k, v in info["properties"].items():
-        shown = ("yes" if v else "no") if isinstance(v, bool) else v
+        shown = "undecided" if v is None else ("yes" if v else "no") if isinstance(v, bool) else v
         lines.append(f"  {k:<16} {shown}")
     more = f" ... ({info['size'] - len(info['values'])} more; raise --limit)" \
         if info["values_truncated"] else ""

@@ -1,0 +1,148 @@
+"""Throughput of the cute-cpp oracle (issue 14): cases per second on its two paths.
+
+    .venv/bin/python benchmarks/cpp_throughput.py [--dynamic-cases 20000] [--static-seconds 60]
+        [--jobs N] [--cache DIR] [--json out.json]
+
+- **runtime-integer cases** (every integer a runtime ``int``): cases drawn by the fuzzer's
+  own strategies for composition, coalesce, complement, logical_divide, logical_product,
+  the inverses, size and values.  A first pass compiles the kernels of their types (cold;
+  counted apart); the timed passes answer fresh cases of the same ops with warm kernels,
+  which is what a long campaign sees.  Reported: cases / wall second, and cases per
+  CPU-second of this process and its children (g++, the driver programs).
+- **all-static cases** (every integer ``_N``): a stream of batches of 64 cases of types
+  the library has never seen (the oracle's ``is_new`` filter), for ``--static-seconds``;
+  every case costs a compile.  Reported the same way.
+
+``--cache`` (default: a fresh temporary folder, so the static stream is cold and the numbers
+do not depend on what earlier runs compiled) is ``$LAYOUTCHECK_CACHE`` for the run.  On a
+shared machine the wall-clock rates move with the load; the CPU-second rates much less.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+OPS = ("composition", "coalesce", "complement", "logical_divide", "logical_product",
+       "left_inverse", "right_inverse", "size", "values")
+
+
+def _strategies(static):
+    from hypothesis import strategies as st
+
+    from layoutcheck.fuzz import strategies as S
+    return {
+        "composition": S.composable_pairs(static=static),
+        "coalesce": st.tuples(S.layouts(static=static)),
+        "complement": S.complement_args(static=static),
+        "logical_divide": S.divide_args(static=static),
+        "logical_product": S.product_args(static=static),
+        "left_inverse": st.tuples(S.layouts(static=static, complementable=True)),
+        "right_inverse": st.tuples(S.layouts(static=static)),
+        "size": st.tuples(S.layouts(static=static)),
+        "values": st.tuples(S.layouts(static=static)),
+    }
+
+
+def _draw_cases(strategy, n, seed_value):
+    """n argument tuples drawn by hypothesis with a fixed seed (generation only)."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hseed
+    out = []
+
+    @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @hseed(seed_value)
+    @given(strategy)
+    def collect(args):
+        out.append(args)
+    collect()
+    return out
+
+
+def draw(static, per_op, seed):
+    cases = []
+    for k, (op, strat) in enumerate(_strategies(static).items()):
+        cases += [(op, tuple(a)) for a in _draw_cases(strat, per_op, seed * 100 + k)]
+    return cases
+
+
+def _cpu():
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _measure(oracle, cases, batch=256):
+    t0, c0 = time.perf_counter(), _cpu()
+    kinds = {}
+    for i in range(0, len(cases), batch):
+        for out in oracle.run_many(cases[i:i + batch]):
+            kinds[out.kind] = kinds.get(out.kind, 0) + 1
+    wall, cpu = time.perf_counter() - t0, _cpu() - c0
+    return dict(cases=len(cases), wall_s=round(wall, 2), cpu_s=round(cpu, 2),
+                cases_per_s=round(len(cases) / wall, 1), cases_per_cpu_s=round(len(cases) / cpu, 1),
+                outcomes=kinds)
+
+
+def dynamic(oracle, n):
+    per_op = max(1, n // len(OPS))
+    warm = draw(False, per_op, seed=1)
+    cold = _measure(oracle, warm)
+    stats0 = oracle.stats()
+    hot = _measure(oracle, draw(False, per_op, seed=2))
+    stats1 = oracle.stats()
+    hot["compiles_during"] = stats1["compiles"] - stats0["compiles"]
+    return dict(cold=cold, warm=hot)
+
+
+def static(oracle, seconds):
+    t0, c0 = time.perf_counter(), _cpu()
+    done, seed, kinds = 0, 100, {}
+    while time.perf_counter() - t0 < seconds:
+        fresh = [c for c in draw(True, 12, seed) if oracle.is_new(*c)]
+        seed += 1
+        for i in range(0, len(fresh), 64):
+            for out in oracle.run_many(fresh[i:i + 64]):
+                kinds[out.kind] = kinds.get(out.kind, 0) + 1
+            done += len(fresh[i:i + 64])
+            if time.perf_counter() - t0 >= seconds:
+                break
+    wall, cpu = time.perf_counter() - t0, _cpu() - c0
+    return dict(cases=done, wall_s=round(wall, 2), cpu_s=round(cpu, 2),
+                cases_per_s=round(done / wall, 1), cases_per_cpu_s=round(done / cpu, 1),
+                outcomes=kinds)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dynamic-cases", type=int, default=20000)
+    p.add_argument("--static-seconds", type=float, default=60.0)
+    p.add_argument("--jobs", type=int, default=None)
+    p.add_argument("--cache", default=None)
+    p.add_argument("--json", default=None)
+    a = p.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="lc-cpp-bench-") as tmp:
+        os.environ["LAYOUTCHECK_CACHE"] = a.cache or tmp
+        from layoutcheck.oracles import get_oracle
+        oracle = get_oracle("cute-cpp", jobs=a.jobs)
+        why = oracle.unavailable_reason()
+        if why:
+            print(f"cute-cpp unavailable: {why}", file=sys.stderr)
+            return 2
+        out = dict(toolchain=oracle.provenance(), jobs=oracle.library.jobs, cpus=os.cpu_count())
+        if a.dynamic_cases:
+            out["dynamic"] = dynamic(oracle, a.dynamic_cases)
+        if a.static_seconds:
+            out["static"] = static(oracle, a.static_seconds)
+        out["stats"] = oracle.stats()
+    print(json.dumps(out, indent=1))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

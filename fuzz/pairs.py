@@ -1,0 +1,180 @@
+"""One (check, oracle) pair of a campaign across the rounds of its budget: the hypothesis runs
+sized to each slice, the batched path for oracles that answer a batch at once, the example
+database replay, and the pair's result row (``report.result_row``)."""
+
+import hashlib
+import shlex
+import time
+
+from .batched import BATCH_CASES, draw_cases, prefetch
+from .budget import MIN_CASES, known_shrink_room, shrink_room
+from .report import result_row
+from .steer import SKIP
+from .targets import decode, encode
+
+__all__ = ["Pair", "finish", "CHUNK", "BATCH", "MAX_RUN"]
+
+CHUNK = 20           # examples per seeded hypothesis run with --max-examples
+BATCH = 16           # cases per hypothesis example (at most; drawn, so it shrinks)
+MAX_RUN = 200        # examples per hypothesis run in budget mode (sized to the slice)
+
+
+def _seed(*parts):
+    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:4], "big")
+
+
+def _replay_line(oracle, check, inputs):
+    return " ".join(["layoutcheck fuzz --against", shlex.quote(oracle), "--case", check.name,
+                     *map(shlex.quote, inputs)])
+
+
+def _since(t, t0):
+    return None if t is None else round(t - t0, 3)
+
+
+class Pair:
+    """A (check, oracle) pair across the rounds of a budget (``budget.Scheduler``) or a fixed
+    number of cases (``--max-examples``)."""
+
+    def __init__(self, check, runner, proxy=None, seed=0, budget=None, deadline=None):
+        """``runner``: the campaign's ``_Runner`` over the oracle (``proxy``: its
+        ``batched.Prefetching`` wrapper for a batched oracle, else None)."""
+        self.check, self.name, self.seed, self.proxy = check, runner.ctx.oracle.name, seed, proxy
+        self.runner = r = runner
+        if budget:
+            r.hard_stop = deadline
+            r.shrink_room = lambda now, known: (known_shrink_room if known else shrink_room)(
+                budget, now, deadline)
+        self.novelty, self.strategy, self.error = r.novelty, None, None
+        self.chunk = self.idle = self.rounds = 0
+        self.seconds, self.per_example, self.finished_at = 0.0, None, None
+        self.done = self.not_reached = self.known_shrunk = False
+
+    def replay(self, replays):
+        """The example database first: True when a stored case still fails."""
+        for inputs in replays:
+            try:
+                self.runner.judge(decode(inputs))
+            except Exception:  # noqa: BLE001 - recorded in runner.best
+                pass
+            if self.runner.best is not None:
+                self.done = True
+                return True
+        return False
+
+    def step(self, until, minimum=False, limit=None):
+        """Fuzz until ``until`` (monotonic; None with ``limit``: that many cases)."""
+        if self.done:
+            return
+        r, t = self.runner, time.monotonic()
+        r.stop_at, r.min_cases = until, (r.cases + MIN_CASES if minimum else 0)
+        if limit is not None:
+            r.limit, r.deterministic = limit, True
+        before = r.cases + r.steer.skipped
+        try:
+            if self.strategy is None:
+                self.strategy = self.check.strategy()
+            (self._batches if self.proxy else self._runs)(minimum)
+            if r.best is None and r.known is not None and r.known_run and not self.known_shrunk:
+                self.known_shrunk = True
+                r.shrink_known(self.strategy)
+        except Exception as e:  # noqa: BLE001 - the harness itself failed on this pair
+            self.error, self.done = e, True
+        self.rounds += 1
+        self.finished_at = time.monotonic()
+        self.seconds += self.finished_at - t
+        self.novelty.seconds = self.seconds
+        self.idle = 0 if r.cases + r.steer.skipped > before else self.idle + 1
+        if r.best is not None or self.idle >= 2 or limit is not None \
+                or (r.cases >= 32 and r.skipped == r.cases):  # nothing to check: unsupported
+            self.done = True
+
+    def _left(self):
+        r = self.runner
+        return not r.halted() and (r.limit is not None or time.monotonic() < r.stop_at
+                                   or r.cases < r.min_cases)
+
+    def _runs(self, minimum):
+        r = self.runner
+        while r.best is None and self._left():
+            if r.limit is not None:
+                n = max(1, min(CHUNK, -(-(r.limit - r.cases) * 4 // BATCH)))
+            elif self.per_example is None:
+                n = 2  # a probe: the next runs are sized to the slice from its cost
+            else:
+                left = max(r.stop_at - time.monotonic(), 0.0)
+                n = max(1, min(MAX_RUN, int(left / self.per_example) + 1))
+            before, ex, t = r.cases + r.steer.skipped, r.examples, time.monotonic()
+            r.hypothesis_run(self.strategy, n, _seed(self.seed, self.check.name, self.name,
+                                                     self.chunk))
+            self.chunk += 1
+            if r.examples > ex:
+                cost = (time.monotonic() - t) / (r.examples - ex)
+                self.per_example = cost if self.per_example is None else \
+                    0.5 * (self.per_example + cost)
+            if r.cases + r.steer.skipped == before and (self.chunk > 3 or r.limit is None):
+                return  # the strategy space is exhausted or every case was skipped
+
+    def _batches(self, minimum):
+        """Batched oracles: draw a batch, answer it stage by stage, judge smallest first."""
+        r, first = self.runner, True
+        while r.best is None and (first and minimum or self._left()):
+            if r.hard_stop is not None and time.monotonic() > r.hard_stop:
+                return
+            first = False
+            n = BATCH_CASES if r.limit is None else min(BATCH_CASES, r.limit - r.cases)
+            cases = draw_cases(self.strategy, n, _seed(self.seed, self.check.name, self.name,
+                                                       "batch", self.chunk))
+            self.chunk += 1
+            if not cases:
+                return
+            marked = [(a, r.region(a)) for a in cases]
+            marked = [(a, m) for a, m in marked if m is not SKIP]
+            prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked])
+            for args, region in sorted(marked, key=lambda am: sum(map(len, encode(am[0])))):
+                if r.best is not None:
+                    break
+                try:
+                    r.judge(args, region)
+                except Exception:  # noqa: BLE001 - recorded in r.best
+                    pass
+
+    def result(self, t0):
+        row = finish(self.runner, self.name, self.seconds, t0, rounds=self.rounds,
+                      elapsed_s=_since(self.finished_at, t0))
+        if self.proxy and row["counterexample"] and not row["known_finding"]:
+            row["message"] += " (smallest failing case of a batch; not shrunk)"
+        if self.error is not None:
+            row.update(status="error",
+                       message=f"harness error: {type(self.error).__name__}: {self.error}")
+        elif self.not_reached:
+            row.update(status="skipped", not_reached=True,
+                       message="not reached: the budget was spent before this pair's turn")
+        return row
+
+
+def finish(runner, oracle_name, seconds, t0, **extra):
+    check, known_region = runner.check, runner.known_cases + runner.region_cases
+    r = result_row(check, oracle_name, "pass", cases=runner.cases, seconds=round(seconds, 3),
+                   cases_per_s=round(runner.cases / seconds, 1) if seconds > 0 else 0.0,
+                   known_cases=runner.known_cases, known_region_cases=known_region,
+                   new_ground_cases=max(0, runner.cases - known_region),
+                   region_skipped=runner.steer.skipped, steered=list(runner.steer.hit),
+                   behaviours=len(runner.novelty.counts),
+                   first_failure_s=_since(runner.first_failure_at, t0),
+                   first_known_s=_since(runner.first_known_at, t0), **extra)
+    if runner.cases and runner.skipped == runner.cases and runner.best is None:
+        r["status"] = "skipped"
+        r["message"] = "the oracle answered no case (unsupported or refused every input)"
+    if runner.known is not None:
+        kid, args, f = runner.known
+        r.update(known_finding=kid, counterexample=encode(args), answers=f.answers,
+                 message=f.message, status="fail",
+                 replay=_replay_line(oracle_name, check, encode(args)))
+    if runner.best is not None:
+        _, inputs, exc, kind, _ = runner.best
+        r.update(status=kind, counterexample=inputs, known_finding=None,
+                 answers=getattr(exc, "answers", None),
+                 message=getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}",
+                 replay=_replay_line(oracle_name, check, inputs))
+    return r

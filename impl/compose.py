@@ -1,0 +1,304 @@
+"""Composition (paper 2.3.7 and section 4; CuTe's composition), by mutual refinement.
+
+``composition(A, B)`` splits each leaf of B against ``coalesce(A)`` by divisibility and checks
+that the leaves' images do not carry between A's modes; an exact fallback decides, from the
+values, the rare compositions of at most 2^16 elements that the divisibility test cannot
+(``_compose_exact``, the only place where the algebra evaluates, on its failure path).
+Tilers (an int ``n``, ``_``, a tuple of tilers) are taken apart here (``_tiler``).
+"""
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase
+
+from . import tuples as tt
+from .algebra import (_C0, _C1, _build, _check_sense, _coal, _coal_of, _fm, _is_underscore,
+                      _raw)
+from .layout import Layout, _new, as_layout, parse_tiler
+
+__all__ = ["composition", "is_composable"]
+
+
+def _tiler(T):
+    """A tiler argument, checked: an impl Layout, an int ``n`` (the layout ``n:_1``), ``_``
+    (or None), or a tuple of tilers (its entries are checked where they are used)."""
+    if type(T) is Layout:
+        return T
+    if type(T) is int and T >= 1:
+        return T
+    if isinstance(T, str):
+        T = parse_tiler(T)
+    if isinstance(T, bool):
+        raise LayoutError(f"a tiler is a layout, an integer or a tuple of tilers, not {T!r}")
+    if isinstance(T, int):
+        if T < 1:
+            raise LayoutError(f"a tiler size must be positive, got {T}")
+        return T
+    if isinstance(T, LayoutBase):
+        return as_layout(T)
+    if isinstance(T, tuple) or _is_underscore(T):
+        return T
+    raise LayoutError(f"a tiler is a layout, an integer or a tuple of tilers, not {T!r}")
+
+
+def _modes_of(s, d):
+    """The top-level modes of the layout s:d as (shapes, strides) tuples (a leaf is one mode)."""
+    return (s, d) if type(s) is tuple else ((s,), (d,))
+
+
+def _rank_error(T, s, d):
+    return LayoutError(f"tiler has {len(T)} modes, layout {_new(s, d)} has rank "
+                       f"{len(s) if type(s) is tuple else 1}", condition="rank")
+
+
+def _compose_leaf(a_s, a_d, t, e, used):
+    """Compose the coalesced flat layout a_s:a_d with one leaf ``t:e``: split the leaf against
+    a's modes by divisibility (the mutual refinement of section 4); returns the result's
+    (shape, stride) for this leaf.
+
+    Adds to ``used[i]`` the largest digit the leaf's image uses in mode i of ``a`` (for the
+    no-carry check across leaves).  Raises when the divisibility conditions fail.  After the
+    first split the leaf continues with stride ``_1`` (``rest_d``), written out below.
+    Comparisons and ``used`` are on plain ints (``+x``); ``_C1 * x`` is skipped (it is x).
+    """
+    if +e == 0:
+        return t, e
+    if +t == 1:
+        return t, _C0
+    if len(a_s) == 1:  # one mode: the leaf is scaled (the loop below would not run)
+        used[0] += +e * (+t - 1)
+        return t, (a_d[0] if e is _C1 else e * a_d[0])
+    out_s, out_d = [], []
+    rest_s, rest_d = t, e
+    for i in range(len(a_s) - 1):
+        if +rest_s == 1:
+            break
+        s = a_s[i]
+        if out_s:  # rest_d == _1: the leaf runs on from the start of mode i
+            new = rest_s if +rest_s < +s else s  # min(s // _1, rest_s)
+            if +rest_s % +new:
+                raise _not_composable("shape divisibility", rest_s, new)
+            used[i] += +new - 1
+            out_d.append(a_d[i])
+        else:
+            if +rest_d % +s == 0:  # the leaf steps over this mode entirely
+                rest_d = rest_d // s
+                continue
+            if +s % +rest_d == 0:
+                new = s if rest_d is _C1 else s // rest_d
+                if +rest_s < +new:
+                    new = rest_s
+                if +rest_s % +new:
+                    raise _not_composable("shape divisibility", rest_s, new)
+            elif +rest_d * (+rest_s - 1) < +s:  # the rest of the leaf fits inside this mode
+                new = rest_s
+            else:
+                raise _not_composable("stride divisibility", s, rest_d)
+            used[i] += +rest_d * (+new - 1)
+            out_d.append(a_d[i] if rest_d is _C1 else rest_d * a_d[i])
+        out_s.append(new)
+        rest_s = rest_s // new
+    if +rest_s != 1:
+        if out_s:
+            used[-1] += +rest_s - 1
+            out_d.append(a_d[-1])
+        else:
+            used[-1] += +rest_d * (+rest_s - 1)
+            out_d.append(a_d[-1] if rest_d is _C1 else rest_d * a_d[-1])
+        out_s.append(rest_s)
+    if len(out_s) == 1:
+        return out_s[0], out_d[0]
+    return tuple(out_s), tuple(out_d)
+
+
+def _not_composable(what, x, y):
+    return LayoutError(f"composition fails the {what} condition ({x} and {y})",
+                       condition="is_composable")
+
+
+def _leaf_layout(ms):
+    if len(ms) == 1:
+        return ms[0]
+    return tuple(m[0] for m in ms), tuple(m[1] for m in ms)
+
+
+def _compose_tree(a_s, a_d, s, d, used):
+    if type(s) is not tuple:
+        return _compose_leaf(a_s, a_d, s, d, used)
+    rs, rd = [], []
+    for x, y in zip(s, d):
+        p, q = _compose_tree(a_s, a_d, x, y, used) if type(x) is tuple else \
+            _compose_leaf(a_s, a_d, x, y, used)
+        rs.append(p)
+        rd.append(q)
+    return tuple(rs), tuple(rd)
+
+
+def _scale_tree(s, d, d0, used):
+    """The strides of ``_compose_tree`` when coalesce(A) is one mode _:d0 (the shapes are B's):
+    each leaf t:e becomes t:(e d0) (t:e for e = 0, 1:_0 for t = 1), adding e (t - 1) to
+    used[0] (the loop of ``_compose_leaf`` is empty for one mode)."""
+    out = []
+    for t, e in zip(s, d):
+        if type(t) is tuple:
+            out.append(_scale_tree(t, e, d0, used))
+        elif +e == 0:
+            out.append(e)
+        elif +t == 1:
+            out.append(_C0)
+        else:
+            used[0] += +e * (+t - 1)
+            out.append(d0 if e is _C1 else e * d0)
+    return tuple(out)
+
+
+def _operands(A, B, a_s, a_d, shape, stride):
+    A = _build(a_s, a_d) if A is None else _new(*A) if type(A) is tuple else A
+    return A, (_new(shape, stride) if B is None else B)
+
+
+def _compose_raw(a_s, a_d, shape, stride, sense, A, B):
+    """composition(A, B) as raw (shape, stride), given a_s:a_d = coalesce(A) and B's parts
+    (Def 2.3.7.1): right-distributive over B's leaves, each leaf split against coalesce(A);
+    the leaves' images must not carry between A's modes (so that the result's function, a sum
+    over its modes, is A∘B), and for the paper the image must stay inside A's last mode
+    (Remark 2.3.7.2).  CuTe's sense lets the last mode of coalesce(A) run on.
+
+    ``A`` and ``B`` are needed only on the failure path, where they are built: None stands for
+    the layout a_s:a_d, respectively shape:stride, and a pair for the layout with those
+    parts."""
+    if not a_s:
+        a_s, a_d = [_C1], [_C0]
+    used = [0] * len(a_s)
+    try:
+        if type(shape) is not tuple:
+            res = _compose_leaf(a_s, a_d, shape, stride, used)
+        elif len(a_s) == 1:
+            res = shape, _scale_tree(shape, stride, a_d[0], used)
+        else:
+            res = _compose_tree(a_s, a_d, shape, stride, used)
+        for i in range(len(a_s) if sense == "paper" else len(a_s) - 1):
+            if used[i] >= +a_s[i]:
+                A, B = _operands(A, B, a_s, a_d, shape, stride)
+                raise LayoutError(
+                    f"composition({A}, {B}): the image of {B} does not fit the modes of "
+                    f"coalesce({A}) without carries (Def 2.3.7.1, Remark 2.3.7.2)",
+                    condition="is_composable")
+    except LayoutError as err:
+        # The divisibility test is sufficient, not necessary: a few compositions exist by
+        # accident of values (composition((4,3):(1,5), 2:6) = 2:7).  Only on this failure
+        # path, decide exactly from the values (bounded size).
+        A, B = _operands(A, B, a_s, a_d, shape, stride)
+        R = _compose_exact(A, list(zip(a_s, a_d)), B, sense)
+        if R is None:
+            raise err from None
+        return R._shape, R._stride
+    return res
+
+
+_EXACT_LIMIT = 1 << 16
+
+
+def _fit(g):
+    """The coalesced flat modes whose layout function is the array g, or None."""
+    import numpy as np
+    out = []
+    while g.size > 1:
+        d = int(g[1])
+        bad = np.nonzero(g != np.arange(g.size) * d)[0]
+        t = int(bad[0]) if bad.size else g.size
+        if g.size % t:
+            return None
+        g2 = g.reshape(-1, t)
+        if not np.array_equal(g2, g2[:, :1] + np.arange(t) * d):
+            return None
+        out.append((t, d))
+        g = g2[:, 0]
+    return out if g[0] == 0 else None
+
+
+def _compose_exact(A, a, B, sense):
+    import numpy as np
+    from .layout import values
+    if int(tt.size(B)) > _EXACT_LIMIT:
+        return None
+    vb = values(B, dtype=np.int64)
+    top = int(vb.max())
+    nA = int(tt.size(A))
+    if top >= nA:
+        if sense == "paper":
+            return None
+        prefix = int(tt.size(tuple(s for s, _ in a[:-1])))
+        a = a[:-1] + [(max(int(a[-1][0]), -(-(top + 1) // prefix)), a[-1][1])]
+    Aext = _new(*_raw([s for s, _ in a], [d for _, d in a])) if len(a) > 1 else \
+        Layout((a[0][0],), (a[0][1],))
+    va = values(Aext, vb, dtype=np.int64)
+
+    def go(s, d):
+        if isinstance(s, tuple):
+            parts = [go(x, y) for x, y in zip(s, d)]
+            return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+        fit = _fit(values(Aext, np.arange(s, dtype=np.int64) * int(d), dtype=np.int64))
+        if fit is None:
+            raise LayoutError("no fit")
+        return _leaf_layout(fit or [(C(1), C(0))])
+
+    try:
+        shape, stride = go(B.shape, B.stride)
+    except LayoutError:
+        return None
+    R = Layout(shape, stride)
+    return R if np.array_equal(values(R, dtype=np.int64), va) else None
+
+
+def composition(A, B, sense="paper"):
+    """composition(A, B)(i) == A(B(i)) (Def 2.3.7.1, the paper's B∘A in CuTe's order).
+
+    B is a layout, an int ``n`` (``n:1``), ``_``, or a tuple of tilers composed with A's
+    modes one by one; modes of A beyond the tuple are kept (pycute and the spec; CuTe C++
+    drops them, finding F-120).
+    """
+    if sense != "paper":
+        _check_sense(sense)
+    if type(A) is not Layout:
+        A = as_layout(A)
+    if type(B) is Layout:
+        return _new(*_compose_raw(*_coal(_fm(A)), B._shape, B._stride, sense, A, B))
+    B = _tiler(B)
+    if _is_underscore(B):
+        return A
+    return _new(*_compose_with(A._shape, A._stride, B, sense, A))
+
+
+def _compose_with(s, d, T, sense, A=None):
+    """composition(s:d, T) as raw (shape, stride) for a checked tiler T; ``A`` is the layout
+    s:d when there is one (for the failure path)."""
+    if type(T) is tuple:
+        ms, md = _modes_of(s, d)
+        if len(T) > len(ms):
+            raise _rank_error(T, s, d)
+        parts = [_compose_with(x, y, _tiler(t), sense) for x, y, t in zip(ms, md, T)]
+        k = len(T)
+        return (tuple([p[0] for p in parts]) + ms[k:]), (tuple([p[1] for p in parts]) + md[k:])
+    if type(T) is not Layout and _is_underscore(T):
+        return s, d
+    if A is None:
+        a_s, a_d = _coal_of(s, d)
+        A = (s, d)
+    else:
+        a_s, a_d = _coal(_fm(A))
+    if type(T) is Layout:
+        return _compose_raw(a_s, a_d, T._shape, T._stride, sense, A, T)
+    return _compose_raw(a_s, a_d, T, _C1, sense, A, None)  # an int n is n:_1
+
+
+def is_composable(A, B, sense="paper"):
+    """The precondition of ``composition`` in the paper's sense (a layout as in Def 2.3.7.1
+    exists) or in CuTe's (its divisibility conditions hold)."""
+    try:
+        composition(A, B, sense=sense)
+    except LayoutError as e:
+        if e.condition is None:
+            raise
+        return False
+    return True

@@ -1,0 +1,198 @@
+"""Division and product (paper 2.3.8, 2.3.9; CuTe's logical/zipped/tiled/flat divide and product,
+blocked and raked product), by their definitions on top of complement and composition.
+
+The workers take the left operand as raw parts (shape, stride, flat modes) and return raw
+(shape, stride) pairs; a tuple tiler is applied mode by mode on the parts; the public
+functions build the one Layout returned.
+"""
+
+from layoutcheck.errors import LayoutError
+
+from .algebra import (_C0, _C1, _ONE, _check_sense, _coal, _complement_parts, _fm,
+                      _is_underscore, _mode_fm, _not_complementable, _raw)
+from .compose import _compose_raw, _modes_of, _rank_error, _tiler
+from .layout import Layout, _new, as_layout
+
+__all__ = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
+           "zipped_product", "tiled_product", "flat_product", "blocked_product",
+           "raked_product"]
+
+
+def _size(fm):
+    n = 1
+    for s, _ in fm:
+        n *= s  # an int: 1 * _k is dynamic
+    return n
+
+
+def _divide(s, d, fa, bs, bd, fb, sense):
+    """A ⊘ B = (A∘B, A∘comp(B, size(A))) for A = s:d (flat modes fa) and B = bs:bd (flat
+    modes fb) (Def 2.3.8.1)."""
+    n = _size(fa)
+    cute = sense == "cute"
+    found = _complement_parts(fb, n, cute, cute)
+    if found is None:
+        raise _not_complementable(_new(bs, bd), n)
+    cs, cd = _raw(*found)
+    return _compose_raw(*_coal(fa), (bs, cs), (bd, cd), sense, (s, d), None)
+
+
+def _product(s, d, fa, bs, bd, fb, sense):
+    """A ⊗ B = (A, comp(A, N)∘B) for A = s:d, B = bs:bd (Def 2.3.9.1).  Observation 2.3.9.2:
+    any large enough complement serves, so N = size(A)·cosize(B) is rounded up to a multiple
+    of s_m d_m (as CuTe does); A itself must be complementable."""
+    cos = 1
+    for x, y in fb:
+        cos += (x - 1) * y
+    found = _complement_parts(fa, _size(fa) * cos, sense == "cute", True)
+    if found is None:
+        raise LayoutError(f"{_new(s, d)} is not complementable (Def 2.1.6.11)",
+                          condition="is_complementable")
+    rs, rd = _compose_raw(*found, bs, bd, sense, None, None)
+    return (s, rs), (d, rd)
+
+
+def _modewise(fn, s, d, fa, T, sense):
+    """fn(s:d, T) for a layout tiler (an int n is n:_1), mode by mode for a tuple tiler (modes
+    beyond the tuple kept), s:d itself for ``_``; T is checked (``_tiler``)."""
+    if type(T) is Layout:
+        return fn(s, d, fa, T._shape, T._stride, _fm(T), sense)
+    if type(T) is tuple:
+        ms, md = _modes_of(s, d)
+        if len(T) > len(ms):
+            raise _rank_error(T, s, d)
+        parts = [_modewise(fn, x, y, _mode_fm(x, y), _tiler(t), sense)
+                 for x, y, t in zip(ms, md, T)]
+        k = len(T)
+        return (tuple([p[0] for p in parts]) + ms[k:]), (tuple([p[1] for p in parts]) + md[k:])
+    if _is_underscore(T):
+        return s, d
+    return fn(s, d, fa, T, _C1, ((T, _C1),), sense)
+
+
+def _apply(fn, A, T, sense):
+    """Raw fn(A, T) of the public operation on its arguments: (shape, stride), checked tiler."""
+    if sense != "paper":
+        _check_sense(sense)
+    if type(A) is not Layout:
+        A = as_layout(A)
+    T = _tiler(T)
+    return _modewise(fn, A._shape, A._stride, _fm(A), T, sense), T
+
+
+def logical_divide(A, T, sense="paper"):
+    """A ⊘ B = (A∘B, A∘comp(B, size(A))) (Def 2.3.8.1); a tuple tiler divides mode by mode."""
+    return _new(*_apply(_divide, A, T, sense)[0])
+
+
+def logical_product(A, T, sense="paper"):
+    """A ⊗ B = (A, comp(A, size(A)·cosize(B))∘B) (Def 2.3.9.1); tuple tilers mode by mode."""
+    return _new(*_apply(_product, A, T, sense)[0])
+
+
+def _unzip(s, d, T):
+    """Gather ((tiles...), (rests..., untouched modes...)) from a mode-wise result s:d (CuTe's
+    tile_unzip / pycute's hier_unzip), as two raw (shape, stride) pairs."""
+    if not isinstance(T, tuple):
+        if type(s) is not tuple or len(s) != 2:
+            # CuTe's zip2_by static_asserts here too; `_` leaves a mode that is no pair.
+            raise LayoutError(f"{_new(s, d)} is not a (tile, rest) pair: a tiler entry {T!r} "
+                              "that leaves a mode alone cannot be unzipped",
+                              condition="is_unzippable")
+        return (s[0], d[0]), (s[1], d[1])
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    parts = [_unzip(x, y, t) for x, y, t in zip(s, d, T)]
+    k = len(T)
+    return ((tuple([p[0][0] for p in parts]), tuple([p[0][1] for p in parts])),
+            (tuple([p[1][0] for p in parts]) + s[k:], tuple([p[1][1] for p in parts]) + d[k:]))
+
+
+def _zipped(fn, A, T, sense):
+    """Raw ((tile), (rest)) of the mode-wise ``fn``.  For a layout tiler the result of fn is
+    already the pair (A∘B, rest), so unzipping leaves it as it is."""
+    (s, d), T = _apply(fn, A, T, sense)
+    if type(T) is tuple or _is_underscore(T):
+        (ts, td), (rs, rd) = _unzip(s, d, T)
+        return (ts, rs), (td, rd)
+    return s, d
+
+
+def _tiled(fn, A, T, sense):
+    """((tile), rest_0, rest_1, ...) from the zipped pair."""
+    (s0, s1), (d0, d1) = _zipped(fn, A, T, sense)
+    if type(s1) is tuple:
+        return _new((s0,) + s1, (d0,) + d1)
+    return _new((s0, s1), (d0, d1))
+
+
+def _flat(fn, A, T, sense):
+    """(tile_0, ..., rest_0, ...) from the zipped pair."""
+    (s0, s1), (d0, d1) = _zipped(fn, A, T, sense)
+    if type(s0) is not tuple:
+        s0, d0 = (s0,), (d0,)
+    if type(s1) is not tuple:
+        s1, d1 = (s1,), (d1,)
+    return _new(s0 + s1, d0 + d1)
+
+
+def zipped_divide(A, T, sense="paper"):
+    """((tile), (rest)) (CuTe's zipped_divide)."""
+    return _new(*_zipped(_divide, A, T, sense))
+
+
+def tiled_divide(A, T, sense="paper"):
+    """((tile), rest_0, rest_1, ...) (CuTe's tiled_divide)."""
+    return _tiled(_divide, A, T, sense)
+
+
+def flat_divide(A, T, sense="paper"):
+    """(tile_0, ..., rest_0, ...) (CuTe's flat_divide)."""
+    return _flat(_divide, A, T, sense)
+
+
+def zipped_product(A, T, sense="paper"):
+    """((block), (rest)) (CuTe's zipped_product)."""
+    return _new(*_zipped(_product, A, T, sense))
+
+
+def tiled_product(A, T, sense="paper"):
+    """((block), rest_0, rest_1, ...) (CuTe's tiled_product)."""
+    return _tiled(_product, A, T, sense)
+
+
+def flat_product(A, T, sense="paper"):
+    """(block_0, ..., rest_0, ...) (CuTe's flat_product)."""
+    return _flat(_product, A, T, sense)
+
+
+def _padded(L, R):
+    """CuTe's append<R>(L) as raw parts (shape, stride, flat modes): the top-level modes of L
+    padded with ``_1:_0`` to rank R, always a tuple (CuTe keeps a leaf a leaf at R = 1, a
+    corner where the spec's reading is followed); its flattening is L's plus the padding."""
+    s, d = _modes_of(L._shape, L._stride)
+    k = R - len(s)
+    return s + (_C1,) * k, d + (_C0,) * k, _fm(L) + (_ONE,) * k
+
+
+def _rank_product(A, B, sense, raked):
+    if sense != "paper":
+        _check_sense(sense)
+    A, B = as_layout(A), as_layout(B)
+    R = max(len(A._shape) if type(A._shape) is tuple else 1,
+            len(B._shape) if type(B._shape) is tuple else 1)
+    (a_s, c_s), (a_d, c_d) = _product(*_padded(A, R), *_padded(B, R), sense)
+    if raked:
+        return _new(tuple(zip(c_s, a_s)), tuple(zip(c_d, a_d)))
+    return _new(tuple(zip(a_s, c_s)), tuple(zip(a_d, c_d)))
+
+
+def blocked_product(A, B, sense="paper"):
+    """CuTe's blocked_product: logical_product of A and B padded to a common rank R, zipped
+    mode by mode as ((A_0, C_0), (A_1, C_1), ...)."""
+    return _rank_product(A, B, sense, raked=False)
+
+
+def raked_product(A, B, sense="paper"):
+    """CuTe's raked_product: as blocked_product with each mode's parts swapped, ((C_0, A_0), ...)."""
+    return _rank_product(A, B, sense, raked=True)

@@ -1,0 +1,126 @@
+"""Predicates of the findings in pycute's API beyond the algebra (issue 11; F-170..F-172).
+
+Region predicates (``when``: ``fn(*inputs)``) and symptom predicates (``answer``:
+``fn(inputs, answer, reference)``), per DESIGN.md "Answer-precise findings": a symptom is
+True only when pycute's answer is exactly what the finding describes, recomputed here from
+pycute's source (nvidia-cutlass 4.2.0.0 ``pycute/layout.py``, ``pycute/int_tuple.py``) with
+the spec doing every step pycute does the way CuTe does.
+"""
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.findings import predicate, symptom
+from layoutcheck.layout import LayoutBase, Underscore, leaves
+
+__all__ = []
+
+
+def _ok(answer):
+    return answer is not None and answer.kind == "ok"
+
+
+# --- F-170: pycute slices a layout at a bare _ into a rank-1 tuple ----------------------------
+
+@predicate
+def bare_underscore_coordinate(L=None, c=None, *rest):
+    """F-170: the coordinate is ``_`` itself (not a tuple holding it)."""
+    return isinstance(L, LayoutBase) and isinstance(c, Underscore)
+
+
+@symptom
+def pycute_wraps_whole_slice(inputs, answer, reference, op=None):
+    """pycute's ``Layout.__call__(None)`` is ``Layout(slice_(None, shape), slice_(None,
+    stride))`` and ``slice_(None, t) = (t,)``: the layout wrapped as one mode (offset 0)."""
+    L = inputs[0]
+    if not (_ok(answer) and isinstance(L, LayoutBase)):
+        return False
+    wrapped = LayoutBase((L.shape,), (L.stride,))
+    if op == "slice_and_offset":
+        return answer.value == (wrapped, 0) and int(answer.value[1]) == 0
+    return answer.value == wrapped
+
+
+# --- F-171: pycute's hier_unzip reads a _ entry of a Tile as (1:0, mode) ----------------------
+
+def _holds_underscore(T):
+    if isinstance(T, tuple):
+        return any(_holds_underscore(t) for t in T)
+    return isinstance(T, Underscore)
+
+
+@predicate
+def tile_tuple_holds_underscore(A=None, T=None, *rest):
+    """F-171: the tiler is a Tile tuple with ``_`` at some depth."""
+    return isinstance(A, LayoutBase) and isinstance(T, tuple) and _holds_underscore(T)
+
+
+def _modes(L):
+    if not isinstance(L.shape, tuple):
+        return [L]
+    return [LayoutBase(s, d) for s, d in zip(L.shape, L.stride)]
+
+
+def _mk(ls):
+    ls = list(ls)
+    return LayoutBase(tuple(x.shape for x in ls), tuple(x.stride for x in ls))
+
+
+def _split(product, A, T):
+    """pycute's logical_divide / logical_product of one mode (as CuTe's, except that its
+    logical_product of an int n is logical_divide(A, n:1): F-076)."""
+    import layoutcheck.spec as spec
+    if product and not isinstance(T, int):
+        return spec.logical_product(A, T, sense="cute")
+    return spec.logical_divide(A, T, sense="cute")
+
+
+def _hier_unzip(product, A, T):
+    """pycute's ``hier_unzip``: a ``_`` entry becomes ``make_layout(Layout(1,0), A_i)``; a
+    tuple gathers ((tiles), (rests, untiled modes of A))."""
+    if isinstance(T, Underscore):
+        return _mk([LayoutBase(1, 0), A])
+    if isinstance(T, tuple):
+        am = _modes(A)
+        split = [_modes(_hier_unzip(product, am[i], T[i])) for i in range(len(T))]
+        return _mk([_mk(s[0] for s in split), _mk([s[1] for s in split] + am[len(T):])])
+    return _split(product, A, T)
+
+
+@symptom
+def pycute_unzips_underscore_as_unit_tile(inputs, answer, reference, op=None):
+    """pycute's zipped / tiled form, with each ``_`` entry giving the tile 1:0 and the rest
+    the whole mode (recomputed; tiled unpacks the rests as pycute's tiled_divide does)."""
+    A, T = inputs[0], inputs[1]
+    if not _ok(answer) or op not in ("zipped_divide", "tiled_divide", "zipped_product",
+                                     "tiled_product"):
+        return False
+    try:
+        Z = _hier_unzip(op.endswith("product"), A, T)
+    except LayoutError:
+        return False
+    if op.startswith("tiled"):
+        z0, z1 = _modes(Z)
+        Z = _mk([z0] + _modes(z1))
+    return answer.value == Z
+
+
+# --- F-172: pycute's crd2crd drops src_shape when it recurses ---------------------------------
+
+def _needs_src_below(c, dst):
+    """Below the top, pycute recurses with ``crd2crd(x, y)`` (no src): a tuple coordinate
+    meeting an integer dst entry there hits its ``assert src_shape is not None``."""
+    if not (isinstance(c, tuple) and isinstance(dst, tuple)):
+        return False
+    return any((isinstance(x, tuple) and not isinstance(y, tuple)) or _needs_src_below(x, y)
+               for x, y in zip(c, dst))
+
+
+@predicate
+def crd2crd_needs_src_below_top(c=None, dst=None, src=None, *rest):
+    """F-172: crd2crd(c, dst, src) whose mode-by-mode recursion needs src below the top."""
+    return src is not None and len(leaves(c)) >= 1 and _needs_src_below(c, dst)
+
+
+@symptom
+def pycute_asserts(inputs, answer, reference):
+    """pycute raised its bare ``AssertionError``."""
+    return answer is not None and answer.kind == "raised" and answer.message.startswith("AssertionError")

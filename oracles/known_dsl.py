@@ -1,0 +1,148 @@
+"""The CuTe DSL's answers as the findings register recognises them (nvidia-cutlass-dsl 4.8.1).
+
+The DSL runs CuTe's layout algebra on static integers, so its answers are those of the
+CuTe C++ model (``oracles/models_cpp.py``) with every integer static, except where the DSL's
+Python layer does something of its own (each a finding of the register):
+
+* zipped/tiled/flat_divide and zipped/tiled_product pass a bare int tiler unconverted to the
+  MLIR op (F-081), zipped/tiled_product a Tile tuple too (F-051): ``must be a Value``;
+* raked_product returns each top mode of the zip coalesced (F-086);
+* tiled/flat forms unpack a rank-1 mode where C++ keeps it wrapped;
+* coalesce of ``():()`` is ``():()`` (F-049);
+* where CuTe C++ does not compile, the DSL raises an MLIRError naming the op
+  ("unable to compute product", "unable to compute the following composition", ...).
+
+``answer(op, *args)`` is the Outcome the ``cute-dsl`` oracle gives according to this model;
+``dsl_answer`` is the symptom the register's cute-dsl tables name.
+"""
+
+from layoutcheck.findings import symptom
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase, Underscore
+
+from . import models_cpp as M
+from .protocol import Outcome
+
+__all__ = ["answer", "matches", "DSL_ERRORS"]
+
+# The MLIRError text of the DSL when CuTe's checks reject (by op family).
+DSL_ERRORS = {
+    "composition": ("unable to compute the following composition",),
+    "product": ("unable to compute product",),
+    "divide": ("failed to perform a valid division", "unable to compute"),
+    "left_inverse": ("unable to compute the left inverse",),
+    "right_inverse": ("unable to compute the right inverse",),
+    "complement": ("unable to compute the complement", "unable to compute"),
+    "coalesce": ("unable to compute",),
+    "filter": ("unable to compute",),
+}
+NOT_A_VALUE = "must be a Value"
+
+
+def _family(op):
+    if op.endswith("_product"):
+        return "product"
+    if op.endswith("_divide"):
+        return "divide"
+    return op
+
+
+def _static(x):
+    if isinstance(x, LayoutBase):
+        return LayoutBase(_static(x.shape), _static(x.stride))
+    if isinstance(x, tuple):
+        return tuple(_static(e) for e in x)
+    return x if x is None or isinstance(x, Underscore) else C(x)
+
+
+def _unpack(L, both):
+    """tiled (both=False) / flat (both=True) from the zipped form: the DSL unpacks the entries
+    of each mode it unpacks, a rank-1 tuple included."""
+    (s0, s1), (d0, d1) = L.shape, L.stride
+
+    def entries(s, d):
+        return list(zip(s, d)) if isinstance(s, tuple) else [(s, d)]
+    pieces = (entries(s0, d0) if both else [(s0, d0)]) + entries(s1, d1)
+    return LayoutBase(tuple(s for s, _ in pieces), tuple(d for _, d in pieces))
+
+
+def _coalesce_modes(L):
+    if not isinstance(L.shape, tuple):
+        return M.run("coalesce", L)
+    ms = [M.run("coalesce", LayoutBase(s, d)) for s, d in zip(L.shape, L.stride)]
+    return LayoutBase(tuple(m.shape for m in ms), tuple(m.stride for m in ms))
+
+
+def _run(op, args):
+    A = args[0] if args else None
+    T = args[1] if len(args) > 1 else None
+    if op in ("zipped_divide", "tiled_divide", "flat_divide", "zipped_product", "tiled_product"):
+        if isinstance(T, int):
+            raise _Refused(NOT_A_VALUE)  # F-081
+    if op in ("zipped_product", "tiled_product") and isinstance(T, tuple):
+        raise _Refused(NOT_A_VALUE)  # F-051
+    if op == "coalesce" and isinstance(A, LayoutBase) and A.shape == ():
+        return LayoutBase((), ())  # F-049
+    if op in ("tiled_divide", "flat_divide"):
+        return _unpack(M.run("zipped_divide", A, T), op == "flat_divide")
+    if op == "tiled_product":
+        return _unpack(M.run("zipped_product", A, T), False)
+    if op == "raked_product":
+        return _coalesce_modes(M.run("raked_product", A, T))  # F-086
+    if op == "complement":  # no injectivity check: a zero shape is returned (F-075)
+        r = M.complement(M._to(A), T, injective_check=False)
+        if 0 in [int(s) for s in M._flat(r.shape)]:
+            raise _Refused(f"unparseable output '{_text(r.shape)}:{_text(r.stride)}'")
+        return LayoutBase(r.shape, r.stride)
+    if op == "left_inverse":  # all strides 0: the DSL answers _1:_0 (C++: the last shape)
+        c = M.run("coalesce", A)
+        if all(int(d) == 0 for d in M._flat(c.stride)):
+            return LayoutBase(C(1), C(0))
+    return M.run(op, *args)
+
+
+def _text(t):
+    return "(" + ",".join(_text(e) for e in t) + ")" if isinstance(t, tuple) else str(int(t))
+
+
+class _Refused(Exception):
+    pass
+
+
+def answer(op, *args):
+    """The Outcome of the cute-dsl oracle for ``op(*args)`` according to the model (None
+    where the model says nothing: an op it does not cover, or complement without N, which
+    the oracle reports as unsupported)."""
+    if op not in M.OPS or (op == "complement" and len(args) < 2):
+        return None
+    try:
+        return Outcome.ok(_run(op, tuple(_static(a) for a in args)))
+    except _Refused as e:
+        return Outcome.raised(str(e))
+    except (M.Reject, M.Abort):
+        return Outcome.raised("rejected: " + " / ".join(DSL_ERRORS.get(_family(op), ("unable to compute",))))
+    except Exception:  # noqa: BLE001 - arguments outside what the model covers
+        return None
+
+
+def matches(answer_, model, op):
+    """The DSL's answer is the model's: the same layout structurally, or a rejection with the
+    DSL's message for that op (``must be a Value`` for F-081/F-051, else its MLIRError)."""
+    if model is None or answer_ is None:
+        return False
+    if model.kind == "ok":
+        return answer_.kind == "ok" and isinstance(answer_.value, LayoutBase) and answer_.value == model.value
+    if answer_.kind != "raised":
+        return False
+    if model.message == NOT_A_VALUE:
+        return NOT_A_VALUE in answer_.message
+    if model.message.startswith("unparseable output"):
+        return answer_.message.startswith(model.message)
+    return any(w in answer_.message for w in DSL_ERRORS.get(_family(op), ("unable to compute",)))
+
+
+@symptom
+def dsl_answer(inputs, answer_, reference, op=None):
+    """The CuTe DSL's answer is exactly the model's (C++ algorithm on static integers plus the
+    DSL's own wrappers, this module): its layout, or its rejection message."""
+    return matches(answer_, answer(op, *inputs), op)

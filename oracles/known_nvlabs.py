@@ -1,0 +1,356 @@
+"""Predicates of the NVlabs PyCuTe findings (``oracles = ["nvlabs"]`` in findings.toml).
+
+Each finding's match names a *region* predicate (``when``: ``fn(*inputs) -> bool``) and a
+*symptom* predicate (``answer``: ``fn(inputs, answer, reference) -> bool``, ``answer`` being
+PyCuTe's ``Outcome``), per DESIGN.md "Answer-precise findings".  A symptom predicate is True
+only when the answer is exactly what that bug or convention produces: the layout it
+recomputes (from the spec, plus the one step PyCuTe does differently), or the exception
+PyCuTe documents for it.  The few steps of PyCuTe's documented algorithms a symptom needs
+(its complement with ``extend``, its divisibility walk) are modelled at the end, from its
+documentation and tests (github.com/NVlabs/CuTe: docs/04_layout_algebra.md, test/).
+"""
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.findings import predicate, symptom
+from layoutcheck.layout import LayoutBase
+
+from .nvlabs_model import (as_layout, chain, coalesce_model, compose_leafwise, cute_coalesce,
+                           divisor_pair, extended, grow, is_underscore, modes_of, mk, nv_coalesce_z,
+                           nv_complement, nv_model, pairs_layout, rank_of, size_of, spec_module,
+                           table, walk_of)
+
+__all__ = []
+
+
+def _ok(answer):
+    return answer is not None and getattr(answer, "kind", None) == "ok"
+
+
+def _raised(answer, *fragments):
+    """The answer is PyCuTe's ValueError whose message holds every fragment."""
+    if answer is None or getattr(answer, "kind", None) != "raised":
+        return False
+    msg = answer.message
+    return msg.startswith("ValueError") and all(f.lower() in msg.lower() for f in fragments)
+
+
+def _agrees(op, inputs, model, answer):
+    """``answer`` agrees with ``model`` at the level ``op`` requires (oracles.compare)."""
+    from layoutcheck.oracles.compare import compare
+    if model is None or not _ok(answer):
+        return False
+    c = compare(op, inputs, model, answer)
+    return bool(c.ok)
+
+
+def _cute(fn, *args):
+    """``fn(*args, sense="cute")`` of the spec, or None when the spec rejects."""
+    try:
+        return fn(*args, sense="cute")
+    except LayoutError:
+        return None
+
+
+
+# --- conventions --------------------------------------------------------------------------
+
+@predicate
+def nvlabs_tiler_names_fewer_modes(A=None, T=None, *rest):
+    """composition(A, T) with a Tile tuple naming fewer modes than A has."""
+    return (isinstance(A, LayoutBase) and isinstance(T, tuple) and len(T) < rank_of(A))
+
+
+@predicate
+def nvlabs_ranks_differ(A=None, B=None, *rest):
+    """blocked/raked_product(A, B) with rank(A) != rank(B)."""
+    return isinstance(A, LayoutBase) and isinstance(B, LayoutBase) and rank_of(A) != rank_of(B)
+
+
+@symptom
+def nvlabs_answer_rank_mismatch(inputs, answer, reference=None):
+    """PyCuTe raises its documented ValueError 'Rank mismatch'."""
+    return _raised(answer, "rank mismatch")
+
+
+@predicate
+def nvlabs_not_injective(L=None, *rest):
+    """L is not injective: no left inverse exists (the spec refuses)."""
+    return isinstance(L, LayoutBase) and not spec_module().is_injective(L)
+
+
+@symptom
+def nvlabs_answer_generalized_left_inverse(inputs, answer, reference=None):
+    """PyCuTe returns R with L(R(L(i))) == L(i) for every i < size(L) (its documented
+    generalized left inverse; R evaluated past its size as CuTe extends a layout)."""
+    if not _ok(answer) or not isinstance(answer.value, LayoutBase):
+        return False
+    L, R = inputs[0], answer.value
+    vals = table(L)
+    try:
+        return all(extended(L, extended(R, v)) == v for v in vals)
+    except (IndexError, ValueError):
+        return False
+
+
+@predicate
+def nvlabs_strides_not_a_chain(L=None, *rest):
+    """L is injective but its non-zero strides, sorted, do not each divide the next
+    (over coalesce(L)'s modes of size > 1): PyCuTe's left_inverse refuses such layouts."""
+    if not isinstance(L, LayoutBase) or not spec_module().is_injective(L):
+        return False
+    ds = sorted(d for s, d in nv_coalesce_z(L) if d != 0 and s != 1)
+    return any(b % a for a, b in zip(ds, ds[1:]))
+
+
+@symptom
+def nvlabs_answer_ordered_chain_error(inputs, answer, reference=None):
+    """PyCuTe raises its documented ValueError 'Strides do not form an ordered chain'."""
+    return _raised(answer, "ordered chain")
+
+
+@predicate
+def nvlabs_complement_not_divisible(L=None, N=None, *rest):
+    """PyCuTe's complement precondition holds (sorted by stride, each non-zero stride at
+    least the previous mode's end), but the chain is not divisible (an end does not divide
+    the next stride), so no complement tiles: the spec refuses, PyCuTe documents a weak one."""
+    if not isinstance(L, LayoutBase):
+        return False
+    links = chain(L)
+    if links is None:
+        return False
+    ends = [s * d for s, d in links]
+    return any(d % e for e, (s, d) in zip(ends, links[1:]))
+
+
+@symptom
+def nvlabs_answer_weak_complement(inputs, answer, reference=None):
+    """PyCuTe's answer meets its documented weak post-condition: R(i-1) < R(i) (ordered)
+    and R's image meets L's only at 0 (disjoint); with N, R's image stays below N rounded
+    up to R's last stride (it need not tile)."""
+    if not _ok(answer) or not isinstance(answer.value, LayoutBase):
+        return False
+    L, R = inputs[0], answer.value
+    r = table(R)
+    if any(a >= b for a, b in zip(r, r[1:])):
+        return False
+    return set(r) & set(table(L)) <= {0}
+
+
+@predicate
+def nvlabs_coalesce_size_one(L=None, profile=None, *rest):
+    """coalesce(L[, profile]) where a coalesced (sub)layout of size 1 keeps a non-zero
+    stride in PyCuTe (the stride of the last flat mode), where CuTe C++ gives 1:0."""
+    return isinstance(L, LayoutBase) and coalesce_model(L, profile) is not None and \
+        coalesce_model(L, profile) != cute_coalesce(L, profile)
+
+
+@symptom
+def nvlabs_answer_size_one_keeps_stride(inputs, answer, reference=None):
+    """PyCuTe's coalesce answer is the model above, structure for structure."""
+    L = inputs[0]
+    profile = inputs[1] if len(inputs) > 1 else None
+    model = coalesce_model(L, profile)
+    return _ok(answer) and model is not None and answer.value == model
+
+
+def _model_agrees(op, inputs, answer):
+    return _agrees(op, inputs, nv_model(op, inputs[0], inputs[1]), answer)
+
+
+@predicate
+def nvlabs_composition_walk_fails(A=None, B=None, *rest):
+    """composition(A, B) fails PyCuTe's divisibility walk for some leaf of B."""
+    return walk_of(A, B) is not None
+
+
+@predicate
+def nvlabs_divide_walk_fails(A=None, T=None, *rest):
+    """logical_divide(A, T): the inner composition A ∘ (T, T*) fails PyCuTe's walk (T* its
+    complement of T extended over shape(A)); a Tile tuple mode by mode."""
+    if isinstance(T, tuple):
+        return any(nvlabs_divide_walk_fails(a, t) for a, t in zip(modes_of(A), T) if not is_underscore(t))
+    B = as_layout(T)
+    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
+        return False
+    C = nv_complement(B, A.shape)
+    return C is not None and walk_of(A, mk([B, pairs_layout(C)])) is not None
+
+
+@predicate
+def nvlabs_product_walk_fails(A=None, T=None, *rest):
+    """logical_product(A, T): the inner composition complement(A) ∘ T fails PyCuTe's walk
+    (complement(A) the minimal one, with its trailing 1:e mode); a Tile tuple mode by mode."""
+    if isinstance(T, tuple):
+        return any(nvlabs_product_walk_fails(a, t) for a, t in zip(modes_of(A), T) if not is_underscore(t))
+    if not isinstance(A, LayoutBase):
+        return False
+    C = nv_complement(A)
+    return C is not None and walk_of(pairs_layout(C), as_layout(T)) is not None
+
+
+@symptom
+def nvlabs_answer_divisibility_error(inputs, answer, reference=None):
+    """PyCuTe raises its documented ValueError 'Stride/Shape divisibility condition
+    violated' (which one the walk does not pin when several leaves fail: either)."""
+    return _raised(answer, "divisibility condition violated")
+
+
+@predicate
+def nvlabs_beyond_size(A=None, T=None, *rest):
+    """composition(A, B): B's image reaches past size(A), where PyCuTe evaluates A by its
+    own last flat mode and CuTe's reading by coalesce(A)'s, and the two differ there."""
+    if not isinstance(A, LayoutBase):
+        return False
+    if isinstance(T, tuple):
+        return any(nvlabs_beyond_size(a, t) for a, t in zip(modes_of(A), T) if not is_underscore(t))
+    B = as_layout(T)
+    if not isinstance(B, LayoutBase) or size_of(A) == 0:
+        return False
+    image = [v for v in table(B) if v >= size_of(A)]
+    cA = spec_module().coalesce(A)
+    return any(extended(A, v) != extended(cA, v) for v in image)
+
+
+@symptom
+def nvlabs_answer_is_model(inputs, answer, reference=None, op=None):
+    """PyCuTe's answer is ``nv_model(op, A, T)`` (at the level ``op`` requires) and not the
+    reference's: what the finding's step (its region) makes PyCuTe do."""
+    if reference is not None and getattr(reference, "kind", None) == "ok" and \
+            _agrees(op, inputs, reference.value, answer):
+        return False
+    return _model_agrees(op, inputs, answer)
+
+
+@predicate
+def nvlabs_leaves_carry(A=None, B=None, *rest):
+    """composition(A, B) of a layout B with several leaves, each composing with A alone
+    (PyCuTe's walk passes), whose images do not add inside A: the leaf-by-leaf layout is
+    not i -> A(B(i)) (A evaluated as PyCuTe does, past its size too) or no layout is."""
+    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase) or not isinstance(B.shape, tuple):
+        return False
+    by_leaf = compose_leafwise(A, B)
+    if by_leaf is None:
+        return False
+    G = grow(A, max(table(B)) + 1)
+    return G is None or [extended(G, v) for v in table(B)] != table(by_leaf)
+
+
+@predicate
+def nvlabs_divide_leaves_carry(A=None, T=None, *rest):
+    """logical_divide(A, T): the inner composition A ∘ (T, T*) carries (as above)."""
+    if isinstance(T, tuple):
+        return any(nvlabs_divide_leaves_carry(a, t) for a, t in zip(modes_of(A), T) if not is_underscore(t))
+    inner = divisor_pair(A, T)
+    return inner is not None and nvlabs_leaves_carry(A, inner)
+
+
+@predicate
+def nvlabs_product_leaves_carry(A=None, T=None, *rest):
+    """logical_product(A, T): the inner composition complement(A) ∘ T carries (as above;
+    complement(A) the minimal one with its trailing 1:e mode)."""
+    if isinstance(T, tuple):
+        return any(nvlabs_product_leaves_carry(a, t) for a, t in zip(modes_of(A), T) if not is_underscore(t))
+    B = as_layout(T)
+    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
+        return False
+    C = nv_complement(A)
+    return C is not None and nvlabs_leaves_carry(pairs_layout(C), B)
+
+
+@predicate
+def nvlabs_divide_beyond_size(A=None, T=None, *rest):
+    """logical_divide(A, T): the inner composition A ∘ (T, T*) reaches past size(A), where
+    PyCuTe's evaluation of A differs from coalesce(A)'s (F-146 inside a divide)."""
+    if isinstance(T, tuple):
+        return any(nvlabs_divide_beyond_size(a, t) for a, t in zip(modes_of(A), T) if not is_underscore(t))
+    inner = divisor_pair(A, T)
+    return inner is not None and nvlabs_beyond_size(A, inner)
+
+
+@predicate
+def nvlabs_grid_splits_mode(A=None, B=None, *rest):
+    """blocked/raked_product(A, B) with rank(A) == rank(B), where the grid complement(A) ∘ B
+    of PyCuTe's logical_product has more top-level modes than B (a leaf of B splits into
+    several modes), so pairing tile and grid modes one to one leaves grid modes out."""
+    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase) or rank_of(A) != rank_of(B):
+        return False
+    P = nv_model("logical_product", A, B)
+    return P is not None and rank_of(modes_of(P)[1]) > rank_of(B)
+
+
+@predicate
+def nvlabs_bare_underscore(L=None, c=None, *rest):
+    """slice_ / slice_and_offset of L by the coordinate ``_`` itself (keep the whole layout)."""
+    return is_underscore(c) and c is not None
+
+
+@symptom
+def nvlabs_answer_wrapped_layout(inputs, answer, reference=None, op=None):
+    """PyCuTe's slice collects the kept modes in a tuple: ``_`` gives L as its one mode,
+    ((shape)):((stride)); slice_and_offset pairs it with the offset 0."""
+    if not _ok(answer):
+        return False
+    L = inputs[0]
+    wrapped = LayoutBase((L.shape,), (L.stride,))
+    return answer.value == ((wrapped, 0) if op == "slice_and_offset" else wrapped)
+
+
+def _holds_underscore(x):
+    if isinstance(x, tuple):
+        return any(_holds_underscore(e) for e in x)
+    return x is not None and is_underscore(x)
+
+
+@predicate
+def nvlabs_tiler_holds_underscore(A=None, T=None, *rest):
+    """The Tile tuple holds ``_`` (PyCuTe's None) at some depth."""
+    return isinstance(T, tuple) and _holds_underscore(T)
+
+
+@symptom
+def nvlabs_answer_tiler_type_error(inputs, answer, reference=None):
+    """PyCuTe's tiler_to_layout refuses a None leaf: TypeError 'tiler_to_layout(None, ...)'."""
+    return answer is not None and answer.kind == "raised" and \
+        answer.message.startswith("TypeError: tiler_to_layout(None,")
+
+
+@predicate
+def nvlabs_coordinate_holds_underscore(c=None, *rest):
+    """crd2idx's coordinate holds ``_`` (PyCuTe's None slice-marker)."""
+    return _holds_underscore(c)
+
+
+@symptom
+def nvlabs_answer_none_arithmetic(inputs, answer, reference=None):
+    """PyCuTe's crd2idx multiplies the None: TypeError 'unsupported operand type(s) ...
+    NoneType'."""
+    return answer is not None and answer.kind == "raised" and \
+        answer.message.startswith("TypeError: unsupported operand type(s)") and "NoneType" in answer.message
+
+
+@predicate
+def nvlabs_divide_extends_by_leaf(A=None, T=None, *rest):
+    """logical_divide(A, T): PyCuTe's complement of T extended over shape(A) leaf by leaf
+    has a different size than the complement CuTe extends to size(A) (shape(A) has several
+    leaves); a Tile tuple mode by mode."""
+    if isinstance(T, tuple):
+        return any(nvlabs_divide_extends_by_leaf(a, t) for a, t in zip(modes_of(A), T) if not is_underscore(t))
+    B = as_layout(T)
+    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
+        return False
+    leafwise, whole = nv_complement(B, A.shape), nv_complement(B, size_of(A))
+    if leafwise is None:
+        return False
+    return size_of(pairs_layout(leafwise)) != size_of(pairs_layout(whole))
+
+
+@predicate
+def nvlabs_divisor_not_divisible(A=None, T=None, *rest):
+    """logical_divide(A, T) with a divisor whose stride chain is not divisible (PyCuTe's
+    complement is then its weak one, which does not tile); a Tile tuple mode by mode."""
+    if isinstance(T, tuple):
+        return any(nvlabs_divisor_not_divisible(a, t) for a, t in zip(modes_of(A), T) if not is_underscore(t))
+    B = as_layout(T)
+    return isinstance(B, LayoutBase) and nvlabs_complement_not_divisible(B)
+
+
