@@ -10,8 +10,9 @@
   which is what a long campaign sees.  Reported: cases / wall second, and cases per
   CPU-second of this process and its children (g++, the driver programs).
 - **all-static cases** (every integer ``_N``): a stream of batches of 64 cases of types
-  the library has never seen (the oracle's ``is_new`` filter), for ``--static-seconds``;
-  every case costs a compile.  Reported the same way.
+  the library has never seen (the oracle's ``is_new`` filter, ``--static-pool`` of them
+  drawn before the clock starts), for ``--static-seconds``; every case costs a compile.
+  Reported the same way.
 
 ``--cache`` (default: a fresh temporary folder, so the static stream is cold and the numbers
 do not depend on what earlier runs compiled) is ``$LAYOUTCHECK_CACHE`` for the run.  On a
@@ -62,10 +63,24 @@ def _draw_cases(strategy, n, seed_value):
     return out
 
 
+def _retype(x, static):
+    """x with every integer static (``C``) or every integer a runtime int."""
+    from layoutcheck.integers import C
+    from layoutcheck.layout import LayoutBase
+    if isinstance(x, LayoutBase):
+        return LayoutBase(_retype(x.shape, static), _retype(x.stride, static))
+    if isinstance(x, tuple):
+        return tuple(_retype(e, static) for e in x)
+    if isinstance(x, int) and not isinstance(x, bool):
+        return C(int(x)) if static else int(x)
+    return x  # _ (Underscore)
+
+
 def draw(static, per_op, seed):
+    """Cases of OPS whose integers are all static (static=True) or all runtime ints."""
     cases = []
     for k, (op, strat) in enumerate(_strategies(static).items()):
-        cases += [(op, tuple(a)) for a in _draw_cases(strat, per_op, seed * 100 + k)]
+        cases += [(op, _retype(tuple(a), static)) for a in _draw_cases(strat, per_op, seed * 100 + k)]
     return cases
 
 
@@ -97,20 +112,29 @@ def dynamic(oracle, n):
     return dict(cold=cold, warm=hot)
 
 
-def static(oracle, seconds):
-    t0, c0 = time.perf_counter(), _cpu()
-    done, seed, kinds = 0, 100, {}
-    while time.perf_counter() - t0 < seconds:
-        fresh = [c for c in draw(True, 12, seed) if oracle.is_new(*c)]
+def static(oracle, seconds, pool):
+    """Fresh all-static cases (types never compiled: ``is_new``), 64 a batch, for
+    ``seconds``; the cases are drawn before the clock starts (drawing is the fuzzer's cost,
+    not the oracle's)."""
+    from layoutcheck.oracles.cute_cpp import type_key
+    fresh, seen, seed = [], set(), 100
+    while len(fresh) < pool and seed < 100 + pool:
+        for c in draw(True, 40, seed):
+            key = type_key(*c)
+            if key not in seen and oracle.is_new(*c):
+                seen.add(key)
+                fresh.append(c)
         seed += 1
-        for i in range(0, len(fresh), 64):
-            for out in oracle.run_many(fresh[i:i + 64]):
-                kinds[out.kind] = kinds.get(out.kind, 0) + 1
-            done += len(fresh[i:i + 64])
-            if time.perf_counter() - t0 >= seconds:
-                break
+    t0, c0 = time.perf_counter(), _cpu()
+    done, kinds = 0, {}
+    for i in range(0, len(fresh), 64):
+        for out in oracle.run_many(fresh[i:i + 64]):
+            kinds[out.kind] = kinds.get(out.kind, 0) + 1
+        done += len(fresh[i:i + 64])
+        if time.perf_counter() - t0 >= seconds:
+            break
     wall, cpu = time.perf_counter() - t0, _cpu() - c0
-    return dict(cases=done, wall_s=round(wall, 2), cpu_s=round(cpu, 2),
+    return dict(cases=done, drawn=len(fresh), wall_s=round(wall, 2), cpu_s=round(cpu, 2),
                 cases_per_s=round(done / wall, 1), cases_per_cpu_s=round(done / cpu, 1),
                 outcomes=kinds)
 
@@ -119,6 +143,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dynamic-cases", type=int, default=20000)
     p.add_argument("--static-seconds", type=float, default=60.0)
+    p.add_argument("--static-pool", type=int, default=4000,
+                   help="fresh static cases drawn before the static clock starts")
     p.add_argument("--jobs", type=int, default=None)
     p.add_argument("--cache", default=None)
     p.add_argument("--json", default=None)
@@ -135,7 +161,7 @@ def main(argv=None):
         if a.dynamic_cases:
             out["dynamic"] = dynamic(oracle, a.dynamic_cases)
         if a.static_seconds:
-            out["static"] = static(oracle, a.static_seconds)
+            out["static"] = static(oracle, a.static_seconds, a.static_pool)
         out["stats"] = oracle.stats()
     print(json.dumps(out, indent=1))
     if a.json:

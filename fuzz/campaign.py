@@ -45,7 +45,6 @@ __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PAT
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
 
 DB_PATH = Path(".layoutcheck") / "failures.json"
-_SIZES = st.integers(1, BATCH)
 
 
 class _Halt(KeyboardInterrupt):
@@ -100,17 +99,16 @@ class _Runner:
             return True
         return self.stop_at is not None and now > self.stop_at and self.cases >= self.min_cases
 
-    def batch(self, data, strategy):
-        """One hypothesis example: up to BATCH cases drawn one at a time and judged (the
-        engine's per-example cost is shared; on a failure hypothesis shrinks the draws down
-        to the failing case).  Once the pair's slice (or its shrinking time) is over, the
-        whole hypothesis run ends (_Halt): nothing more is drawn, and what is drawn never
-        depends on the runner's state (hypothesis checks that)."""
+    def batch(self, cases):
+        """One hypothesis example: a drawn batch of cases, judged in order (the engine's
+        per-example cost is shared; on a failure hypothesis shrinks the batch down to the
+        failing case).  Once the pair's slice (or its shrinking time) is over, the whole
+        hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
         self.examples += 1
-        for _ in range(data.draw(_SIZES)):
+        for args in cases:
             if self.halted():
                 raise _Halt
-            self.judge(data.draw(strategy))
+            self.judge(args)
 
     def region(self, args):
         """None (new ground), a hit finding's id (a sampled case of its region) or SKIP."""
@@ -201,9 +199,9 @@ class _Runner:
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                   phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False)
         @hseed(seed_value)
-        @given(st.data())
-        def prop(data):
-            self.batch(data, strategy)
+        @given(st.lists(strategy, min_size=1, max_size=BATCH))
+        def prop(cases):
+            self.batch(cases)
         try:
             prop()
         except _Halt:

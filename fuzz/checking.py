@@ -40,11 +40,16 @@ class Check:
 
 
 def _val(ctx, op, *args):
-    """The oracle's answer, or Skip when it refuses or does not support the op."""
+    """The oracle's answer, or Skip when it refuses or does not support the op; an answer the
+    adapter found invalid (not a value of the op's kind) fails the check."""
     out = ctx.oracle.run(op, *args)
     _no_crash(ctx.oracle, op, out)
     if out.kind == "unsupported":
         raise Skip(out.message)
+    from layoutcheck.oracles.protocol import is_invalid_answer
+    if is_invalid_answer(out):  # garbage is no refusal (oracles.protocol.INVALID_ANSWER)
+        raise CheckFailed(f"{ctx.oracle.name} answers no valid value for {op}",
+                          {ctx.oracle.name: out.message})
     if out.kind == "raised":
         raise Skip(out.message)
     return out.value
@@ -78,7 +83,7 @@ def differential(op):
     """Oracle vs spec at the level ``op`` requires (``compare``); outside the precondition the
     spec raises and the oracle must refuse too (an oracle that returns a layout there fails)."""
 
-    from layoutcheck.oracles.protocol import format_value
+    from layoutcheck.oracles.protocol import format_value, is_invalid_answer
 
     def shown(out):  # an answer as text of its kind (values as [..], IntTuples as (..))
         return format_value(op, out.value) if out.kind == "ok" else str(out)
@@ -93,6 +98,9 @@ def differential(op):
         if act.kind == "unsupported":
             raise Skip(act.message)
         if exp.kind == "raised":
+            if is_invalid_answer(act):  # garbage is no refusal (oracles.protocol.INVALID_ANSWER)
+                _fail(f"{ctx.oracle.name} answers no valid value where the spec refuses",
+                      **{ctx.spec.name: exp.message, ctx.oracle.name: act.message})
             if act.kind == "ok":
                 _fail(f"{ctx.oracle.name} accepts an input the spec rejects",
                       **{ctx.spec.name: exp.message, ctx.oracle.name: shown(act)})

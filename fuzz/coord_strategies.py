@@ -139,7 +139,7 @@ def _regroup(draw, shape, top=True):
     often collapsed to its size (an int), a leaf sometimes split in two; at the top level
     the whole shape is sometimes one int or two factors."""
     n = _size(shape)
-    if isinstance(shape, tuple) and (not top or draw(st.integers(0, 3))):
+    if isinstance(shape, tuple) and (not top or draw(st.integers(0, 2))):
         if not top and draw(st.booleans()):
             return n
         return tuple(draw(_regroup(s, False)) for s in shape)
@@ -206,22 +206,30 @@ def _divisors(n):
 def prefix_product_args(draw):
     """(a,), (a, init) with an int init, or (a, init) with a tuple init of a's top rank."""
     a = draw(S.shapes(max_size=256, max_leaves=4))
-    how = draw(st.integers(0, 2))
-    if how == 0:
+    how = draw(st.integers(0, 5))
+    if how <= 1:
         return (a,)
-    if how == 1 or not isinstance(a, tuple):
+    if how == 5:  # an integer with a tuple init: refused (pycute asserts, CuTe static_asserts)
+        return draw(st.integers(1, 8)), tuple(draw(st.integers(1, 8)) for _ in range(2))
+    if how == 2 or not isinstance(a, tuple):
         return a, draw(st.integers(1, 8))
     return a, tuple(draw(st.integers(1, 8)) for _ in a)
 
 
 @st.composite
 def inner_product_args(draw):
-    """(a, b) congruent (the op's precondition), sometimes only of the same length."""
+    """(a, b) congruent (the op's precondition) most of the time; else b of a's rank with
+    the nesting dropped, one entry short, or an int against a tuple (all refused)."""
     a = draw(int_tuples())
     b = _rebuild(a, [draw(st.integers(0, 9)) for _ in leaves(a)]) if a != () else ()
-    if draw(st.integers(0, 5)) == 0 and isinstance(a, tuple) and a:
+    how = draw(st.integers(0, 9))
+    if how == 0 and isinstance(a, tuple) and a:
         b = tuple(_size(x) for x in b)  # same rank, nesting dropped
-    return a, b
+    elif how == 1 and isinstance(a, tuple) and len(a) > 1:
+        b = b[:-1]
+    elif how == 2:
+        a, b = draw(st.integers(0, 9)), tuple(draw(st.lists(_SMALL, min_size=1, max_size=3)))
+    return (a, b) if draw(st.integers(0, 3)) else (b, a)
 
 
 @st.composite
@@ -269,9 +277,9 @@ def profile_args(draw):
     L = draw(S.layouts(max_size=128, max_leaves=5, max_depth=3))
 
     def walk(s, depth):
-        if not isinstance(s, tuple) or depth == 0 or draw(st.integers(0, 2)) == 0:
+        if not isinstance(s, tuple) or depth == 0 or draw(st.integers(0, 3)) == 0:
             return 1
-        k = draw(st.integers(0, len(s)))
+        k = draw(st.integers(0, len(s))) if draw(st.booleans()) else len(s)
         return tuple(walk(s[i], depth - 1) for i in range(k))
 
     rank = len(L.shape) if isinstance(L.shape, tuple) else 1

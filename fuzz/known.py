@@ -1,12 +1,15 @@
-"""Predicates that recognise the fuzzer's known findings (F-070..F-089 in findings.toml).
+"""Regions and symptoms of the pycute and CuTe DSL findings (F-070..F-089, F-123 in findings.toml).
 
-Each predicate takes a counterexample's inputs and says whether a finding explains it; it is
-registered in ``layoutcheck.findings.PREDICATES`` under its name (the finding's
-``match.when``).  They decide with the spec (CuTe's sense where the spec has it).
+A region predicate takes a counterexample's inputs (``PREDICATES``, a table's ``when``); the
+symptom ``pycute_answer`` (``SYMPTOMS``, a table's ``answer``) is True only when pycute's
+answer is exactly what pycute 4.2 computes there (``oracles/models.py``, its model), so a
+different wrong answer in a known region is new.  Regions decide with the spec (CuTe's
+sense where the spec has it) and, where a finding is about what the implementation returns
+(the quasi-inverse, the weak complement), with the implementation's model.
 """
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import predicate
+from layoutcheck.findings import is_left_inverse, is_quasi_inverse, predicate, symptom
 from layoutcheck.layout import LayoutBase, leaves
 
 __all__ = []
@@ -71,12 +74,6 @@ def product_not_composable(A, B=None, *rest):
     and B are not composable, or A is not complementable there."""
     return B is not None and _raises(_spec().logical_product, A, B, sense="cute")
 
-
-@predicate
-def not_complementable(L, *rest):
-    """L is not complementable (Def 2.1.6.11), so CuTe's left_inverse construction (through
-    complement) does not apply."""
-    return not _spec().is_complementable(L)
 
 
 @predicate
@@ -245,3 +242,100 @@ def product_cute_accepts_non_additive(A, B=None, *rest):
     """F-088 inside logical_product(A, B): the composition comp(A, size(A) cosize(B)) ∘ B
     satisfies cute_accepts_non_additive."""
     return B is not None and _inner_composition(A, B, cute_accepts_non_additive)
+
+
+# --- pycute: the symptom and the regions that need pycute's own answer ----------------------
+
+@symptom
+def pycute_answer(inputs, answer, reference=None, op=None):
+    """pycute's answer is exactly the one pycute 4.2 computes (oracles/models.py): the same
+    layout, or an exception of the same type."""
+    from layoutcheck.oracles import models
+    return models.matches(answer, models.answer(op, *inputs))
+
+
+def _pycute_model(op, *args):
+    from layoutcheck.oracles import models
+    out = models.answer(op, *args)
+    return out.value if out is not None and out.kind == "ok" and isinstance(out.value, LayoutBase) else None
+
+
+@predicate
+def pycute_accepts_non_additive(A, B=None, *rest):
+    """F-088 in pycute: no composition exists (CuTe's sense), pycute's strict stride walk and
+    CuTe's shape check pass, and pycute returns a layout: it composes B leaf by leaf (each
+    leaf alone composes), and the leaves do not add under A (a carry between modes)."""
+    if B is None or isinstance(B, (int, tuple)) or not isinstance(B.shape, tuple):
+        return False
+    spec = _spec()
+    if not composition_not_composable(A, B) or stride_divisibility_fails(A, B):
+        return False
+    if spec.cute_composition_check(A, B) is not None:
+        return False
+    return all(spec.is_composable(A, LayoutBase(s, d), sense="cute")
+               for s, d in zip(leaves(B.shape), leaves(B.stride)))
+
+
+@predicate
+def pycute_composition_wrong_size(A, B=None, *rest):
+    """F-071: no composition exists (CuTe's sense) and it is not the by-mode case of F-088:
+    pycute skips CuTe's shape-divisibility check and returns a layout of the wrong size."""
+    return composition_not_composable(A, B) and not pycute_accepts_non_additive(A, B)
+
+
+@predicate
+def pycute_left_inverse_quasi(L=None, *rest):
+    """F-123: L is not injective and pycute's left_inverse is a quasi-inverse
+    (L(R(L(i))) == L(i)), which is what CuTe documents for such input."""
+    if not isinstance(L, LayoutBase) or not not_injective(L):
+        return False
+    R = _pycute_model("left_inverse", L)
+    return R is not None and is_quasi_inverse(L, R)
+
+
+@predicate
+def pycute_left_inverse_wrong(L=None, *rest):
+    """F-074: pycute's left_inverse breaks CuTe's documented contract: for injective L it is
+    no left inverse (R(L(i)) != i, e.g. L not complementable), for non-injective L no
+    quasi-inverse."""
+    if not isinstance(L, LayoutBase):
+        return False
+    R = _pycute_model("left_inverse", L)
+    if R is None:
+        return False
+    return not is_quasi_inverse(L, R) if not_injective(L) else not is_left_inverse(L, R)
+
+
+@predicate
+def pycute_product_non_additive(A, B=None, *rest):
+    """F-088 inside pycute's logical_product: the inner composition
+    comp(A, size(A) cosize(B)) ∘ B is the by-mode case of pycute_accepts_non_additive."""
+    return B is not None and _inner_composition(A, B, pycute_accepts_non_additive)
+
+
+@predicate
+def pycute_product_not_composable(A, B=None, *rest):
+    """F-072: the spec (CuTe's sense) has no product (the inner composition does not exist)
+    and it is not the by-mode case of F-088."""
+    return product_not_composable(A, B) and not pycute_product_non_additive(A, B)
+
+
+@predicate
+def pycute_not_complementable(*inputs, op=None):
+    """F-075 in pycute: the complement (or the divisor's complement in size(A)) does not exist
+    in CuTe's sense, and pycute (its model) computes one anyway."""
+    inside = (not_complementable_cute(*inputs) if op == "complement"
+              else _divisor_not_complementable(*inputs))
+    return bool(inside) and _pycute_model(op, *inputs) is not None
+
+
+def _divisor_not_complementable(*inputs):  # the predicate lives in layoutcheck.findings
+    from layoutcheck.findings import PREDICATES
+    return PREDICATES["divide_divisor_not_complementable"](*inputs)
+
+
+@predicate
+def tiler_is_not_layout(A=None, T=None, *rest):
+    """F-051: the tiler is a bare int or a Tile tuple, not one layout (the DSL's
+    zipped_product / tiled_product are typed ``tiler: Layout``)."""
+    return isinstance(T, (int, tuple))

@@ -84,6 +84,14 @@ def oracle_stats(objs, names, results):
                 row.update(fn() or {})
             except Exception as e:  # noqa: BLE001 - an oracle's statistics are optional
                 row["stats_error"] = f"{type(e).__name__}: {e}"[:200]
+        describe = getattr(objs.get(name), "describe", None)  # what it loaded (nvlabs: files)
+        if callable(describe):
+            try:
+                text = describe()
+                if text:
+                    row["loaded"] = str(text)
+            except Exception:  # noqa: BLE001 - a description is optional
+                pass
         out[name] = row
     return out
 

@@ -276,9 +276,10 @@ def _structure_note(case, got, name, *args):
     return None, None
 
 
-def _known_finding(case):
+def _known_finding(case, result=None):
     """The findings-register id that explains a CuTe disagreement on ``case``, or None.
-    The kernels run CuTe C++'s own code, so findings about oracle ``cute-cpp`` apply."""
+    The kernels run CuTe C++'s own code, so findings about oracle ``cute-cpp`` apply; the
+    kernel's ``result`` layout must be exactly the one the finding produces."""
     from layoutcheck.findings import find_known
     for module in ("layoutcheck.oracles.known", "layoutcheck.fuzz.known"):
         try:  # these modules register the predicates that findings' match.when names
@@ -286,7 +287,9 @@ def _known_finding(case):
         except Exception:  # noqa: BLE001 - a missing predicate just means "not known"
             pass
     inputs = (case.a,) if case.b is None else (case.a, case.b)
-    return find_known("cute-cpp", case.op, "agreement", inputs)
+    from layoutcheck.oracles.protocol import Outcome
+    answer = None if result is None else Outcome.ok(result)
+    return find_known("cute-cpp", case.op, "agreement", inputs, answer)
 
 
 def check_cute(make, cases):
@@ -333,7 +336,7 @@ def check_cute(make, cases):
                 elif not np.array_equal(np.sort(got), np.sort(va)):
                     problems.append(f"R is not A composed with a permutation: R = {R}")
             if problems:
-                known = _known_finding(case)
+                known = _known_finding(case, R)
                 if known:
                     res.notes.append(f"known finding {known} reproduced: {case}: "
                                      + "; ".join(problems))

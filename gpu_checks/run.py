@@ -20,7 +20,7 @@ def environment():
     env = {"host": platform.node(), "python": platform.python_version(),
            "nvrtc": T.nvrtc_unavailable_reason() or "13.0 (cupy_backends)",
            "nvcc": T.nvcc_unavailable_reason() or str(T.cuda_home() / "bin" / "nvcc"),
-           "cute_include": str(T.cute_include() or "missing (pip install --no-deps nvidia-cutlass)"),
+           "cute_include": T.cute_description(),
            "cache": str(T.cache_dir()), "arch": T.ARCH}
     why = device_unavailable_reason()
     env["device"] = why is None

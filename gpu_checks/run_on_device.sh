@@ -59,7 +59,7 @@ LOG="$OUTDIR/run.log"
 say() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$LOG" >&2; }
 T0=$(date +%s)
 
-say "mode $MODE, python $("$PYTHON" -c 'import sys; print(sys.version.split()[0])' 2>&1)"
+say "mode $MODE, python $PYTHON $("$PYTHON" -c 'import sys; print(sys.version.split()[0])' 2>&1)"
 {
   echo "== nvidia-smi"; nvidia-smi 2>&1 || echo "nvidia-smi not available"
   echo "== nvcc"; nvcc --version 2>&1 || echo "nvcc not on PATH"

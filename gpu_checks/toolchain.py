@@ -1,7 +1,9 @@
 """Compilers for the GPU checks: NVRTC and nvcc (device code, sm_90), g++ (the host shim).
 
+The CuTe kernels use the header tree of ``--cute-include`` / $LAYOUTCHECK_CUTE_INCLUDE, else
+the nvidia-cutlass wheel's (``cute_include``; ``cute_description`` names its CUTLASS version).
 Every artifact is cached by a hash of everything that determines it (source text, the
-headers of this folder, compiler and version, options) under ``$LAYOUTCHECK_CACHE/gpu`` or
+headers of this folder, compiler and version, options, the CuTe tree's version and path) under ``$LAYOUTCHECK_CACHE/gpu`` or
 ``~/.cache/layoutcheck/gpu``.  A compile failure raises ``CompileError`` carrying the
 compiler's log: it is a failed check, not bad input.
 
@@ -9,8 +11,8 @@ NVRTC is the ``nvidia-cuda-nvrtc==13.0.*`` library reached through ``cupy_backen
 newer NVRTC emits PTX that CUDA 13.0's ptxas and drivers reject; REFERENCE.md section 3).
 """
 
+import functools
 import hashlib
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["CompileError", "Artifact", "SOURCE_DIR", "ARCH", "cache_dir", "cuda_home",
-           "cute_include", "nvrtc_unavailable_reason", "nvcc_unavailable_reason",
+           "cute_include", "cute_description", "nvrtc_unavailable_reason", "nvcc_unavailable_reason",
            "compile_device", "build_host_library", "backends"]
 
 SOURCE_DIR = Path(__file__).resolve().parent
@@ -81,20 +83,39 @@ def _nvcc():
 
 
 def cute_include():
-    """The CuTe/CUTLASS headers shipped in the nvidia-cutlass wheel, or None."""
-    spec = importlib.util.find_spec("cutlass_library")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(list(spec.submodule_search_locations)[0]) / "source" / "include"
+    """The CuTe/CUTLASS headers: ``--cute-include`` / $LAYOUTCHECK_CUTE_INCLUDE, else the
+    nvidia-cutlass wheel's; None when that tree has no ``cute/layout.hpp``."""
+    from layoutcheck.oracles.cpp_toolchain import resolve_include
+    path = resolve_include()
     return path if (path / "cute" / "layout.hpp").exists() else None
 
 
+def cute_description():
+    """``CUTLASS 4.2.0 headers at PATH`` for the tree the CuTe kernels use (reports name it)."""
+    from layoutcheck.oracles.cpp_toolchain import cutlass_version
+    inc = cute_include()
+    if inc is None:
+        return "missing (pip install --no-deps nvidia-cutlass, or --cute-include DIR)"
+    return f"CUTLASS {cutlass_version(inc) or 'unknown version'} headers at {inc.resolve()}"
+
+
 def _cute_version():
-    try:
-        from importlib.metadata import version
-        return version("nvidia-cutlass")
-    except Exception:  # noqa: BLE001 - the version only salts the cache key
-        return "unknown"
+    """What keys a CuTe kernel's cache entry: the tree's CUTLASS version and a digest of its
+    CuTe headers' contents (not its path: prepared artifacts travel to the device machine)."""
+    from layoutcheck.oracles.cpp_toolchain import cutlass_version
+    inc = cute_include()
+    if inc is None:
+        return "missing"
+    return f"{cutlass_version(inc)}|{_tree_digest(str(inc.resolve()))}"
+
+
+@functools.lru_cache(maxsize=8)
+def _tree_digest(inc):
+    h = hashlib.sha256()
+    root = Path(inc) / "cute"
+    for path in sorted(root.rglob("*.hpp")):
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:24]
 
 
 def _nvrtc():
@@ -129,7 +150,7 @@ def _include_dirs(cute):
         inc = cute_include()
         if inc is None:
             raise CompileError("CuTe kernel", "the CuTe headers are missing: "
-                               "pip install --no-deps nvidia-cutlass")
+                               "pip install --no-deps nvidia-cutlass, or --cute-include DIR")
         home = cuda_home()
         dirs.append(str(inc))
         if home:

@@ -21,7 +21,8 @@ from layoutcheck.layout import Underscore, _  # noqa: F401  one sentinel for the
 
 from . import tuples as tt
 from .basic import is_compact, is_injective, concat
-from .layout import Layout, _alloc, _leaves, _new, _set_shape, _set_stride, as_layout, flat_modes
+from .layout import (_C0, _C1, Layout, _alloc, _new, _set_cm, _set_shape, _set_stride,
+                     as_layout, flat_modes, flat_pairs)
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "is_disjoint", "right_inverse", "left_inverse", "slice_", "Underscore", "_",
@@ -50,11 +51,7 @@ def _fm(L):
         return flat_modes(L)
 
 
-def _mode_fm(s, d):
-    """The flattened modes of the layout s:d given by its parts."""
-    if type(s) is not tuple:
-        return ((s, d),)
-    return tuple(zip(_leaves(s), _leaves(d)))
+_mode_fm = flat_pairs  # the flattened modes of the layout s:d given by its parts
 
 
 # Speed notes (issue 4, issue 14).  Inputs are checked once (``as_layout``) and their
@@ -66,7 +63,6 @@ def _mode_fm(s, d):
 # Python (~10x slower than int), so ``_C1 * x`` and ``x // _C1``, which are ``x`` for an int or
 # a ``C``, are skipped rather than computed; a value that is only compared (never part of a
 # result) is taken as a plain int, ``+x`` (int's own ``__pos__``, which ``C`` keeps).
-_C1, _C0 = C(1), C(0)
 _ONE = (_C1, _C0)
 _UNIT = _new(_C1, _C0)
 _stride_of = itemgetter(1)
@@ -147,9 +143,19 @@ def _is_flat(t):
 
 def _coal_of(s, d):
     """``_coal`` of the flat modes of the layout s:d given by its parts."""
-    if type(s) is not tuple:
-        return ([s], [d]) if s != 1 else ([], [])
-    return _coal(zip(_leaves(s), _leaves(d)))
+    return _coal(flat_pairs(s, d))
+
+
+def coalesced_modes(L):
+    """The modes of coalesce(L) as two tuples (shapes, strides), for an impl Layout L; kept on
+    L (composition, divide and the inverses start from them)."""
+    try:
+        return L._cm
+    except AttributeError:
+        ss, ds = _coal(flat_modes(L))
+        cm = tuple(ss), tuple(ds)
+        _set_cm(L, cm)
+        return cm
 
 
 def _refines(Xp, X):
@@ -173,52 +179,25 @@ def coalesce(L, profile=None, style="paper"):
         L = as_layout(L)
     if profile is not None or style != "paper":
         return _coalesce_by(L, profile, style)
-    # The hot path: _coal and _kept written out.
     try:
-        fm = L._fm
+        ss, ds = L._cm
     except AttributeError:
-        fm = flat_modes(L)
-    if len(fm) == 1:
-        s, d = fm[0]
-        if +s == 1:
-            return _UNIT
-        return L if type(L._shape) is not tuple else _new(s, d)
-    ss = None  # the finished modes, when there are any
-    ps = pd = 0
-    nxt = -1
-    for s, d in fm:
-        if +s == 1:
-            continue
-        if +d == nxt:
-            ps = ps * s
-            nxt = +ps * +pd
-        else:
-            if ps:
-                if ss is None:
-                    ss, ds = [ps], [pd]
-                else:
-                    ss.append(ps)
-                    ds.append(pd)
-            ps, pd = s, d
-            nxt = +s * +d
-    if ss is None:
-        if not ps:
-            return _UNIT
-        R = _alloc(Layout)
-        _set_shape(R, ps)
-        _set_stride(R, pd)
-        return R
-    if len(ss) + 1 == len(fm):  # nothing dropped or merged: L itself if it is flat
-        for x in L._shape:
-            if type(x) is tuple:
-                break
-        else:
+        ss, ds = coalesced_modes(L)
+    n = len(ss)
+    if n == 1:
+        if type(L._shape) is not tuple:  # s:d with s > 1 is coalesced
             return L
-    ss.append(ps)
-    ds.append(pd)
+        R = _alloc(Layout)
+        _set_shape(R, ss[0])
+        _set_stride(R, ds[0])
+        return R
+    if not n:
+        return _UNIT
+    if n == len(L._fm) and _is_flat(L._shape):  # nothing dropped or merged
+        return L
     R = _alloc(Layout)
-    _set_shape(R, tuple(ss))
-    _set_stride(R, tuple(ds))
+    _set_shape(R, ss)
+    _set_stride(R, ds)
     return R
 
 
@@ -298,31 +277,36 @@ def _complement_parts(fm, N, drop_zero, round_up):
     cur = _C1  # s_{i-1} d_{i-1}, the stride of the next complement mode
     # Sorted by stride alone: two modes of equal non-zero stride d fail d % (s d) whichever
     # comes first, so the order of (d, s) is not needed.
-    for s, d in sorted(fm, key=_stride_of):
-        if s == 1 or (drop_zero and d == 0):
+    if len(fm) == 2:  # a stable sort by stride, written out
+        if +fm[1][1] < +fm[0][1]:
+            fm = fm[1], fm[0]
+    elif len(fm) > 2:
+        fm = sorted(fm, key=_stride_of)
+    for s, d in fm:
+        if +s == 1 or (drop_zero and +d == 0):
             continue
         if cur is _C1:
-            if d == 0:
+            if +d == 0:
                 return None
             q = d  # d // _1
         else:
-            if d % cur:
+            if +d % +cur:
                 return None
             q = d // cur
-        if q != 1:
+        if +q != 1:
             ss.append(q)
             ds.append(cur)
-        cur = s * d
+        cur = s if d is _C1 else s * d
     if N is not None:
         if cur is _C1:
             q = N  # -(-N // _1)
         elif round_up:
             q = -(-N // cur)
-        elif N % cur:
+        elif N % +cur:
             return None
         else:
             q = N // cur
-        if q != 1:
+        if +q != 1:
             ss.append(q)
             ds.append(cur)
     return ss, ds
@@ -384,19 +368,21 @@ def _prefix_products(shapes):
 def right_inverse(L):
     """CuTe's right_inverse R: L(R(i)) == i for i < size(R).  Over coalesce(L) sorted by
     stride (stable), take each mode whose stride equals the running product, with the prefix
-    product of L's shape as its stride."""
-    ss, ds = _coal(_fm(L))
-    if 1 not in ds:  # nothing to start from: _1:_0
-        return _UNIT
+    product of L's shape as its stride: the chain of modes from stride 1, each next stride the
+    product so far (the first mode of a stride, as the stable sort takes it)."""
+    ss, ds = coalesced_modes(L if type(L) is Layout else as_layout(L))
     if len(ss) == 1:  # s:1 is its own right inverse, as s:_1
-        return _new(ss[0], _C1)
+        return _new(ss[0], _C1) if +ds[0] == 1 else _UNIT
+    strides = [+d for d in ds]
+    if 1 not in strides:  # nothing to start from: _1:_0
+        return _UNIT
     pre = _prefix_products(ss)
     rs, rd, cur = [], [], 1
-    for i in sorted(range(len(ss)), key=ds.__getitem__):
-        if ds[i] == cur:
-            rs.append(ss[i])
-            rd.append(pre[i])
-            cur = ss[i] * cur
+    while cur in strides:
+        i = strides.index(cur)
+        rs.append(ss[i])
+        rd.append(pre[i])
+        cur *= +ss[i]
     # Already coalesced: the chosen modes have shapes > 1, and two consecutive ones i, j
     # would merge only if j = i + 1 and d_j = s_i d_i, which coalesce(L) has merged already.
     return _build(rs, rd)
@@ -405,7 +391,7 @@ def right_inverse(L):
 def left_inverse(L):
     """CuTe's left_inverse R: R(L(i)) == i for an injective L.  Over coalesce(L) sorted by
     stride, the non-zero strides must form a divisor chain (CuTe's divisibility condition)."""
-    ss, ds = _coal(_fm(L))
+    ss, ds = coalesced_modes(L if type(L) is Layout else as_layout(L))
     if len(ss) == 1 and ds[0] != 0:  # s:d gives (d,s):(_0,_1), i.e. s:_1 when d = 1
         s, d = ss[0], ds[0]
         return _new(s, _C1) if d == 1 else _new((d, s), (_C0, _C1))

@@ -12,9 +12,9 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
 from . import tuples as tt
-from .algebra import (_C0, _C1, _build, _check_sense, _coal, _coal_of, _fm, _is_underscore,
-                      _raw)
-from .layout import Layout, _new, as_layout, parse_tiler
+from .algebra import (_C0, _C1, _build, _check_sense, _coal_of, _is_underscore, _raw,
+                      coalesced_modes)
+from .layout import Layout, _alloc, _new, _set_shape, _set_stride, as_layout, parse_tiler
 
 __all__ = ["composition", "is_composable"]
 
@@ -22,9 +22,7 @@ __all__ = ["composition", "is_composable"]
 def _tiler(T):
     """A tiler argument, checked: an impl Layout, an int ``n`` (the layout ``n:_1``), ``_``
     (or None), or a tuple of tilers (its entries are checked where they are used)."""
-    if type(T) is Layout:
-        return T
-    if type(T) is int and T >= 1:
+    if type(T) is Layout or type(T) is tuple or (type(T) is int and T >= 1):
         return T
     if isinstance(T, str):
         T = parse_tiler(T)
@@ -36,7 +34,9 @@ def _tiler(T):
         return T
     if isinstance(T, LayoutBase):
         return as_layout(T)
-    if isinstance(T, tuple) or _is_underscore(T):
+    if isinstance(T, tuple):
+        return tuple(T)
+    if _is_underscore(T):
         return T
     raise LayoutError(f"a tiler is a layout, an integer or a tuple of tilers, not {T!r}")
 
@@ -57,55 +57,57 @@ def _compose_leaf(a_s, a_d, t, e, used):
     (shape, stride) for this leaf.
 
     Adds to ``used[i]`` the largest digit the leaf's image uses in mode i of ``a`` (for the
-    no-carry check across leaves).  Raises when the divisibility conditions fail.  After the
-    first split the leaf continues with stride ``_1`` (``rest_d``), written out below.
+    no-carry check across leaves).  Raises when the divisibility conditions fail.  The leaf's
+    stride first steps over whole modes; the leaf starts in the mode it does not divide, and
+    what does not fit there continues with stride ``_1`` from the start of the next modes.
     Comparisons and ``used`` are on plain ints (``+x``); ``_C1 * x`` is skipped (it is x).
     """
     if +e == 0:
         return t, e
     if +t == 1:
         return t, _C0
-    if len(a_s) == 1:  # one mode: the leaf is scaled (the loop below would not run)
-        used[0] += +e * (+t - 1)
-        return t, (a_d[0] if e is _C1 else e * a_d[0])
-    out_s, out_d = [], []
-    rest_s, rest_d = t, e
-    for i in range(len(a_s) - 1):
+    last = len(a_s) - 1
+    rest_d = e
+    i = 0
+    while i < last and +rest_d % +a_s[i] == 0:  # the leaf steps over mode i entirely
+        rest_d = rest_d // a_s[i]
+        i += 1
+    if i == last:  # the leaf lies in the last mode
+        used[-1] += +rest_d * (+t - 1)
+        return t, (a_d[-1] if rest_d is _C1 else rest_d if a_d[-1] is _C1 else rest_d * a_d[-1])
+    s, d = a_s[i], a_d[i]
+    if +s % +rest_d == 0:
+        new = s if rest_d is _C1 else s // rest_d
+        if +t < +new:
+            new = t
+        if +t % +new:
+            raise _not_composable("shape divisibility", t, new)
+    elif +rest_d * (+t - 1) < +s:  # the leaf fits inside this mode
+        new = t
+    else:
+        raise _not_composable("stride divisibility", s, rest_d)
+    used[i] += +rest_d * (+new - 1)
+    d = d if rest_d is _C1 else rest_d if d is _C1 else rest_d * d
+    if +new == +t:  # all of the leaf is in mode i
+        return new, d
+    # The rest of the leaf runs on from the start of the next modes (stride _1).
+    out_s, out_d = [new], [d]
+    rest_s = t // new
+    for i in range(i + 1, last):
         if +rest_s == 1:
             break
         s = a_s[i]
-        if out_s:  # rest_d == _1: the leaf runs on from the start of mode i
-            new = rest_s if +rest_s < +s else s  # min(s // _1, rest_s)
-            if +rest_s % +new:
-                raise _not_composable("shape divisibility", rest_s, new)
-            used[i] += +new - 1
-            out_d.append(a_d[i])
-        else:
-            if +rest_d % +s == 0:  # the leaf steps over this mode entirely
-                rest_d = rest_d // s
-                continue
-            if +s % +rest_d == 0:
-                new = s if rest_d is _C1 else s // rest_d
-                if +rest_s < +new:
-                    new = rest_s
-                if +rest_s % +new:
-                    raise _not_composable("shape divisibility", rest_s, new)
-            elif +rest_d * (+rest_s - 1) < +s:  # the rest of the leaf fits inside this mode
-                new = rest_s
-            else:
-                raise _not_composable("stride divisibility", s, rest_d)
-            used[i] += +rest_d * (+new - 1)
-            out_d.append(a_d[i] if rest_d is _C1 else rest_d * a_d[i])
+        new = rest_s if +rest_s < +s else s  # min(s // _1, rest_s)
+        if +rest_s % +new:
+            raise _not_composable("shape divisibility", rest_s, new)
+        used[i] += +new - 1
         out_s.append(new)
+        out_d.append(a_d[i])
         rest_s = rest_s // new
     if +rest_s != 1:
-        if out_s:
-            used[-1] += +rest_s - 1
-            out_d.append(a_d[-1])
-        else:
-            used[-1] += +rest_d * (+rest_s - 1)
-            out_d.append(a_d[-1] if rest_d is _C1 else rest_d * a_d[-1])
+        used[-1] += +rest_s - 1
         out_s.append(rest_s)
+        out_d.append(a_d[-1])
     if len(out_s) == 1:
         return out_s[0], out_d[0]
     return tuple(out_s), tuple(out_d)
@@ -148,13 +150,19 @@ def _scale_tree(s, d, d0, used):
             out.append(_C0)
         else:
             used[0] += +e * (+t - 1)
-            out.append(d0 if e is _C1 else e * d0)
+            out.append(d0 if e is _C1 else e if d0 is _C1 else e * d0)
     return tuple(out)
 
 
 def _operands(A, B, a_s, a_d, shape, stride):
     A = _build(a_s, a_d) if A is None else _new(*A) if type(A) is tuple else A
     return A, (_new(shape, stride) if B is None else B)
+
+
+def _carries(A, B):
+    return LayoutError(f"composition({A}, {B}): the image of {B} does not fit the modes of "
+                       f"coalesce({A}) without carries (Def 2.3.7.1, Remark 2.3.7.2)",
+                       condition="is_composable")
 
 
 def _compose_raw(a_s, a_d, shape, stride, sense, A, B):
@@ -169,21 +177,28 @@ def _compose_raw(a_s, a_d, shape, stride, sense, A, B):
     parts."""
     if not a_s:
         a_s, a_d = [_C1], [_C0]
+    elif len(a_s) == 1 and type(shape) is not tuple:  # one mode s:d with one leaf t:e, the
+        s, d, t, e = a_s[0], a_d[0], shape, stride      # hot path: t:(e d), written out
+        if +e == 0:
+            return t, e
+        if +t == 1:
+            return t, _C0
+        if sense != "paper" or +e * (+t - 1) < +s:
+            return t, (d if e is _C1 else e if d is _C1 else e * d)
     used = [0] * len(a_s)
     try:
-        if type(shape) is not tuple:
-            res = _compose_leaf(a_s, a_d, shape, stride, used)
-        elif len(a_s) == 1:
+        if type(shape) is not tuple:  # one leaf never carries between the modes it splits
+            res = _compose_leaf(a_s, a_d, shape, stride, used)  # over: check its end only
+            if sense == "paper" and used[-1] >= +a_s[-1]:
+                raise _carries(*_operands(A, B, a_s, a_d, shape, stride))
+            return res
+        if len(a_s) == 1:
             res = shape, _scale_tree(shape, stride, a_d[0], used)
         else:
             res = _compose_tree(a_s, a_d, shape, stride, used)
         for i in range(len(a_s) if sense == "paper" else len(a_s) - 1):
             if used[i] >= +a_s[i]:
-                A, B = _operands(A, B, a_s, a_d, shape, stride)
-                raise LayoutError(
-                    f"composition({A}, {B}): the image of {B} does not fit the modes of "
-                    f"coalesce({A}) without carries (Def 2.3.7.1, Remark 2.3.7.2)",
-                    condition="is_composable")
+                raise _carries(*_operands(A, B, a_s, a_d, shape, stride))
     except LayoutError as err:
         # The divisibility test is sufficient, not necessary: a few compositions exist by
         # accident of values (composition((4,3):(1,5), 2:6) = 2:7).  Only on this failure
@@ -263,10 +278,23 @@ def composition(A, B, sense="paper"):
     if type(A) is not Layout:
         A = as_layout(A)
     if type(B) is Layout:
-        return _new(*_compose_raw(*_coal(_fm(A)), B._shape, B._stride, sense, A, B))
-    B = _tiler(B)
-    if _is_underscore(B):
-        return A
+        try:
+            a_s, a_d = A._cm
+        except AttributeError:
+            a_s, a_d = coalesced_modes(A)
+        t, e = B._shape, B._stride
+        if len(a_s) == 1 and type(t) is not tuple:  # s:d with t:e is t:(e d), written out
+            s, d = a_s[0], a_d[0]
+            if +e != 0 and +t != 1 and (sense != "paper" or +e * (+t - 1) < +s):
+                R = _alloc(Layout)
+                _set_shape(R, t)
+                _set_stride(R, d if e is _C1 else e if d is _C1 else e * d)
+                return R
+        return _new(*_compose_raw(a_s, a_d, t, e, sense, A, B))
+    if type(B) is not tuple:
+        B = _tiler(B)
+        if _is_underscore(B):
+            return A
     return _new(*_compose_with(A._shape, A._stride, B, sense, A))
 
 
@@ -277,7 +305,7 @@ def _compose_with(s, d, T, sense, A=None):
         ms, md = _modes_of(s, d)
         if len(T) > len(ms):
             raise _rank_error(T, s, d)
-        parts = [_compose_with(x, y, _tiler(t), sense) for x, y, t in zip(ms, md, T)]
+        parts = [_compose_mode(x, y, t, sense) for x, y, t in zip(ms, md, T)]
         k = len(T)
         return (tuple([p[0] for p in parts]) + ms[k:]), (tuple([p[1] for p in parts]) + md[k:])
     if type(T) is not Layout and _is_underscore(T):
@@ -286,10 +314,25 @@ def _compose_with(s, d, T, sense, A=None):
         a_s, a_d = _coal_of(s, d)
         A = (s, d)
     else:
-        a_s, a_d = _coal(_fm(A))
+        a_s, a_d = coalesced_modes(A)
     if type(T) is Layout:
         return _compose_raw(a_s, a_d, T._shape, T._stride, sense, A, T)
     return _compose_raw(a_s, a_d, T, _C1, sense, A, None)  # an int n is n:_1
+
+
+def _compose_mode(s, d, T, sense):
+    """composition(s:d, T) for a mode s:d of A and an entry T of a tuple tiler; a leaf with a
+    leaf layout or int is written out (as in ``composition``)."""
+    if type(T) is Layout:
+        t, e = T._shape, T._stride
+    elif type(T) is int and T >= 1:
+        t, e = T, _C1
+    else:
+        return _compose_with(s, d, _tiler(T), sense)
+    if (type(s) is not tuple and type(t) is not tuple and +s != 1 and +e != 0 and +t != 1
+            and (sense != "paper" or +e * (+t - 1) < +s)):
+        return t, (d if e is _C1 else e if d is _C1 else e * d)
+    return _compose_with(s, d, T, sense)
 
 
 def is_composable(A, B, sense="paper"):

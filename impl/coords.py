@@ -79,8 +79,8 @@ def _c2i(c, s, d):
     for k, (y, z) in enumerate(zip(s, d)):
         if k == last:
             return total + _c2i(c, y, z)
-        q, r = divmod(c, product(y))
-        total, c = total + _c2i(r, y, z), q
+        n = product(y)
+        total, c = total + _c2i(c % n, y, z), c // n
     return total  # the empty shape ()
 
 

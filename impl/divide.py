@@ -9,9 +9,9 @@ functions build the one Layout returned.
 from layoutcheck.errors import LayoutError
 
 from .algebra import (_C0, _C1, _ONE, _check_sense, _coal, _complement_parts, _fm,
-                      _is_underscore, _mode_fm, _not_complementable, _raw)
+                      _is_underscore, _not_complementable, _raw, coalesced_modes)
 from .compose import _compose_raw, _modes_of, _rank_error, _tiler
-from .layout import Layout, _new, as_layout
+from .layout import Layout, _new, as_layout, flat_modes, flat_pairs
 
 __all__ = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
            "zipped_product", "tiled_product", "flat_product", "blocked_product",
@@ -19,32 +19,36 @@ __all__ = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "lo
 
 
 def _size(fm):
+    """The size of the flat modes fm, a plain int (as CuTe's size times a dynamic 1)."""
     n = 1
     for s, _ in fm:
-        n *= s  # an int: 1 * _k is dynamic
+        n *= +s
     return n
 
 
-def _divide(s, d, fa, bs, bd, fb, sense):
-    """A ⊘ B = (A∘B, A∘comp(B, size(A))) for A = s:d (flat modes fa) and B = bs:bd (flat
-    modes fb) (Def 2.3.8.1)."""
+def _divide(s, d, fa, A, bs, bd, fb, sense):
+    """A ⊘ B = (A∘B, A∘comp(B, size(A))) for A = s:d (flat modes fa; the impl Layout A or
+    None) and B = bs:bd (flat modes fb) (Def 2.3.8.1)."""
     n = _size(fa)
     cute = sense == "cute"
     found = _complement_parts(fb, n, cute, cute)
     if found is None:
         raise _not_complementable(_new(bs, bd), n)
     cs, cd = _raw(*found)
-    return _compose_raw(*_coal(fa), (bs, cs), (bd, cd), sense, (s, d), None)
+    a_s, a_d = _coal(fa) if A is None else coalesced_modes(A)
+    return _compose_raw(a_s, a_d, (bs, cs), (bd, cd), sense, (s, d), None)
 
 
-def _product(s, d, fa, bs, bd, fb, sense):
+def _product(s, d, fa, A, bs, bd, fb, sense):
     """A ⊗ B = (A, comp(A, N)∘B) for A = s:d, B = bs:bd (Def 2.3.9.1).  Observation 2.3.9.2:
     any large enough complement serves, so N = size(A)·cosize(B) is rounded up to a multiple
     of s_m d_m (as CuTe does); A itself must be complementable."""
-    cos = 1
+    n = cos = 1  # size(A) and cosize(B) as plain ints
+    for x, _ in fa:
+        n *= +x
     for x, y in fb:
-        cos += (x - 1) * y
-    found = _complement_parts(fa, _size(fa) * cos, sense == "cute", True)
+        cos += (+x - 1) * +y
+    found = _complement_parts(fa, n * cos, sense == "cute", True)
     if found is None:
         raise LayoutError(f"{_new(s, d)} is not complementable (Def 2.1.6.11)",
                           condition="is_complementable")
@@ -52,48 +56,61 @@ def _product(s, d, fa, bs, bd, fb, sense):
     return (s, rs), (d, rd)
 
 
-def _modewise(fn, s, d, fa, T, sense):
+def _modewise(fn, s, d, fa, T, sense, A=None):
     """fn(s:d, T) for a layout tiler (an int n is n:_1), mode by mode for a tuple tiler (modes
-    beyond the tuple kept), s:d itself for ``_``; T is checked (``_tiler``)."""
+    beyond the tuple kept), s:d itself for ``_``; T is checked (``_tiler``).  ``A`` is the
+    impl Layout s:d when there is one (its normal forms are kept on it)."""
     if type(T) is Layout:
-        return fn(s, d, fa, T._shape, T._stride, _fm(T), sense)
+        try:
+            fb = T._fm
+        except AttributeError:
+            fb = flat_modes(T)
+        return fn(s, d, fa, A, T._shape, T._stride, fb, sense)
     if type(T) is tuple:
         ms, md = _modes_of(s, d)
         if len(T) > len(ms):
             raise _rank_error(T, s, d)
-        parts = [_modewise(fn, x, y, _mode_fm(x, y), _tiler(t), sense)
-                 for x, y, t in zip(ms, md, T)]
+        rs, rd = [], []
+        for x, y, t in zip(ms, md, T):
+            if type(t) is not Layout:
+                t = _tiler(t)
+            x, y = _modewise(fn, x, y, flat_pairs(x, y), t, sense)
+            rs.append(x)
+            rd.append(y)
         k = len(T)
-        return (tuple([p[0] for p in parts]) + ms[k:]), (tuple([p[1] for p in parts]) + md[k:])
+        return tuple(rs) + ms[k:], tuple(rd) + md[k:]
     if _is_underscore(T):
         return s, d
-    return fn(s, d, fa, T, _C1, ((T, _C1),), sense)
+    return fn(s, d, fa, A, T, _C1, ((T, _C1),), sense)
 
 
 def _apply(fn, A, T, sense):
-    """Raw fn(A, T) of the public operation on its arguments: (shape, stride), checked tiler."""
+    """Raw fn(A, T) of the public operation on its arguments, as (shape, stride)."""
     if sense != "paper":
         _check_sense(sense)
     if type(A) is not Layout:
         A = as_layout(A)
-    T = _tiler(T)
-    return _modewise(fn, A._shape, A._stride, _fm(A), T, sense), T
+    try:
+        fa = A._fm
+    except AttributeError:
+        fa = flat_modes(A)
+    return _modewise(fn, A._shape, A._stride, fa, T if type(T) is Layout else _tiler(T), sense, A)
 
 
 def logical_divide(A, T, sense="paper"):
     """A ⊘ B = (A∘B, A∘comp(B, size(A))) (Def 2.3.8.1); a tuple tiler divides mode by mode."""
-    return _new(*_apply(_divide, A, T, sense)[0])
+    return _new(*_apply(_divide, A, T, sense))
 
 
 def logical_product(A, T, sense="paper"):
     """A ⊗ B = (A, comp(A, size(A)·cosize(B))∘B) (Def 2.3.9.1); tuple tilers mode by mode."""
-    return _new(*_apply(_product, A, T, sense)[0])
+    return _new(*_apply(_product, A, T, sense))
 
 
 def _unzip(s, d, T):
     """Gather ((tiles...), (rests..., untouched modes...)) from a mode-wise result s:d (CuTe's
     tile_unzip / pycute's hier_unzip), as two raw (shape, stride) pairs."""
-    if not isinstance(T, tuple):
+    if type(T) is not tuple:
         if type(s) is not tuple or len(s) != 2:
             # CuTe's zip2_by static_asserts here too; `_` leaves a mode that is no pair.
             raise LayoutError(f"{_new(s, d)} is not a (tile, rest) pair: a tiler entry {T!r} "
@@ -102,16 +119,29 @@ def _unzip(s, d, T):
         return (s[0], d[0]), (s[1], d[1])
     if type(s) is not tuple:
         s, d = (s,), (d,)
-    parts = [_unzip(x, y, t) for x, y, t in zip(s, d, T)]
+    ts, td, rs, rd = [], [], [], []
+    for x, y, t in zip(s, d, T):
+        if type(t) is tuple:
+            (a, b), (c, e) = _unzip(x, y, t)
+        elif type(x) is tuple and len(x) == 2:  # the pair (tile, rest), written out
+            (a, c), (b, e) = x, y
+        else:
+            _unzip(x, y, t)  # raises
+        ts.append(a)
+        td.append(b)
+        rs.append(c)
+        rd.append(e)
     k = len(T)
-    return ((tuple([p[0][0] for p in parts]), tuple([p[0][1] for p in parts])),
-            (tuple([p[1][0] for p in parts]) + s[k:], tuple([p[1][1] for p in parts]) + d[k:]))
+    return (tuple(ts), tuple(td)), (tuple(rs) + s[k:], tuple(rd) + d[k:])
 
 
 def _zipped(fn, A, T, sense):
     """Raw ((tile), (rest)) of the mode-wise ``fn``.  For a layout tiler the result of fn is
     already the pair (A∘B, rest), so unzipping leaves it as it is."""
-    (s, d), T = _apply(fn, A, T, sense)
+    if type(T) is Layout:
+        return _apply(fn, A, T, sense)
+    T = _tiler(T)
+    s, d = _apply(fn, A, T, sense)
     if type(T) is tuple or _is_underscore(T):
         (ts, td), (rs, rd) = _unzip(s, d, T)
         return (ts, rs), (td, rd)
@@ -181,7 +211,8 @@ def _rank_product(A, B, sense, raked):
     A, B = as_layout(A), as_layout(B)
     R = max(len(A._shape) if type(A._shape) is tuple else 1,
             len(B._shape) if type(B._shape) is tuple else 1)
-    (a_s, c_s), (a_d, c_d) = _product(*_padded(A, R), *_padded(B, R), sense)
+    sa, da, fa = _padded(A, R)
+    (a_s, c_s), (a_d, c_d) = _product(sa, da, fa, None, *_padded(B, R), sense)
     if raked:
         return _new(tuple(zip(c_s, a_s)), tuple(zip(c_d, a_d)))
     return _new(tuple(zip(a_s, c_s)), tuple(zip(a_d, c_d)))

@@ -26,10 +26,12 @@ _I32_MAX = (1 << 31) - 1
 class Layout(LayoutBase):
     """``shape:stride``; ``L(i)`` is Phi_L(i), ``L(coord)`` is phi_L(coord) (CuTe's crd2idx).
 
-    Keeps its flattened modes once computed (``flat_modes``): the value is immutable.
+    Keeps two normal forms of itself once computed, the value being immutable: its flattened
+    modes (``_fm``, see ``flat_modes``) and the modes of its coalesce (``_cm``, see
+    ``algebra.coalesced_modes``).
     """
 
-    __slots__ = ("_fm",)
+    __slots__ = ("_fm", "_cm")
 
     def __call__(self, x):
         if isinstance(x, tuple):
@@ -50,6 +52,7 @@ class Layout(LayoutBase):
 _set_shape = LayoutBase.__dict__["_shape"].__set__   # the slots' own setters: the value
 _set_stride = LayoutBase.__dict__["_stride"].__set__  # stays immutable to everyone else
 _set_fm = Layout.__dict__["_fm"].__set__
+_set_cm = Layout.__dict__["_cm"].__set__
 _alloc = object.__new__
 
 
@@ -63,20 +66,58 @@ def _new(shape, stride):
 
 
 def _leaves(t):
+    """The leaves of a nested tuple as a tuple (t itself when t is flat)."""
     if type(t) is not tuple:
         return (t,)
     for x in t:
         if type(x) is tuple:
-            return leaves(t)
+            out = []
+            _flatten_into(t, out)
+            return tuple(out)
     return t
 
 
+def _flatten_into(t, out):
+    for x in t:
+        if type(x) is tuple:
+            _flatten_into(x, out)
+        else:
+            out.append(x)
+
+
+# The static one and zero.  The flat modes hold these two objects for every static 1 and 0
+# (same value, same type), so that the algebra can skip ``_1 * x`` by identity.
+_C1, _C0 = C(1), C(0)
+
+
+def _canonical(x):
+    if type(x) is C:
+        if +x == 1:
+            return _C1
+        if +x == 0:
+            return _C0
+    return x
+
+
+def flat_pairs(shape, stride):
+    """The modes (s_i, d_i) of the flattening of shape:stride, as a tuple of pairs (static ones
+    and zeros as ``_C1`` and ``_C0``)."""
+    if type(shape) is not tuple:
+        if type(shape) is int and type(stride) is int:
+            return ((shape, stride),)
+        return ((_canonical(shape), _canonical(stride)),)
+    ss, ds = _leaves(shape), _leaves(stride)
+    if C in map(type, ds) or C in map(type, ss):
+        ss, ds = map(_canonical, ss), map(_canonical, ds)
+    return tuple(zip(ss, ds))
+
+
 def flat_modes(L):
-    """The modes (s_i, d_i) of the flattening of an impl Layout, as a tuple of pairs."""
+    """``flat_pairs`` of an impl Layout, kept on it (the value is immutable)."""
     try:
         return L._fm
     except AttributeError:
-        fm = tuple(zip(_leaves(L._shape), _leaves(L._stride)))
+        fm = flat_pairs(L._shape, L._stride)
         _set_fm(L, fm)
         return fm
 

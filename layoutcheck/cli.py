@@ -62,12 +62,13 @@ def main(argv=None):
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if not getattr(args, "_run", None):
-        parser.print_help(sys.stderr)
-        return 2
+        parser.error(f"unrecognized arguments: {' '.join(extra)}" if extra else
+                     f"a COMMAND is required: {', '.join(COMMANDS)} (layoutcheck -h)")
     if extra:  # the subcommand's own usage, not the top level's
         parser._commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     name = f"layoutcheck {args.command}"
     try:
+        check_environment()
         status = args._run(args)
     except LayoutError as e:
         print(f"{name}: {_one_line(e)}", file=sys.stderr)
@@ -100,6 +101,14 @@ def main(argv=None):
         print(f"{name}: internal error: the command returned {status!r}", file=sys.stderr)
         return 2
     return status
+
+
+def check_environment():
+    """The LAYOUTCHECK_* settings every command may use, checked up front (LayoutError)."""
+    from layoutcheck.oracles import isolation
+    from layoutcheck.spec.limits import enumeration_limit
+    enumeration_limit()
+    isolation.IsolatedOracle("check", None)  # reads the timeout / memory settings
 
 
 def _one_line(e):

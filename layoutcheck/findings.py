@@ -23,7 +23,7 @@ __all__ = ["load", "find_known", "find_region", "explain", "match_tables", "line
            "SYMPTOMS", "REGISTER_PATH", "STATUSES"]
 
 REGISTER_PATH = Path(__file__).with_name("findings.toml")
-STATUSES = ("confirmed-bug", "convention", "upstream-reported", "fixed")
+STATUSES = ("confirmed-bug", "convention", "upstream-reported", "fixed", "erratum")
 
 # Region predicates a table's ``when`` names: fn(*inputs) -> bool (one that declares a keyword
 # ``op`` also gets the op).
@@ -323,3 +323,75 @@ def divide_divisor_not_complementable(A=None, T=None, *rest):
     except LayoutError as e:
         return e.condition == "is_complementable"
     return False
+
+
+# --- helpers the oracle families' predicates share -----------------------------------------
+
+def evaluate(L, x):
+    """L at any index x >= 0 as CuTe evaluates an integer: flat modes first-fastest, the last
+    mode taking what is left (so past size(L) its last mode extends)."""
+    shapes, strides = [int(s) for s in leaves(L.shape)], [int(d) for d in leaves(L.stride)]
+    total = 0
+    for k, (s, d) in enumerate(zip(shapes, strides)):
+        if k == len(shapes) - 1:
+            return total + x * d
+        total += (x % s) * d
+        x //= s
+    return total
+
+
+def _size_of(L):
+    n = 1
+    for s in leaves(L.shape):
+        n *= int(s)
+    return n
+
+
+def is_quasi_inverse(L, R):
+    """CuTe's documented left_inverse post-condition (layout.hpp: 'the quasi-inverse of a
+    layout (left-inverse when layout is injective)'): L(R(L(i))) == L(i) for i < size(L)."""
+    return all(evaluate(L, evaluate(R, evaluate(L, i))) == evaluate(L, i) for i in range(_size_of(L)))
+
+
+def is_left_inverse(L, R):
+    return all(evaluate(R, evaluate(L, i)) == i for i in range(_size_of(L)))
+
+
+def is_weak_complement(L, R, N=None):
+    """CuTe's documented complement post-condition (layout.hpp, Complement: size(R) >=
+    cotarget / size(filter(L)); R(i) increasing; R(i) != L(j) for i >= 1): what CuTe
+    promises without requiring L to be complementable."""
+    from layoutcheck import spec
+    f = spec.filter(L)
+    N = spec.cosize(f) if N is None else int(N)
+    nR = _size_of(R)
+    rv = [evaluate(R, i) for i in range(nR)]
+    image = {evaluate(L, j) for j in range(_size_of(L))}
+    return (nR * _size_of(f) >= N and all(a < b for a, b in zip(rv, rv[1:]))
+            and not any(v in image for v in rv[1:]))
+
+
+@symptom
+def agrees_with_cute_sense(inputs, answer, reference=None, op=None):
+    """The answer is CuTe's reading of the op, which the spec models with ``sense="cute"``:
+    it agrees with ``spec.<op>(..., sense="cute")`` at the level the op requires (the
+    conventions where CuTe and the paper differ: composing past the end of A, complements
+    and the divides / products built on them that exist only in CuTe's sense)."""
+    from layoutcheck.oracles.compare import compare
+    if answer.kind != "ok":
+        return False
+    want = cute_reference(op, *inputs)
+    return want.kind == "ok" and compare(op, inputs, want, answer).ok is True
+
+
+@lru_cache(maxsize=1)
+def _cute_reference():
+    from layoutcheck.fuzz.targets import reference_for
+    from layoutcheck.oracles import get_oracle
+    return reference_for("cute-cpp", get_oracle("spec"), memo=False)
+
+
+def cute_reference(op, *args):
+    """The spec's answer in CuTe's sense (the fuzzer's reference for CuTe oracles) as an
+    Outcome: the predicates that compare an implementation with CuTe's reading use it."""
+    return _cute_reference().run(op, *args)

@@ -31,11 +31,17 @@ def get_oracle(name, **options):
         from .pymodule import isolated_module
         return isolated_module("pycute", name="pycute", **options)
     if isinstance(name, str) and name.startswith("module:"):
-        module = name[len("module:"):]
+        # module:NAME@LINEAGE: a copy of an implementation (a patched pycute) that inherits
+        # LINEAGE's findings (layoutcheck.findings.lineage); plain module:NAME has none.
+        module, _, line = name[len("module:"):].partition("@")
         if not module or not all(p.isidentifier() for p in module.split(".")):
             raise LayoutError(f"bad oracle name {name!r}: expected module:NAME with an importable module name")
+        if "@" in name and not all(p.isidentifier() for p in line.replace("-", "_").split(".")):
+            raise LayoutError(f"bad oracle name {name!r}: expected module:NAME@LINEAGE, e.g. module:mycopy@pycute")
         from .pymodule import isolated_module
-        return isolated_module(module, **options)
+        oracle = isolated_module(module, name=name, **options)
+        oracle.lineage = line or None
+        return oracle
     if name == "cute-cpp":
         from .cute_cpp import CuteCppOracle
         return CuteCppOracle(**options)

@@ -277,10 +277,13 @@ def _inverse_property(op, L, expected, R):
 CHECK = "agreement"
 
 
-def verdict(oracle, op, inputs, comparison):
+def verdict(oracle, op, inputs, comparison, answer=None, reference=None):
     """``("agree" | "disagree" | "known" | "no verdict", finding id or None)``.
 
-    A disagreement that a finding of the register explains is ``known``, not a failure.
+    A disagreement that a finding of the register explains is ``known``, not a failure:
+    the inputs lie in the finding's region and ``answer`` (the oracle's Outcome) is exactly
+    its symptom (``layoutcheck.findings.find_known``); without the answer it is a
+    disagreement.  ``reference`` is the reference's Outcome.
     """
     if comparison.ok is None:
         return "no verdict", None
@@ -288,7 +291,7 @@ def verdict(oracle, op, inputs, comparison):
         return "agree", None
     from layoutcheck.findings import find_known
     _load_predicates()
-    fid = find_known(oracle, op, CHECK, tuple(inputs))
+    fid = find_known(oracle, op, CHECK, tuple(inputs), answer, reference)
     return ("known", fid) if fid else ("disagree", None)
 
 

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C, CBool
+from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 
 __all__ = ["OPS", "Op", "Kernel", "kernel", "Unsupported", "parse_answer", "parse_static_type",
@@ -185,8 +185,7 @@ def _parse_value(text, pos=0):
         if m.group(2) is not None:
             value = C(int(m.group(2))) if m.group(1) else int(m.group(2))
         elif m.group(3) is not None:
-            word = m.group(3)
-            value = CBool(word == "_true") if word.startswith("_") else word == "true"
+            value = m.group(3).lstrip("_") == "true"  # a bool answer (DESIGN.md): static or not
         else:
             ch = m.group(4)
             if ch == "(":
@@ -263,7 +262,7 @@ def _type_value(text, pos):
     num = m.group(3) or m.group(4)
     if num is not None:
         if num in ("true", "false"):
-            return CBool(num == "true"), pos
+            return num == "true", pos
         if int(num) < 0:
             raise LayoutError("negative")
         return C(int(num)), pos

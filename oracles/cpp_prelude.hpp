@@ -2,7 +2,6 @@
 // Written for layoutcheck: it reads runtime integers, prints answers, and names static
 // answer types in diagnostics.  Every answer line is "TAG text": L a layout, T an integer or
 // a tuple of integers, B a bool, P a (layout, integer) pair, V the values of a layout.
-#pragma once
 #include <cute/layout.hpp>
 #include <cstdio>
 #include <cstdlib>

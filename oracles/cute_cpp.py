@@ -96,6 +96,8 @@ class CuteCppOracle(Oracle):
         """``CUTLASS 4.2.0 headers at PATH`` (reports name it)."""
         return self.toolchain.describe()
 
+    describe = provenance  # what `layoutcheck op` prints as the code an oracle runs
+
     def stats(self):
         """Cases answered by path (``driver``: a compiled program ran it; ``static``: the
         compiler named the result's type; ``rejected`` / ``unsupported``), the compiler's

@@ -19,11 +19,11 @@ outside CuTe's 32-bit ``int`` are "unsupported", as for cute-cpp.
 import importlib
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.layout import LayoutBase
+from layoutcheck.layout import LayoutBase, Underscore
 from layoutcheck.notation import parse_tuple
 
 from .isolation import IsolatedOracle
-from .protocol import Oracle, Outcome, static_everywhere
+from .protocol import ANSWERS, Oracle, Outcome, static_everywhere
 
 __all__ = ["CuteDslOracle"]
 
@@ -83,6 +83,8 @@ class _InProcessDsl(Oracle):
             return cute.make_layout(_plain(x.shape), stride=_plain(x.stride))
         if isinstance(x, tuple):
             return tuple(self._to(e) for e in x)
+        if isinstance(x, Underscore):
+            return None  # the DSL's placeholder, as pycute's
         return int(x)
 
     def _one(self, op, args):
@@ -97,6 +99,10 @@ class _InProcessDsl(Oracle):
         elif op == "complement" and len(args) == 1:
             return Outcome.unsupported("the DSL's complement(L, cotarget) has no default cotarget "
                                        "(CuTe C++ uses cosize(L)); give N explicitly")
+        elif op in _API and len(args) in _API[op]:
+            call = _bind(_API[op][len(args)], cute)
+        elif op in _BEYOND or (op == "filter" and len(args) == 2):
+            return Outcome.unsupported(f"cutlass.cute has no {op} of {len(args)} argument(s)")
         else:
             fn = getattr(cute, op, None)
             if fn is None:
@@ -125,6 +131,8 @@ class _InProcessDsl(Oracle):
                 if isinstance(value, tuple):
                     raise LayoutError(f"expected an integer, got {text!r}")
                 return Outcome.ok(static_everywhere(value))
+            if op in _API:
+                return Outcome.ok(_api_answer(op, text))
             return Outcome.ok(static_everywhere(LayoutBase.parse(text)))
         except LayoutError as e:
             return Outcome.raised(f"unparseable output {text!r}: {e}")
@@ -132,6 +140,79 @@ class _InProcessDsl(Oracle):
 
 def _plain(t):
     return tuple(_plain(e) for e in t) if isinstance(t, tuple) else int(t)
+
+
+# --- the ops beyond the algebra (issue 11; DESIGN.md's table) ------------------------------
+# op -> {argument count: fn(cute, *dsl_args) -> text}; an absent op or arity is unsupported
+# (the DSL 4.8 has no crd2crd, prefix_product, inner_product, elem_scale, compatible, nor
+# filter with a profile, nor idx2crd with a stride).  A pair answers "layout|offset".
+
+def _left(s):
+    """LayoutLeft's strides as plain ints (CuTe's crd2idx(c, shape) is their crd2idx)."""
+    flat, p = [], 1
+    for x in _leaves(s):
+        flat.append(p)
+        p *= x
+    it = iter(flat)
+
+    def go(t):
+        return tuple(go(e) for e in t) if isinstance(t, tuple) else next(it)
+    return go(s)
+
+
+def _leaves(t):
+    return [x for e in t for x in _leaves(e)] if isinstance(t, tuple) else [t]
+
+
+def _holds_none(c):
+    return c is None or (isinstance(c, tuple) and any(map(_holds_none, c)))
+
+
+_API = {
+    "eval_coord": {2: lambda cute, L, c: str(cute.crd2idx(c, L))},
+    "get_mode": {2: lambda cute, L, i: str(cute.get(L, mode=[i]))},
+    "rank": {1: lambda cute, L: str(cute.rank(L))},
+    "crd2idx": {2: lambda cute, c, s: str(cute.crd2idx(c, cute.make_layout(s, stride=_left(s)))),
+                3: lambda cute, c, s, d: str(cute.crd2idx(c, cute.make_layout(s, stride=d)))},
+    "idx2crd": {2: lambda cute, i, s: str(cute.idx2crd(i, s))},
+    "slice_": {2: lambda cute, L, c: str(cute.slice_(L, c) if _holds_none(c) else cute.crd2idx(c, L))},
+    "dice": {2: lambda cute, L, c: str(cute.dice(L, c))},
+    "slice_and_offset": {2: lambda cute, L, c: "{}|{}".format(*cute.slice_and_offset(c, L))},
+    "layout_left": {1: lambda cute, s: str(cute.make_layout(s))},
+    "shape_div": {2: lambda cute, a, b: str(cute.shape_div(a, b))},
+    "product": {1: lambda cute, a: str(cute.product(a))},
+    "flatten": {1: lambda cute, a: str(cute.flatten(a))},
+    "congruent": {2: lambda cute, a, b: str(cute.is_congruent(a, b))},
+    "coalesce": {2: lambda cute, L, p: str(cute.coalesce(L, target_profile=p))},
+}
+
+
+_BEYOND = frozenset(("eval_coord", "get_mode", "rank", "crd2idx", "idx2crd", "crd2crd", "slice_",
+                     "dice", "slice_and_offset", "layout_left", "shape_div", "prefix_product",
+                     "product", "inner_product", "elem_scale", "congruent", "compatible",
+                     "flatten"))
+
+
+def _bind(fn, cute):
+    return lambda *a: fn(cute, *a)
+
+
+def _api_answer(op, text):
+    """The DSL's text of an op of ``_API`` as a neutral value of the op's answer kind."""
+    kind = ANSWERS[op]
+    if op == "slice_" and ":" not in text or kind in ("int", "inttuple"):
+        value = parse_tuple(text.replace(" ", "").replace(",)", ")"))
+        if kind == "int" and isinstance(value, tuple):
+            raise LayoutError(f"expected an integer, got {text!r}")
+        return static_everywhere(value)
+    if kind == "bool":
+        if text not in ("True", "False"):
+            raise LayoutError(f"expected True or False, got {text!r}")
+        return text == "True"
+    if kind == "layout_offset":
+        layout, offset = text.split("|")
+        return static_everywhere(LayoutBase.parse(layout)), static_everywhere(parse_tuple(offset))
+    return static_everywhere(LayoutBase.parse(text))
 
 
 def _representable(x):

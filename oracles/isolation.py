@@ -73,8 +73,11 @@ def case_timeout(default=DEFAULT_TIMEOUT_S):
 
 
 def _describe(e):
-    text = str(e).strip().splitlines()
-    return f"{type(e).__name__}({text[0][:200]!r})" if text else type(e).__name__
+    """``SystemExit(0)``, ``KeyboardInterrupt()``, ``RuntimeError('...')``: never raises."""
+    try:
+        return repr(e)[:300]
+    except BaseException:  # noqa: BLE001 - a hostile __repr__
+        return type(e).__name__
 
 
 class IsolatedOracle(Oracle):
@@ -133,11 +136,12 @@ class IsolatedOracle(Oracle):
             return f"the worker did not start within {self.start_timeout:g} s"
         if isinstance(got, str):
             return f"the worker died while starting ({got})"
+        if not (isinstance(got, tuple) and len(got) in (2, 3) and got[0] == "ready"
+                and (got[1] is None or isinstance(got[1], str))):
+            self._stop()
+            return "the worker sent something else than its status"
         kind, reason, *extra = got
         self.description = extra[0] if extra else None  # the adapter's describe()
-        if kind != "ready":
-            self._stop()
-            return f"the worker sent {kind!r} instead of its status"
         if reason:
             self._stop()
         return reason
@@ -255,7 +259,7 @@ class IsolatedOracle(Oracle):
                     f"{TIMEOUT_ENV} sets the limit)")]
             if isinstance(got, str):
                 return out + [Outcome.crashed(f"{got} on this case")]
-            answer, fatal = got
+            answer, fatal = got if isinstance(got, tuple) and len(got) == 2 else (got, True)
             if not isinstance(answer, Outcome):
                 self._stop()
                 return out + [Outcome.crashed(f"the worker sent {type(answer).__name__}, not an answer")]
@@ -285,6 +289,16 @@ def _stop_all():
 # --- the worker side -----------------------------------------------------------------------
 
 def _child_main():
+    """The worker: never a traceback of its own on the harness's stderr (a broken pipe or a
+    closed descriptor ends it quietly; the parent reports how it ended)."""
+    try:
+        _serve()
+    except BaseException:  # noqa: BLE001
+        os._exit(_FATAL_EXIT)
+    os._exit(0)
+
+
+def _serve():
     fd_in, fd_out = int(sys.argv[1]), int(sys.argv[2])
     recv, send = Connection(fd_in, writable=False), Connection(fd_out, readable=False)
     _die_with_parent()
@@ -299,7 +313,7 @@ def _child_main():
         adapter = getattr(importlib.import_module(module), attribute)(*args)
         reason = adapter.unavailable_reason()
     except BaseException as e:  # noqa: BLE001 - SystemExit at import included
-        reason = f"building the adapter raised {_describe(e)}"
+        reason = f"loading the implementation raised {_describe(e)}"
         adapter = None
     send.send_bytes(pickle.dumps(("ready", reason, _description(adapter) if not reason else None)))
     if adapter is None or reason:

@@ -1,11 +1,14 @@
-"""Predicates that recognise the oracle findings F-040..F-069 of findings.toml.
+"""Regions and the symptom of the CuTe C++ findings (F-030, F-040..F-069, F-120..F-122 of findings.toml).
 
-Each takes a counterexample's inputs (the op's neutral arguments) and is registered in
-``layoutcheck.findings.PREDICATES`` under its name, the finding's ``match.when``.
+A region predicate takes a counterexample's inputs (the op's neutral arguments;
+``PREDICATES``, a table's ``when``); the symptom ``cpp_answer`` (``SYMPTOMS``, a table's
+``answer``) is True only when the cute-cpp answer is exactly what CuTe C++ 4.2 computes there
+(``oracles/models_cpp.py``, its model, typed like CuTe's integers), so a different wrong
+answer in a known region is new.
 """
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import predicate
+from layoutcheck.findings import is_quasi_inverse, predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
@@ -35,23 +38,6 @@ def has_dynamic_stride(*inputs):
     return any(not isinstance(v, C) for x in inputs for v in _ints(x, strides_only=True))
 
 
-@predicate
-def dynamic_zero_stride_in_tiler(A=None, B=None, *rest):
-    """The second argument has a dynamic stride 0 (CuTe C++ divides by it at run time)."""
-    return any(not isinstance(v, C) and v == 0 for v in _ints(B, strides_only=True))
-
-
-@predicate
-def dynamic_and_not_composable(A=None, B=None, *rest):
-    """Dynamic integers, and the paper's composition of A and B does not exist."""
-    if B is None or not has_dynamic_integer(A, B):
-        return False
-    from layoutcheck import spec
-    try:
-        spec.composition(A, B)
-    except LayoutError:
-        return True
-    return False
 
 
 @predicate
@@ -70,39 +56,6 @@ def beyond_size_not_coalesced(A=None, B=None, *rest):
     return max(spec.values(B)) >= spec.size(A) and spec.coalesce(A) != A
 
 
-@predicate
-def tiler_is_tuple(A=None, T=None, *rest):
-    """The second argument is a CuTe Tile (a tuple of layouts / ints), not one layout."""
-    return isinstance(T, tuple)
-
-
-@predicate
-def tile_has_dynamic_multimode_layout(A=None, T=None, *rest):
-    """A layout of the tiler has more than one flat mode and a dynamic stride (CuTe C++'s
-    complement, used by the divides, static_asserts on those)."""
-    def layouts(t):
-        if isinstance(t, LayoutBase):
-            return [t]
-        return [x for e in t for x in layouts(e)] if isinstance(t, tuple) else []
-    return any(len(leaves(L.shape)) > 1 and has_dynamic_stride(L) for L in layouts(T))
-
-
-@predicate
-def tuple_tiler_shorter_than_layout(A, B=None, *rest):
-    """F-120: composition(A, T) with a tuple tiler of fewer modes than A."""
-    return isinstance(B, tuple) and isinstance(getattr(A, "shape", None), tuple) and len(B) < len(A.shape)
-
-
-@predicate
-def rank_one_leaf_and_tuple(A, B=None, *rest):
-    """F-121: blocked/raked_product of a rank-1 leaf layout and a rank-1 tuple layout."""
-    if not (isinstance(A, LayoutBase) and isinstance(B, LayoutBase)):
-        return False
-
-    def r(L):
-        return len(L.shape) if isinstance(L.shape, tuple) else 0
-
-    return {r(A), r(B)} == {0, 1}
 
 
 # --- F-053..F-069 (triage of the cute-cpp fuzz gate) ------------------------------------
@@ -124,20 +77,6 @@ def _condition(fn, *args, **kw):
 # F-053 (left_inverse of a non-injective layout) uses ``not_injective`` of fuzz/known.py.
 
 
-@predicate
-def dynamic_and_divide_not_composable(A=None, T=None, *rest):
-    """F-054: dynamic integers, and the composition inside CuTe's divide,
-    A ∘ (T, comp(T, size A)), does not exist (the spec, CuTe's sense, fails is_composable)."""
-    return (T is not None and has_dynamic_integer(A, T)
-            and _condition(_spec().logical_divide, A, T, sense="cute") == "is_composable")
-
-
-@predicate
-def dynamic_and_product_not_composable(A=None, B=None, *rest):
-    """F-054: dynamic integers, and the composition inside CuTe's product,
-    comp(A, size(A) cosize(B)) ∘ B, does not exist (the spec, CuTe's sense)."""
-    return (B is not None and has_dynamic_integer(A, B)
-            and _condition(_spec().logical_product, A, B, sense="cute") == "is_composable")
 
 
 def _same_up_to_dynamic_modes(R, E):
@@ -170,30 +109,18 @@ def _same_up_to_dynamic_modes(R, E):
     return k == len(r)
 
 
-def _dynamic_modes_only(op):
-    def when(*inputs):
-        if not has_dynamic_integer(*inputs):
-            return False
-        from .cute_cpp import remembered
-        got = remembered(op, inputs)  # CuTe's answer from this process's run of the case;
-        if got is None:  # a predicate never compiles (find_known runs inside every gate)
-            return False
-        if got.kind != "ok" or not isinstance(got.value, LayoutBase):
-            return False
-        try:
-            want = getattr(_spec(), op)(*inputs, sense="cute")
-        except LayoutError:
-            return False
-        return _same_up_to_dynamic_modes(got.value, want)
-    when.__name__ = f"cpp_{op}_dynamic_modes_only"
-    when.__doc__ = (f"F-055: dynamic integers, and CuTe C++'s {op} differs from the spec's "
-                    "(CuTe's sense) only by unmerged or size-1 modes (its own answer judged).")
-    return predicate(when)
-
-
-for _op in ("composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
-            "logical_product", "zipped_product", "tiled_product"):
-    _dynamic_modes_only(_op)
+@predicate
+def cpp_dynamic_modes_only(*inputs, op=None):
+    """F-055: runtime integers, and CuTe C++'s answer (its model, oracles/models_cpp.py)
+    differs from the spec's (CuTe's sense) only by unmerged or size-1 modes."""
+    if not has_dynamic_integer(*inputs):
+        return False
+    got = _cpp_model(op, *inputs)
+    if got is None:
+        return False
+    from layoutcheck.findings import cute_reference
+    want = cute_reference(op, *inputs)
+    return want.kind == "ok" and _same_up_to_dynamic_modes(got, want.value)
 
 
 @predicate
@@ -213,32 +140,6 @@ def product_fails_cute_stride_divisibility(A=None, B=None, *rest):
     return S.cute_composition_check(comp, B) == "Stride Divisibility Condition"
 
 
-@predicate
-def raked_leaves_tuple_rest(A=None, B=None, *rest):
-    """F-057: raked_product of two leaf layouts (rank 0 shapes) whose product's second mode,
-    comp(A, size(A) cosize(B)) ∘ B, is a tuple: CuTe C++ zips a tuple with a leaf."""
-    if not (isinstance(A, LayoutBase) and isinstance(B, LayoutBase)):
-        return False
-    if isinstance(A.shape, tuple) or isinstance(B.shape, tuple):
-        return False
-    try:
-        P = _spec().logical_product(A, B, sense="cute")
-    except LayoutError:
-        return False
-    return isinstance(P.shape[1], tuple) and len(P.shape[1]) > 1
-
-
-@predicate
-def dynamic_mergeable_modes(L=None, *rest):
-    """F-040 (laws): after dropping static size-1 modes, two neighbouring flat modes of L
-    satisfy s_i d_i == d_{i+1} with one of s_i, d_i, d_{i+1} dynamic: CuTe C++ decides
-    merges at compile time and keeps them apart."""
-    if not isinstance(L, LayoutBase):
-        return False
-    m = [(s, d) for s, d in zip(leaves(L.shape), leaves(L.stride))
-         if not (isinstance(s, C) and int(s) == 1)]
-    return any(int(s) * int(d) == int(d2) and not all(isinstance(v, C) for v in (s, d, d2))
-               for (s, d), (_, d2) in zip(m, m[1:]))
 
 
 @predicate
@@ -261,3 +162,263 @@ def cpp_keeps_trailing_size1_mode(A=None, B=None, *rest):
         return False
     x = LayoutBase(tuple(int(v) for v in shapes[:-1]) + (2,), tuple(int(v) for v in strides))
     return S.cute_composition_check(x, B) == "Stride Divisibility Condition"
+
+
+# --- the symptom, and regions that need CuTe's own answer (its model) ----------------------
+
+def _cpp_model_outcome(op, *args):
+    from . import models_cpp
+    return models_cpp.answer(op, *args)
+
+
+def _cpp_model(op, *args):
+    out = _cpp_model_outcome(op, *args)
+    return out.value if out is not None and out.kind == "ok" else None
+
+
+@symptom
+def cpp_answer(inputs, answer, reference=None, op=None):
+    """cute-cpp's answer is exactly CuTe C++ 4.2's (oracles/models_cpp.py): the same layout,
+    the same static_assert, or SIGFPE."""
+    from . import models_cpp
+    return models_cpp.matches(answer, _cpp_model_outcome(op, *inputs))
+
+
+def _all_static(*inputs):
+    return not has_dynamic_integer(*inputs)
+
+
+@predicate
+def cpp_static_weak_stride_branch(A, B=None, *rest):
+    """F-030: every integer static, and CuTe's checks accept composition(A, B) only through
+    the weak branch of its stride test (fuzz/known.py: cute_weak_stride_branch)."""
+    from layoutcheck.findings import PREDICATES
+    return B is not None and _all_static(A, B) and bool(PREDICATES["cute_weak_stride_branch"](A, B))
+
+
+@predicate
+def cpp_static_non_additive(A, B=None, *rest):
+    """F-088 in CuTe C++: every integer static, CuTe's checks pass without the weak branch,
+    and B's modes do not add under A (fuzz/known.py: cute_accepts_non_additive)."""
+    from layoutcheck.findings import PREDICATES
+    return B is not None and _all_static(A, B) and bool(PREDICATES["cute_accepts_non_additive"](A, B))
+
+
+@predicate
+def cpp_static_product_non_additive(A, B=None, *rest):
+    """F-088 inside CuTe C++'s logical_product (all integers static)."""
+    from layoutcheck.findings import PREDICATES
+    return B is not None and _all_static(A, B) and bool(PREDICATES["product_cute_accepts_non_additive"](A, B))
+
+
+@predicate
+def cpp_static_product_weak_branch(A, B=None, *rest):
+    """F-059: all integers static; the composition inside logical_product passes CuTe's
+    checks only through the weak stride branch."""
+    from layoutcheck.findings import PREDICATES
+    return B is not None and _all_static(A, B) and bool(PREDICATES["product_cute_accepts_not_composable"](A, B))
+
+
+def _aborts_in(where, op, inputs):
+    out = _cpp_model_outcome(op, *inputs)
+    return out is not None and out.kind == "raised" and out.message.endswith(f"in {where})")
+
+
+@predicate
+def cpp_complement_divides_by_runtime_zero(*inputs, op=None):
+    """F-044: CuTe C++'s complement (alone or inside a divide / product) divides by a
+    runtime zero: a stride-0 mode with a runtime stride is not filtered out (its model)."""
+    return _aborts_in("complement", op, inputs)
+
+
+@predicate
+def cpp_composition_divides_by_runtime_zero(*inputs, op=None):
+    """F-046: CuTe C++'s composition (alone or inside a divide / product) divides by a
+    runtime zero (B's runtime stride 0 meets A of rank > 1; its model)."""
+    return _aborts_in("composition", op, inputs)
+
+
+@predicate
+def cpp_rejects_dynamic_stride_complement(*inputs, op=None):
+    """F-122 (and F-045, F-052 for products and divides): the complement CuTe C++ computes
+    has several modes and a runtime stride, which its static_assert refuses."""
+    out = _cpp_model_outcome(op, *inputs)
+    return (out is not None and out.kind == "raised"
+            and "Dynamic-stride complement only for rank-1 layouts" in out.message)
+
+
+@predicate
+def cpp_left_inverse_quasi(L=None, *rest):
+    """F-053: L is not injective (static strides) and CuTe C++'s left_inverse is the
+    quasi-inverse it documents (L(R(L(i))) == L(i))."""
+    from layoutcheck.findings import PREDICATES
+    if not isinstance(L, LayoutBase) or not PREDICATES["not_injective"](L):
+        return False
+    R = _cpp_model("left_inverse", L)
+    return R is not None and is_quasi_inverse(L, R)
+
+
+
+@predicate
+def cpp_compiles(*inputs, op=None):
+    """CuTe C++ compiles and runs this case (its model returns a layout)."""
+    return _cpp_model(op, *inputs) is not None
+
+
+@predicate
+def cpp_zip_of_unequal_ranks(A=None, B=None, *rest, op=None):
+    """F-057: blocked/raked_product of rank-1 operands whose zip pairs a tuple with a leaf or
+    with a tuple of another rank: CuTe C++ does not compile it (its model)."""
+    out = _cpp_model_outcome(op, A, B)
+    return out is not None and out.kind == "raised" and "zip of tuples" in out.message
+
+
+@predicate
+def cpp_rank_one_leaf_and_tuple_compiles(A=None, B=None, *rest, op=None):
+    """F-121: a rank-1 leaf layout and a rank-1 tuple layout, in the order CuTe C++ compiles
+    (its zip of a leaf with a tuple nests the tuple)."""
+    from layoutcheck.findings import PREDICATES
+    return bool(PREDICATES["rank_one_leaf_and_tuple"](A, B)) and cpp_compiles(A, B, op=op)
+
+
+@predicate
+def cpp_dynamic_wrong_function(*inputs, op=None):
+    """F-047 / F-054 (#1353): runtime integers, and CuTe C++ (its model) returns a layout whose
+    function is not the op's: the spec (CuTe's sense) has no result, or another function.
+    With runtime integers CuTe skips its divisibility checks and cannot see that a ceil_div
+    is 1, so it composes as if every stride divided every mode size."""
+    if not has_dynamic_integer(*inputs):
+        return False
+    got = _cpp_model(op, *inputs)
+    if got is None:
+        return False
+    from layoutcheck.findings import cute_reference
+    want = cute_reference(op, *inputs)
+    if want.kind == "raised":
+        return True
+    if want.kind != "ok" or not isinstance(want.value, LayoutBase):
+        return False
+    S = _spec()
+    return S.size(got) != S.size(want.value) or S.values(got) != S.values(want.value)
+
+
+def _model_rejects(op, inputs, text=""):
+    out = _cpp_model_outcome(op, *inputs)
+    return out is not None and out.kind == "raised" and "compile-time" in out.message and text in out.message
+
+
+def _model_ok(op, inputs):
+    return _cpp_model(op, *inputs) is not None
+
+
+@predicate
+def cpp_rejects_composable(A, B=None, *rest):
+    """F-025 in CuTe C++: the paper composes A and B, and CuTe's static divisibility checks
+    (its model, all integers static) reject them."""
+    from layoutcheck.findings import PREDICATES
+    return (B is not None and bool(PREDICATES["cute_rejects_composable"](A, B))
+            and _model_rejects("composition", (A, B), "Divisibility Condition"))
+
+
+@predicate
+def cpp_coalesce_keeps_runtime_modes(*inputs, op=None):
+    """F-040: runtime integers; CuTe C++'s coalesce / filter (its model) has the spec's layout
+    function but keeps modes it cannot merge or drop at compile time."""
+    if not has_dynamic_integer(*inputs):
+        return False
+    got = _cpp_model(op, *inputs)
+    if got is None:
+        return False
+    from layoutcheck.findings import cute_reference
+    S, want = _spec(), cute_reference(op, *inputs)
+    return (want.kind == "ok" and S.size(got) == S.size(want.value)
+            and S.values(got) == S.values(want.value))
+
+
+@predicate
+def cpp_filter_keeps_runtime_zero_stride(L=None, *rest):
+    """F-041: a runtime stride 0: CuTe C++'s filter keeps that mode (only a static _0 is
+    replaced by a size-1 mode), so the result has the wrong size."""
+    from layoutcheck.findings import PREDICATES
+    return (isinstance(L, LayoutBase) and bool(PREDICATES["has_dynamic_zero_stride"](L))
+            and _model_ok("filter", (L,)))
+
+
+@predicate
+def cpp_right_inverse_runtime_stride(L=None, *rest):
+    """F-042: a runtime stride; CuTe C++'s right_inverse (documented @pre is_static) matches
+    only static strides."""
+    return isinstance(L, LayoutBase) and has_dynamic_stride(L) and _model_ok("right_inverse", (L,))
+
+
+@predicate
+def cpp_left_inverse_needs_static_strides(L=None, *rest):
+    """F-043: CuTe C++'s left_inverse static_asserts static strides (documented @pre is_static)."""
+    return isinstance(L, LayoutBase) and _model_rejects("left_inverse", (L,), "Left inverse requires static strides")
+
+
+@predicate
+def cpp_complement_keeps_runtime_size1(L=None, N=None, *rest):
+    """F-122: a runtime size-1 mode: CuTe C++'s complement (its filter) cannot drop it at
+    compile time and complements it as a mode."""
+    from layoutcheck.findings import PREDICATES
+    args = (L,) if N is None else (L, N)
+    return (isinstance(L, LayoutBase) and bool(PREDICATES["has_dynamic_size1_mode"](L))
+            and _model_ok("complement", args))
+
+
+@predicate
+def cpp_past_end_as_written(A=None, B=None, *rest):
+    """F-048: B reaches past size(A), A is not written coalesced, and CuTe C++ composes
+    (extending A's last mode as written)."""
+    return bool(beyond_size_not_coalesced(A, B)) and _model_ok("composition", (A, B))
+
+
+@predicate
+def cpp_empty_layout_rejected(*inputs, op=None):
+    """F-049: an argument is the empty layout ():() and CuTe C++ does not compile the op
+    (bw_coalesce takes get<-1> of an empty tuple; make_layout() has no zero-mode overload)."""
+    return (any(isinstance(x, LayoutBase) and x.shape == () for x in inputs)
+            and _model_rejects(op, inputs))
+
+
+@predicate
+def cpp_product_rejects_stride_divisibility(A=None, B=None, *rest, op=None):
+    """F-056: the spec multiplies, the inner composition fails CuTe's stride-divisibility
+    check, and CuTe C++ (its model) rejects the product at compile time."""
+    return (bool(product_fails_cute_stride_divisibility(A, B))
+            and _model_rejects(op, (A, B), "Stride Divisibility Condition"))
+
+
+@predicate
+def cpp_divide_rejects_stride_divisibility(A=None, T=None, *rest, op=None):
+    """F-038 in CuTe C++: the spec divides, CuTe C++ (its model) rejects at compile time with
+    its stride-divisibility static_assert."""
+    from layoutcheck.findings import PREDICATES
+    return (T is not None and bool(PREDICATES["divide_fails_cute_stride_divisibility"](A, T))
+            and _model_rejects(op, (A, T), "Stride Divisibility Condition"))
+
+
+@predicate
+def cpp_trailing_size1_rejected(A=None, B=None, *rest):
+    """F-058: cpp_keeps_trailing_size1_mode, and CuTe C++ (its model) rejects."""
+    return bool(cpp_keeps_trailing_size1_mode(A, B)) and _model_rejects("composition", (A, B), "Stride Divisibility")
+
+
+@predicate
+def cpp_not_complementable(*inputs, op=None):
+    """F-075 in CuTe C++: the complement (or the divisor's complement in size(A)) does not
+    exist in CuTe's sense, and CuTe C++ (its model) computes one anyway."""
+    from layoutcheck.findings import PREDICATES
+    if op == "complement":
+        inside = PREDICATES["not_complementable_cute"](*inputs)
+    else:
+        inside = PREDICATES["divide_divisor_not_complementable"](*inputs)
+    return bool(inside) and _model_ok(op, inputs)
+
+
+@predicate
+def cpp_tuple_tiler_drops_modes(A=None, T=None, *rest):
+    """F-120: a Tile tuple shorter than A's rank, and CuTe C++ composes (dropping the rest)."""
+    from layoutcheck.findings import PREDICATES
+    return bool(PREDICATES["tuple_tiler_shorter_than_layout"](A, T)) and _model_ok("composition", (A, T))

@@ -122,5 +122,80 @@ def crd2crd_needs_src_below_top(c=None, dst=None, src=None, *rest):
 
 @symptom
 def pycute_asserts(inputs, answer, reference):
-    """pycute raised its bare ``AssertionError``."""
-    return answer is not None and answer.kind == "raised" and answer.message.startswith("AssertionError")
+    """pycute raised its bare ``AssertionError`` (the assert in crd2crd has no message)."""
+    return answer is not None and answer.kind == "raised" and answer.message == "AssertionError (no message)"
+
+
+# --- F-173 / F-174 / F-175: CuTe's own conventions beyond the algebra -------------------------
+
+def _has_size_one_leaf(t):
+    return any(int(x) == 1 for x in leaves(t))
+
+
+@predicate
+def shape_has_size_one_leaf(shape=None, *rest):
+    """F-173: layout_left / prefix_product of a shape with a size-1 leaf."""
+    return shape is not None and not isinstance(shape, LayoutBase) and _has_size_one_leaf(shape)
+
+
+def _left_zeroing(shape, zero):
+    """LayoutLeft's strides (exclusive prefix products) with the leaves ``zero(s)`` picks set
+    to 0 (CuTe stride.hpp compact_major: ``is_constant<1, Shape>`` gives ``Int<0>``)."""
+    flat, p = [], 1
+    for s in leaves(shape):
+        flat.append(0 if zero(s) else p)
+        p *= int(s)
+    it = iter(flat)
+
+    def nest(t):
+        return tuple(nest(x) for x in t) if isinstance(t, tuple) else next(it)
+    return nest(shape)
+
+
+def _left_symptom(inputs, answer, op, zero):
+    if not _ok(answer):
+        return False
+    shape = inputs[0]
+    want = _left_zeroing(shape, zero)
+    if op == "prefix_product" and len(inputs) == 1:
+        return answer.value == want
+    return op == "layout_left" and isinstance(answer.value, LayoutBase) and \
+        answer.value == LayoutBase(shape, want)
+
+
+@symptom
+def static_size_one_gets_stride_zero(inputs, answer, reference, op=None):
+    """CuTe C++: a static ``_1`` leaf gets stride ``_0``, the other strides as LayoutLeft's."""
+    from layoutcheck.integers import C
+    return _left_symptom(inputs, answer, op, lambda s: isinstance(s, C) and int(s) == 1)
+
+
+@symptom
+def size_one_gets_stride_zero(inputs, answer, reference, op=None):
+    """The CuTe DSL (every integer static at trace time): every size-1 leaf gets stride 0."""
+    return _left_symptom(inputs, answer, op, lambda s: int(s) == 1)
+
+
+@predicate
+def integer_argument(a=None, *rest):
+    """F-174: flatten of an integer (not a tuple)."""
+    return isinstance(a, int) and not isinstance(a, bool)
+
+
+@symptom
+def flatten_keeps_the_integer(inputs, answer, reference):
+    """CuTe's flatten(n) is n itself (tuple_algorithms.hpp: a non-tuple is returned as is)."""
+    return _ok(answer) and not isinstance(answer.value, tuple) and int(answer.value) == int(inputs[0])
+
+
+@predicate
+def empty_profile(L=None, profile=None, *rest):
+    """F-175: coalesce with the empty target profile ()."""
+    return isinstance(L, LayoutBase) and profile == ()
+
+
+@symptom
+def coalesces_the_whole_layout(inputs, answer, reference):
+    """The DSL reads the profile () as no profile: its answer is coalesce(L)."""
+    import layoutcheck.spec as spec
+    return _ok(answer) and answer.value == spec.coalesce(inputs[0])

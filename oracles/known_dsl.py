@@ -16,7 +16,7 @@ Python layer does something of its own (each a finding of the register):
 ``dsl_answer`` is the symptom the register's cute-dsl tables name.
 """
 
-from layoutcheck.findings import symptom
+from layoutcheck.findings import predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 
@@ -146,3 +146,31 @@ def dsl_answer(inputs, answer_, reference, op=None):
     """The CuTe DSL's answer is exactly the model's (C++ algorithm on static integers plus the
     DSL's own wrappers, this module): its layout, or its rejection message."""
     return matches(answer_, answer(op, *inputs), op)
+
+
+def _dsl_model(op, *args):
+    out = answer(op, *args)
+    return out.value if out is not None and out.kind == "ok" else None
+
+
+@predicate
+def dsl_left_inverse_quasi(L=None, *rest):
+    """F-083: L is not injective and the DSL's left_inverse is the quasi-inverse CuTe
+    documents (L(R(L(i))) == L(i); findings.is_quasi_inverse)."""
+    from layoutcheck.findings import PREDICATES, is_quasi_inverse
+    if not isinstance(L, LayoutBase) or not PREDICATES["not_injective"](L):
+        return False
+    R = _dsl_model("left_inverse", L)
+    return R is not None and is_quasi_inverse(L, R)
+
+
+@predicate
+def dsl_not_complementable(*inputs, op=None):
+    """F-075 in the DSL: the complement (or the divisor's complement in size(A)) does not exist
+    in CuTe's sense, and the DSL (its model) computes one anyway."""
+    from layoutcheck.findings import PREDICATES
+    if op == "complement":
+        inside = PREDICATES["not_complementable_cute"](*inputs)
+    else:
+        inside = PREDICATES["divide_divisor_not_complementable"](*inputs)
+    return bool(inside) and _dsl_model(op, *inputs) is not None

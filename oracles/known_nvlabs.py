@@ -4,18 +4,18 @@ Each finding's match names a *region* predicate (``when``: ``fn(*inputs) -> bool
 *symptom* predicate (``answer``: ``fn(inputs, answer, reference) -> bool``, ``answer`` being
 PyCuTe's ``Outcome``), per DESIGN.md "Answer-precise findings".  A symptom predicate is True
 only when the answer is exactly what that bug or convention produces: the layout it
-recomputes (from the spec, plus the one step PyCuTe does differently), or the exception
-PyCuTe documents for it.  The few steps of PyCuTe's documented algorithms a symptom needs
-(its complement with ``extend``, its divisibility walk) are modelled at the end, from its
-documentation and tests (github.com/NVlabs/CuTe: docs/04_layout_algebra.md, test/).
+recomputes (``oracles/nvlabs_model.py``: the spec's composition plus the steps PyCuTe
+documents, the faulty step of a bug included), or the exception PyCuTe documents for it.
+A region predicate says which step differs from CuTe's reading on these inputs, so a
+symptom shared by several findings (``nvlabs_answer_is_model``) is attributed by region.
 """
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.findings import predicate, symptom
-from layoutcheck.layout import LayoutBase
+from layoutcheck.layout import LayoutBase, leaves
 
 from .nvlabs_model import (as_layout, chain, coalesce_model, compose_leafwise, cute_coalesce,
-                           divisor_pair, extended, grow, is_underscore, modes_of, mk, nv_coalesce_z,
+                           divisor_pair, extended, grow, is_underscore, modes_of, mk,
                            nv_complement, nv_model, pairs_layout, rank_of, size_of, spec_module,
                            table, walk_of)
 
@@ -90,22 +90,6 @@ def nvlabs_answer_generalized_left_inverse(inputs, answer, reference=None):
         return all(extended(L, extended(R, v)) == v for v in vals)
     except (IndexError, ValueError):
         return False
-
-
-@predicate
-def nvlabs_strides_not_a_chain(L=None, *rest):
-    """L is injective but its non-zero strides, sorted, do not each divide the next
-    (over coalesce(L)'s modes of size > 1): PyCuTe's left_inverse refuses such layouts."""
-    if not isinstance(L, LayoutBase) or not spec_module().is_injective(L):
-        return False
-    ds = sorted(d for s, d in nv_coalesce_z(L) if d != 0 and s != 1)
-    return any(b % a for a, b in zip(ds, ds[1:]))
-
-
-@symptom
-def nvlabs_answer_ordered_chain_error(inputs, answer, reference=None):
-    """PyCuTe raises its documented ValueError 'Strides do not form an ordered chain'."""
-    return _raised(answer, "ordered chain")
 
 
 @predicate
@@ -354,3 +338,23 @@ def nvlabs_divisor_not_divisible(A=None, T=None, *rest):
     return isinstance(B, LayoutBase) and nvlabs_complement_not_divisible(B)
 
 
+@predicate
+def nvlabs_size_one_leaf(A=None, T=None, *rest):
+    """composition / divide / product whose tiler has a size-1 leaf with a non-zero stride
+    (PyCuTe composes it as 1:A(M) where the spec gives 1:0)."""
+    if isinstance(T, tuple):
+        return any(nvlabs_size_one_leaf(None, t) for t in T)
+    B = as_layout(T)
+    return isinstance(B, LayoutBase) and any(
+        int(s) == 1 and int(d) != 0 for s, d in zip(leaves(B.shape), leaves(B.stride)))
+
+
+@symptom
+def nvlabs_answer_keeps_size_one_stride(inputs, answer, reference=None, op=None):
+    """PyCuTe's answer has the reference's function (the level ``op`` requires) and is,
+    structure for structure, ``nv_model`` (size-1 leaves of B composed as 1:A(M))."""
+    if not _ok(answer) or reference is None or getattr(reference, "kind", None) != "ok":
+        return False
+    if not _agrees(op, inputs, reference.value, answer):
+        return False
+    return answer.value == nv_model(op, inputs[0], inputs[1])

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from .protocol import Oracle, Outcome
 
-__all__ = ["nvlabs_oracle", "NvlabsAdapter", "nvlabs_calls", "locate", "load", "provenance",
+__all__ = ["nvlabs_oracle", "NvlabsAdapter", "nvlabs_calls", "locate", "load", "alias_for", "provenance",
            "describe_provenance", "ENV_VAR"]
 
 ENV_VAR = "LAYOUTCHECK_NVLABS_PATH"
@@ -73,12 +73,17 @@ def locate(path=None):
 _LOADED = {}
 
 
+def alias_for(package_dir):
+    """The private module name the package at ``package_dir`` is loaded under."""
+    return ALIAS_PREFIX + hashlib.sha1(str(Path(package_dir).resolve()).encode()).hexdigest()[:10]
+
+
 def load(package_dir):
     """Import the package at ``package_dir`` under a private alias (once per path)."""
     package_dir = Path(package_dir).resolve()
     if package_dir in _LOADED:
         return _LOADED[package_dir]
-    alias = ALIAS_PREFIX + hashlib.sha1(str(package_dir).encode()).hexdigest()[:10]
+    alias = alias_for(package_dir)
     spec = importlib.util.spec_from_file_location(alias, package_dir / "__init__.py",
                                                   submodule_search_locations=[str(package_dir)])
     module = importlib.util.module_from_spec(spec)

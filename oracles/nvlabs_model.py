@@ -103,7 +103,8 @@ def grow(A, reach):
 
 def compose_leafwise(A, B):
     """PyCuTe's A ∘ B for a layout B: leaf by leaf, each leaf composed by the spec with A
-    grown past its size; None when a leaf fails PyCuTe's walk or has no composition."""
+    grown past its size (its special cases: N:0 -> N:0, 1:M -> 1:A(M)); None when a leaf
+    fails PyCuTe's walk or has no composition."""
     if isinstance(B.shape, tuple):
         parts = [compose_leafwise(A, m) for m in modes_of(B)]
         if any(p is None for p in parts):
@@ -114,6 +115,8 @@ def compose_leafwise(A, B):
         return None
     if d == 0:
         return LayoutBase(s, 0)
+    if s == 1:  # its documented special case: A o 1:M = 1:A(M)
+        return LayoutBase(1, extended(A, d))
     G = grow(A, (s - 1) * d + 1)
     try:
         return spec_module().composition(G, B)

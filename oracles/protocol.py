@@ -19,7 +19,7 @@ from layoutcheck.notation import parse_tile_parts, parse_tuple
 
 __all__ = ["Outcome", "Oracle", "OPS", "ANSWERS", "check_op", "parse_args", "neutral_layout",
            "neutral_int", "neutral_inttuple", "neutral_coord", "decode_arg", "format_arg",
-           "format_value", "static_everywhere"]
+           "format_value", "static_everywhere", "INVALID_ANSWER", "is_invalid_answer"]
 
 # op name -> argument kinds; "int?" is an optional trailing integer.
 OPS = {
@@ -113,6 +113,16 @@ class Outcome:
 
 def _is_leaf(x):
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+# An adapter that finds the implementation's answer is no value of the op's answer kind (an
+# invalid layout, a tuple where an int is due) answers ``raised`` with a message starting so;
+# that is no refusal: the differential check fails on it even where the spec refuses too.
+INVALID_ANSWER = "returned "
+
+
+def is_invalid_answer(outcome):
+    return outcome.kind == "raised" and outcome.message.startswith(INVALID_ANSWER)
 
 
 def check_op(op, args):

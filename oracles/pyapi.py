@@ -49,7 +49,8 @@ def _slice_layout(m, L, c):
     return L(c)
 
 
-# pycute (nvidia-cutlass 4.2.0.0): one entry per op of OPS; None = not in pycute.
+# pycute's API (nvidia-cutlass 4.2.0.0), one entry per op of OPS; a module without the
+# named function (pycute has no dice, congruent, compatible) answers "unsupported".
 PYCUTE_CALLS = {
     "coalesce": _opt("coalesce"),
     "filter": _opt("filter"),
@@ -66,7 +67,7 @@ PYCUTE_CALLS = {
     "idx2crd": _opt("idx2crd"),
     "crd2crd": _opt("crd2crd"),
     "slice_": Call(("Layout.__call__",), _slice_layout),
-    "dice": None,
+    "dice": Call(("dice",), lambda m, L, c: m.dice(c, L)),  # CuTe's dice(c, L); not in pycute
     "slice_and_offset": Call(("slice_and_offset",), lambda m, L, c: m.slice_and_offset(c, L)),
     "layout_left": Call(("Layout",), lambda m, s: m.Layout(s)),
     "shape_div": _opt("shape_div"),
@@ -74,15 +75,16 @@ PYCUTE_CALLS = {
     "product": _opt("product"),
     "inner_product": _opt("inner_product"),
     "elem_scale": _opt("elem_scale"),
-    "congruent": None,
-    "compatible": None,
+    "congruent": _opt("congruent"),     # CuTe's; not in pycute (unsupported there)
+    "compatible": _opt("compatible"),
     "flatten": _opt("flatten"),
 }
 assert set(PYCUTE_CALLS) == set(OPS), set(OPS) ^ set(PYCUTE_CALLS)
 
 
 class BadResult(Exception):
-    """The module answered something that is not a value of the op's answer kind."""
+    """The module answered something that is not a value of the op's answer kind (its
+    message starts with ``protocol.INVALID_ANSWER``, "returned ...")."""
 
 
 def describe(e):
@@ -131,7 +133,10 @@ class PyApi:
     def from_module(self, kind, r):
         """The module's answer as a neutral value of answer ``kind`` (``ANSWERS``)."""
         if kind == "values":
-            return tuple(_plain(v) for v in r)
+            try:
+                return tuple(_plain(v) for v in r)
+            except BadResult as e:
+                raise BadResult(f"returned values that are not integers ({e})") from None
         if kind == "layout_offset":
             if not isinstance(r, (tuple, list)) or len(r) != 2:
                 raise BadResult(f"returned {r!r}, not a (layout, offset) pair")

@@ -531,19 +531,23 @@ def _squeeze_perm_colmajor(L, p):
 
 
 def _q_compact_if(r):
-    """'<=': one pair of queries per (size-1 modes, σ of the other modes), both enumerated."""
+    """'<=': one pair of queries per (size-1 modes, σ of the other modes), both enumerated.
+    The parts that do not depend on the pattern are built once per rank (same terms)."""
     out = []
+    L, c0 = fresh_layout("L", r)
+    M = L.modes
+    size_is = {True: [m.s == 1 for m in M], False: [m.s >= 2 for m in M]}
+    xs, ys = _coords("x", L), _coords("y", L)
+    cosize = [L.cosize() != L.size()]
+    inj = [L.in_box(xs), L.in_box(ys), _differ(xs, ys), L.phi(xs) == L.phi(ys)]
     for ones in itertools.product((False, True), repeat=r):
         kept = [i for i in range(r) if not ones[i]]
+        c1 = c0 + [size_is[ones[i]][i] for i in range(r)]
         for perm in itertools.permutations(kept):
-            L, c = fresh_layout("L", r)
-            M = L.modes
-            c += [M[i].s == 1 if ones[i] else M[i].s >= 2 for i in range(r)]
-            scale = z3.IntVal(1)
+            c, scale = list(c1), z3.IntVal(1)
             for q in perm:  # squeeze(L)^σ is column-major
                 c.append(M[q].d == scale)
                 scale = scale * M[q].s
-            xs, ys = _coords("x", L), _coords("y", L)
             shape = [M[q].s for q in perm]
             # phi_L(x) is colex over the σ order (size-1 coordinates are 0): Euclidean
             # hints on that Horner form give the uniqueness of the coordinates
@@ -552,10 +556,9 @@ def _q_compact_if(r):
             tag = "ones=" + "".join("1" if o else "." for o in ones) + \
                 " σ=" + "".join(str(q + 1) for q in perm)
             out.append(Query(f"{tag}: squeeze(L)^σ column-major but cosize != size",
-                             c + [L.cosize() != L.size()], L))
+                             c + cosize, L))
             out.append(Query(f"{tag}: squeeze(L)^σ column-major but phi_L not injective",
-                             c + hx + hy + [L.in_box(xs), L.in_box(ys), _differ(xs, ys),
-                                            L.phi(xs) == L.phi(ys)], L))
+                             c + hx + hy + inj, L))
     return out
 
 

@@ -138,6 +138,16 @@ class Problem:
         if text not in [t for t, _, _ in self.implicit]:
             self.implicit.append((text, cond, cond if plain is None else plain))
 
+    def implicit_texts(self):
+        """The implicit conditions that the assumptions (and the ones listed before) do not
+        already imply: what the answer assumes beyond the user's assumptions."""
+        out, known = [], list(self.assumed) + self.env.defs
+        for text, cond, _ in self.implicit:
+            if self.solve([z3.Not(cond)], min(self.timeout, 2.0), base=known)[0] != "unsat":
+                out.append(text)
+            known.append(cond)
+        return out
+
     def base(self):
         """The assumptions, what the layouts require, and the definitions of quotients."""
         return self.assumed + [c for _, c, _ in self.implicit] + self.env.defs

@@ -143,14 +143,35 @@ def colex_bound(shape, xs, t):
     return z3.Implies(box, z3.And(0 <= t, t < product(shape)))
 
 
+_MEMO = {}
+_MEMO_MAX = 200000
+
+
+def _key(t):
+    return t.get_id() if z3.is_ast(t) else ("int", int(t))
+
+
 def nested_colex(shape, xs):
-    """colex_S(x) in Horner form x_1 + s_1 (x_2 + s_2 (...)); all tails and their hints."""
-    tails = [z3.IntVal(0)]
-    for x, s in zip(reversed(xs), reversed(shape)):
-        tails.insert(0, x + s * tails[0])
-    hints = [euclid(tails[i], xs[i], tails[i + 1], shape[i]) for i in range(len(xs))]
-    hints += [colex_bound(shape[i:], xs[i:], tails[i]) for i in range(len(xs))]
-    return tails, hints
+    """colex_S(x) in Horner form x_1 + s_1 (x_2 + s_2 (...)); all tails and their hints.
+
+    The tail of a suffix and its two hints depend on that suffix only: they are built once
+    per suffix of z3 terms (memo keyed by AST ids, holding the terms alive), so queries
+    sharing suffixes (the σ enumerations) share them.  The terms are the same either way."""
+    tails, eu, cb = [z3.IntVal(0)], [], []
+    for i in reversed(range(len(xs))):
+        key = (tuple(map(_key, shape[i:])), tuple(map(_key, xs[i:])))
+        hit = _MEMO.get(key)
+        if hit is None:
+            tail = xs[i] + shape[i] * tails[0]
+            hit = (tail, euclid(tail, xs[i], tails[0], shape[i]),
+                   colex_bound(shape[i:], xs[i:], tail), list(shape[i:]), list(xs[i:]))
+            if len(_MEMO) >= _MEMO_MAX:
+                _MEMO.clear()
+            _MEMO[key] = hit
+        tails.insert(0, hit[0])
+        eu.insert(0, hit[1])
+        cb.insert(0, hit[2])
+    return tails, eu + cb
 
 
 def coord_point(L, name):

@@ -24,9 +24,9 @@ import z3
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 
-from .expr import parse_tiler, tree_text
+from .expr import parse_tiler
 from .opprops import (complement_checks, composable_checks, composition_checks,
-                      concrete_tiler, cute_checks, divide_checks, make_layout, tree_of)
+                      concrete_tiler, cute_checks, divide_checks, tree_of)
 from .problem import Problem
 from .symops import TooManyCases
 from .userprops import UNARY, Relation, TooLarge, _small, build_unary
@@ -141,6 +141,8 @@ def _operation(problem, layout, name, rest, sense):
         raise LayoutError(f"{name}(...) == R is checked in the paper's sense only")
     A = _operand(problem, layout, args[0], "A")
     names = {"A": A}
+    if name in ("composable", "composition"):
+        names["B"] = _operand(problem, layout, args[1], "B")
     if rhs is not None:
         names["R"] = problem.layout(rhs, "R")
     conc = lambda env: {k: v.concrete(env) for k, v in names.items()}  # noqa: E731
@@ -154,9 +156,7 @@ def _operation(problem, layout, name, rest, sense):
         return confirm
 
     if name in ("composable", "composition"):
-        B = _operand(problem, layout, args[1], "B")
-        names["B"] = B
-        tA, tB = tree_of(A), tree_of(B)
+        tA, tB = tree_of(A), tree_of(names["B"])
         if name == "composition":
             def holds(env):
                 c = conc(env)
@@ -212,7 +212,7 @@ def _operation(problem, layout, name, rest, sense):
         def holds(env):
             return test(env) is None
         R = tree_of(names["R"]) if "R" in names else None
-        return Question(lambda: divide_checks(problem, tA, _tile_trees(T), confirm_with(test),
+        return Question(lambda: divide_checks(problem, tA, T, confirm_with(test),
                                               R, sense),
                         _false_on_error(holds), "by mode: the tile's complement in size(A) "
                         "(Def 2.1.6.25), then " + ("CuTe's checks and the tiled index map "
@@ -238,10 +238,6 @@ def _false_on_error(holds):
         except LayoutError:
             return False
     return h
-
-
-def _tile_trees(T):
-    return T
 
 
 def _tiler_conditions(problem, T):
@@ -303,7 +299,7 @@ def prove(layout, prop, assume=(), timeout=DEFAULT_TIMEOUT, sense="paper", exhau
     result, cex, note = _run(problem, q)
     row = {"property": prop, "layout": layout, "sense": sense,
            "assume": [str(e) for e in problem.assume_exprs],
-           "implicit": [t for t, _, _ in problem.implicit],
+           "implicit": problem.implicit_texts(),
            "obligations": [t for t, _ in problem.env.obligations],
            "result": result, "counterexample": cex, "note": note, "method": q.method,
            "exhaustive": None}
@@ -452,7 +448,3 @@ def format_row(r):
                         if ex["skipped_too_large"] else ""))
     lines.append(f"method    {r['method']}")
     return "\n".join(x for x in lines if x is not None)
-
-
-def _unused():  # pragma: no cover
-    return tree_text, make_layout

@@ -17,7 +17,7 @@ from layoutcheck.errors import LayoutError
 __all__ = ["enumeration_limit", "set_enumeration_limit", "check_enumeration", "DEFAULT_LIMIT",
            "LIMIT_ENV", "ENUMERATION_CONDITION"]
 
-DEFAULT_LIMIT = 1 << 22  # 4,194,304 points: a few seconds and a few hundred MB for the spec
+DEFAULT_LIMIT = 1 << 20  # 1,048,576 points: the spec takes 10-60 s and ~100 MB there
 LIMIT_ENV = "LAYOUTCHECK_SPEC_LIMIT"
 ENUMERATION_CONDITION = "enumeration_limit"
 _MAX = 1 << 40

@@ -258,6 +258,9 @@ def is_admissible_for_composition(A, B):
     bound = 1
     for x in s[:-1]:
         bound *= x
+    from .limits import check_enumeration
+    check_enumeration(sum(max(0, min(di * (si - 1), bound - 1) + 1 - di) for si, di in zip(s, d)),
+                      "the interval sets of Def 4.1.6.1")
     sets = [set(range(di, min(di * (si - 1), bound - 1) + 1)) for si, di in zip(s, d)]
     for a in range(len(sets)):
         for b in range(a + 1, len(sets)):

@@ -102,3 +102,38 @@ def test_cute_cpp_compile_time_rejection_is_a_known_finding(capsys):
     r = rows(out)["cute-cpp"]
     assert rc == 0 and r["kind"] == "raised" and "static assertion failed" in r["message"]
     assert (r["verdict"], r["finding"]) == ("known", "F-052")
+
+
+# --- issue 12 -----------------------------------------------------------------------------
+
+def test_sense_cute_runs_impl_in_the_cute_sense_too(capsys):
+    # Image(B) leaves [0, size A): only CuTe's sense composes; impl must follow the flag
+    rc, out, _ = run(capsys, "composition", "(4):(1)", "(4):(5)", "--sense", "cute",
+                     "--against", "impl", "--json")
+    r = rows(out)
+    assert rc == 0 and r["impl"]["kind"] == "ok" and r["impl"]["verdict"] == "agree"
+    rc, out, _ = run(capsys, "composition", "(4):(1)", "(4):(5)", "--against", "impl", "--json")
+    assert rc == 0 and rows(out)["impl"]["kind"] == "raised"
+
+
+def test_spec_refusing_by_size_falls_back_to_impl_and_says_so(capsys):
+    rc, out, err = run(capsys, "left_inverse", "(1099511627776,1099511627776):(1,1099511627776)",
+                       "--against", "spec,impl", "--json")
+    r = rows(out)
+    assert rc == 0 and err == "" and set(r) == {"impl"}
+    assert r["impl"]["level"] == "reference" and "the spec refuses" in r["impl"]["verdict"]
+
+
+def test_crashed_oracle_is_never_a_known_finding(capsys, monkeypatch):
+    from layoutcheck.oracles import Outcome
+    from layoutcheck.oracles.pymodule import PackageOracle
+    monkeypatch.setattr(PackageOracle, "_run_many",
+                        lambda self, cases: [Outcome.crashed("killed by SIGSEGV")] * len(cases))
+    monkeypatch.setattr("layoutcheck.oracles.verdict", lambda *a: ("known", "F-999"))
+    rc, out, _ = run(capsys, "size", "4:1", "--against", "impl", "--json")
+    assert rc == 1 and rows(out)["impl"]["verdict"] == "crashed" and rows(out)["impl"]["finding"] is None
+
+
+def test_values_of_a_huge_layout_is_refused_at_once(capsys):
+    rc, out, err = run(capsys, "values", "(1073741824):(1)", "--against", "impl")
+    assert rc == 2 and out == "" and "at most" in err

@@ -104,3 +104,60 @@ def test_console_script_no_traceback():
     assert p.returncode == 2 and p.stdout == ""
     assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
     assert "unbalanced parentheses" in p.stderr
+
+
+# --- properties from the modes (issue 12): exact, checked against the enumerating spec -----
+
+def _small_layouts():
+    """Every flat layout of rank <= 3 with shapes in {1,2,3} and strides in {0..4}, and some
+    nested ones: the mode rules must agree with the spec's literal predicates on all."""
+    import itertools
+    out = []
+    for rank in range(0, 4):
+        for shape in itertools.product((1, 2, 3), repeat=rank):
+            for stride in itertools.product(range(5), repeat=rank):
+                out.append(S.Layout(shape, stride))
+    out += [S.parse(t) for t in ["(2,(2,2)):(4,(2,1))", "((2,3),2):((3,1),6)", "(3,2):(2,3)",
+                                  "(2,(3,2)):(6,(1,3))", "_8:_2", "():()"]]
+    return out
+
+
+def test_mode_rules_agree_with_the_spec_everywhere():
+    from layoutcheck.commands.show import (is_injective_by_modes, is_surjective_by_modes,
+                                           mode_properties)
+    for k, L in enumerate(_small_layouts()):
+        want = S.layout_properties(L)
+        got = mode_properties(L, 1 << 20)
+        for key in ("sorted", "column_major", "row_major", "non_degenerate", "injective",
+                    "compact", "surjective", "coalesced", "complementable", "tractable"):
+            if key in want:
+                assert got[key] == want[key], (str(L), key)
+        assert is_surjective_by_modes(L) == S.is_surjective(L), str(L)
+        if k % 3 == 0:  # limit 0: the rules, then z3 (nothing enumerated)
+            assert is_injective_by_modes(L, 0) == S.is_injective(L), str(L)
+
+
+@pytest.mark.parametrize("text", ["(1073741824):(1)", "2:4294967296",
+                                  "(1099511627776,1099511627776):(1,1099511627776)",
+                                  "(3,2,1073741824):(2,3,8)", "(34359738368):(0)"])
+def test_huge_layouts_show_fast_from_the_modes(capsys, text):
+    import time
+    t0 = time.monotonic()
+    rc, out, _ = run(capsys, text, "--json", "--limit", "16")
+    info = json.loads(out)
+    assert rc == 0 and time.monotonic() - t0 < 20
+    assert len(info["values"]) == min(16, info["size"]) and "grid" not in info
+    props = info["properties"]
+    L = S.parse(text)
+    assert props["sorted"] == S.is_sorted(L) and props["non_degenerate"] == S.is_non_degenerate(L)
+    assert props["injective"] in (True, False)  # decided, never enumerated
+
+
+def test_show_decides_the_issue_examples():
+    from layoutcheck.commands.show import mode_properties
+    p = mode_properties(S.parse("2:4294967296"))
+    assert p["injective"] is True and p["surjective"] is False and p["compact"] is False
+    p = mode_properties(S.parse("(3,2,1073741824):(2,3,7)"), limit=16)  # 0+7 = 2*2+3: not injective
+    assert p["injective"] is False
+    p = mode_properties(S.parse("(3,2,1073741824):(2,3,8)"), limit=16)
+    assert p["injective"] is True

@@ -41,6 +41,8 @@ def add_arguments(parser):
     parser.add_argument("--max-rank", type=count(1, MAX_RANK), default=3,
                         help=f"rank bound for the proofs (default 3, 1..{MAX_RANK})")
     parser.add_argument("--report", metavar="FILE", help="also write the report as JSON")
+    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    add_cute_include_argument(parser)
 
 
 def _clip(text, width=150):
@@ -99,7 +101,7 @@ def _oracles(names):
             if got.kind == "crashed":  # never explained by a finding
                 word, finding = "crashed", None
             else:
-                word, finding = oracles.verdict(o.name, op, parsed, cmp)
+                word, finding = oracles.verdict(o.name, op, parsed, cmp, got, want)
             compared += cmp.ok is not None
             failed |= word in ("disagree", "crashed")
             cells.append(f"{o.name}: {cmp.level}" + (f" (known {finding})" if finding else
@@ -195,6 +197,8 @@ def _check_oracles(against):
 
 
 def run(args):
+    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    apply_cute_include(args)
     names = _check_oracles(args.against)
     check_output_path(args.report, "--report")
     tty = sys.stderr.isatty()

@@ -52,6 +52,8 @@ def add_arguments(parser):
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first new failure")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
+    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    add_cute_include_argument(parser)
 
 
 def _split(text):
@@ -65,10 +67,17 @@ def case_arity(check):
         from layoutcheck.oracles import OPS
         kinds = OPS[check.op]
         return sum(1 for k in kinds if not k.endswith("?")), len(kinds)
-    from layoutcheck.fuzz.campaign import _draw_cases
-    drawn = _draw_cases(check.strategy(), 3, 0)
-    sizes = [len(a) for a in drawn] or [0]
-    return min(sizes), max(sizes)
+    from hypothesis import HealthCheck, Phase, given, seed, settings
+    sizes = []
+
+    @settings(max_examples=3, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @seed(0)
+    @given(check.strategy())
+    def draw(args):
+        sizes.append(len(args))
+    draw()
+    return (min(sizes), max(sizes)) if sizes else (0, 0)
 
 
 def _check_case(case):
@@ -92,6 +101,8 @@ def run(args):
         for c in CHECKS:
             print(f"{c.name:36s} {c.kind:12s} {c.doc}")
         return 0
+    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    apply_cute_include(args)
     oracles = oracle_names(args.against, lambda: ["pycute"])
     from layoutcheck.oracles import get_oracle
     for name in oracles:

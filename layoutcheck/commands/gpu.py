@@ -25,6 +25,8 @@ def add_arguments(parser):
                              "24,26,28,30; empty for none)")
     parser.add_argument("--backend", choices=["nvrtc", "nvcc", "all"], default="all",
                         help="device compiler(s) to check (default: every usable one)")
+    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    add_cute_include_argument(parser)
 
 
 def _sizes(text):
@@ -41,6 +43,8 @@ def _sizes(text):
 def run(args):
     from layoutcheck.gpu_checks.run import render, run_all, write_report
     import sys
+    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    apply_cute_include(args)
     check_output_path(args.report, "--report")
     sizes = _sizes(args.sizes)
     report = run_all(compile_only=args.compile_only, seed=args.seed, count=args.count,

@@ -33,6 +33,8 @@ def add_arguments(parser):
                              "(default) or CuTe's extensions (composition beyond size(A), "
                              "complement/divide rounding N up)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per oracle")
+    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    add_cute_include_argument(parser)
 
 
 def _oracles(against, sense):
@@ -73,8 +75,10 @@ def _check_size(op, inputs):
 
 def run(args):
     from layoutcheck.oracles import compare, parse_args, verdict
+    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
     from layoutcheck.oracles.protocol import format_arg
 
+    apply_cute_include(args)
     op = args.name
     inputs = parse_args(op, args.args)
     _check_size(op, inputs)
@@ -95,17 +99,30 @@ def run(args):
         if "crashed" in (outcome.kind, reference.kind):
             v, fid = "crashed", None  # a crash is never a known finding
         else:
-            v, fid = verdict(o.name, op, inputs, c)
+            v, fid = verdict(o.name, op, inputs, c, outcome, reference)
         rows.append(dict(oracle=o.name, op=op, args=[format_arg(a) for a in inputs],
                          kind=outcome.kind, result=_result(outcome),
                          message=outcome.message or None, level=c.level, agrees=c.ok,
-                         required=c.required, verdict=v, finding=fid, detail=c.detail))
+                         required=c.required, verdict=v, finding=fid, detail=c.detail,
+                         loaded=_loaded(o)))
     if args.json:
         for r in rows:
             print(json.dumps(r))
     else:
         _table(op, inputs, rows)
+        for o in oracles:  # what an oracle loaded (nvlabs: its path and files' versions)
+            if _loaded(o):
+                print(f"{o.name}: {_loaded(o)}")
     return 1 if any(r["verdict"] in ("disagree", "crashed") for r in rows) else 0
+
+
+def _loaded(oracle):
+    """The oracle's ``describe()`` (which code it runs), or None."""
+    fn = getattr(oracle, "describe", None)
+    try:
+        return fn() if callable(fn) else None
+    except Exception:  # noqa: BLE001 - a description is optional
+        return None
 
 
 def _result(outcome):

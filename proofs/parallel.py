@@ -1,0 +1,117 @@
+"""The catalogue in parallel worker processes, with the rows of the sequential run.
+
+Each (lemma, rank) and each induction is a unit; the large ranks of the enumerating lemmas
+are split into ``jobs`` chunks (every jobs-th query).  A row is the first query of the
+whole list that is not ``unsat`` (the smallest index over the chunks, each of which stops
+at its own first one), so the result, the counterexample and the query count are those of
+the sequential run; ``seconds`` sums the chunks.  Rows reach ``on_row`` in catalogue
+order; ``for_all_ranks`` and ``as_expected`` are set once a lemma's rows are all in, as the
+sequential runner does.
+"""
+
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from .lemmas import get_lemma
+from .runner import _row, expected_outcome_met, run_queries_at
+
+__all__ = ["run_parallel", "SPLIT_FROM_RANK"]
+
+# lemma -> the first rank whose queries are split over the workers (the enumerations)
+SPLIT_FROM_RANK = {"compact_if_colmajor": 5, "coalesce_phi": 5, "coalesce_coalesced": 6,
+                   "coalesce_idempotent": 6, "permute_image": 6, "sort_image": 6,
+                   "composition_phi": 6, "complementable_increasing": 6,
+                   "complement_disjoint": 6}
+
+
+def _ranks(lemma, max_rank):
+    top = max_rank if lemma.max_rank is None else min(max_rank, lemma.max_rank)
+    return list(range(lemma.min_rank, top + 1))
+
+
+def _work(unit, timeout):
+    name, rank, i, n = unit
+    lemma = get_lemma(name)
+    t0 = time.perf_counter()
+    qs = lemma.induction() if rank == "all" else lemma.queries(rank)
+    idx, res, cex, note = run_queries_at(lemma, list(enumerate(qs))[i::n], timeout)
+    return unit, idx, res, cex, note, len(qs), time.perf_counter() - t0
+
+
+def _cost(unit):
+    name, rank, _, _ = unit
+    return (name in SPLIT_FROM_RANK, 0 if rank == "all" else rank)
+
+
+def run_parallel(chosen, max_rank, timeout, induction, on_row, jobs):
+    report = on_row or (lambda row: None)
+    keys, units = [], []
+    for lemma in chosen:
+        for rank in _ranks(lemma, max_rank):
+            n = jobs if rank >= SPLIT_FROM_RANK.get(lemma.name, 10 ** 9) else 1
+            keys.append((lemma.name, rank, n))
+            units += [(lemma.name, rank, i, n) for i in range(n)]
+        if induction and lemma.induction is not None:
+            keys.append((lemma.name, "all", 1))
+            units.append((lemma.name, "all", 0, 1))
+    parts = {}
+    rows, done, emitted = {}, {}, 0
+    # fork: no re-import of the caller's main module (a script without a __main__ guard);
+    # the parent runs no solver while it forks
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = [pool.submit(_work, u, timeout) for u in sorted(units, key=_cost, reverse=True)]
+        try:
+            for fut in _as_done(futures):
+                unit, idx, res, cex, note, nq, secs = fut.result()
+                name, rank, _, n = unit
+                parts.setdefault((name, rank), []).append((idx, res, cex, note, nq, secs))
+                if len(parts[(name, rank)]) == n:
+                    rows[(name, rank)] = _merge(get_lemma(name), rank, parts.pop((name, rank)))
+                while emitted < len(keys) and keys[emitted][:2] in rows:
+                    name, rank, _ = keys[emitted]
+                    row = rows[(name, rank)]
+                    done.setdefault(name, []).append(row)
+                    report(row)
+                    emitted += 1
+                    _finish_lemma(name, done, keys, emitted)
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+    return [rows[k[:2]] for k in keys]
+
+
+def _as_done(futures):
+    from concurrent.futures import as_completed
+    return as_completed(futures)
+
+
+def _merge(lemma, rank, parts):
+    hits = [p for p in parts if p[0] is not None]
+    seconds = sum(p[5] for p in parts)
+    nq = parts[0][4]
+    if not hits:
+        res, cex, note = "proved", None, ""
+    else:
+        _, res, cex, note, _, _ = min(hits, key=lambda p: p[0])
+    if rank == "all" and res == "proved":
+        note = lemma.induction_argument
+    return _row(lemma, rank, res, seconds, cex, note, nq)
+
+
+def _finish_lemma(name, done, keys, emitted):
+    """Once the last row of ``name`` is out: for_all_ranks and as_expected, as run_lemma."""
+    if emitted < len(keys) and keys[emitted][0] == name:
+        return
+    mine = done[name]
+    lemma = get_lemma(name)
+    if lemma.induction is not None and mine[-1]["rank"] == "all":
+        all_rows = mine[-1]["result"] == "proved"
+        for r in mine:
+            r["for_all_ranks"] = all_rows
+    met = expected_outcome_met(lemma, mine)
+    for r in mine:
+        r["as_expected"] = met
