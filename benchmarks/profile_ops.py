@@ -3,9 +3,11 @@
     .venv/bin/python benchmarks/profile_ops.py [--corpus tiny|main] [--passes 200] [--top 12] [OP ...]
 
 Runs ``passes`` passes of each operation over its corpus (benchmarks/corpus.py) under
-cProfile (gc off, as in the benchmarks) and prints, per operation, the profiled time per call and the functions with the
-largest own time (``tottime``), as a share of the total.  cProfile's own overhead is
-per function call, so code that makes fewer calls looks (and is) cheaper.
+cProfile (gc off, as in the benchmarks) and prints, per operation, the profiled time per
+call, the function calls per call, and the functions with the largest own time
+(``tottime``), as a share of the total.  cProfile's own overhead is per function call, so
+code that makes fewer calls looks (and is) cheaper; the calls per call do not depend on the
+load of the machine, the times do.
 """
 
 import argparse

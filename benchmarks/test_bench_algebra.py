@@ -1,6 +1,7 @@
-"""Algebra operations on the fixed corpus: impl vs pycute (whole corpus) and impl vs spec
-(the cases of size <= 2^10).  One timed call runs the operation over every case of the
-corpus for that operation; the groups ``OP`` and ``OP-small`` compare like with like."""
+"""Algebra operations on the fixed corpora: impl vs pycute (whole corpus, and the corpus of
+small layouts ``tiny``) and impl vs spec (the cases of size <= 2^10).  One timed call runs the
+operation over every case of the corpus for that operation; the groups ``OP``, ``OP-tiny``
+and ``OP-small`` compare like with like."""
 
 import pytest
 
@@ -25,6 +26,18 @@ def test_impl(benchmark, op):
 def test_pycute(benchmark, op):
     benchmark.group = op
     benchmark(_run, getattr(pycute, op), corpus.pycute_cases(op))
+
+
+@pytest.mark.parametrize("op", corpus.UNARY + corpus.BINARY)
+def test_impl_tiny(benchmark, op):
+    benchmark.group = op + "-tiny"
+    benchmark(_run, getattr(I, op), corpus.cases(op, "tiny"))
+
+
+@pytest.mark.parametrize("op", sorted(corpus.PYCUTE_HAS))
+def test_pycute_tiny(benchmark, op):
+    benchmark.group = op + "-tiny"
+    benchmark(_run, getattr(pycute, op), corpus.pycute_cases(op, corpus="tiny"))
 
 
 @pytest.mark.parametrize("op", corpus.UNARY + corpus.BINARY)

@@ -31,7 +31,7 @@ from layoutcheck.errors import LayoutError
 from . import known  # noqa: F401  (registers the findings' predicates)
 from .recognise import known_failure
 from . import targets as _targets
-from .batched import BATCHED, Prefetching
+from .batched import BATCHED, Prefetching, prefetch
 from .bounds import bounded
 from .budget import Novelty, Observed, Scheduler
 from .pairs import BATCH, Pair
@@ -76,7 +76,8 @@ class _Runner:
         self.best = None           # (key, inputs, failure-or-exception, kind)
         self.stop_at = None        # no new case after this (monotonic), once min_cases ran
         self.hard_stop = None      # no new case after this at all: the campaign's deadline
-        self.min_cases = 0
+        self.min_cases = 0         # drawn cases (run or steered away) a guaranteed slice owes
+        self.min_until = None      # ... but never past this
         self.shrink_until = None
         self.shrink_room = None    # (now, known) -> seconds to shrink; None: unbounded
         self.limit = None          # at most this many cases (--max-examples)
@@ -97,18 +98,31 @@ class _Runner:
             return True
         if self.hard_stop is not None and now > self.hard_stop:
             return True
-        return self.stop_at is not None and now > self.stop_at and self.cases >= self.min_cases
+        if self.stop_at is None or now <= self.stop_at:
+            return False
+        owed = self.cases + self.steer.skipped < self.min_cases
+        return not owed or (self.min_until is not None and now > self.min_until)
+
+    prefetcher = None  # a batched.Prefetching over an oracle in a worker process, or None
 
     def batch(self, cases):
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
         per-example cost is shared; on a failure hypothesis shrinks the batch down to the
-        failing case).  Once the pair's slice (or its shrinking time) is over, the whole
-        hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
+        failing case).  For an oracle in a worker process the batch's calls go to it in one
+        run_many per stage first.  Once the pair's slice (or its shrinking time) is over, the
+        whole hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
         self.examples += 1
-        for args in cases:
+        if self.halted():
+            raise _Halt
+        marked = [(args, self.region(args)) for args in cases]
+        if self.prefetcher is not None:
+            self.prefetcher.cache.clear()
+            prefetch(self.prefetcher, self.check, self.ctx,
+                     [a for a, region in marked if region is not SKIP])
+        for args, region in marked:
             if self.halted():
                 raise _Halt
-            self.judge(args)
+            self.judge(args, region)
 
     def region(self, args):
         """None (new ground), a hit finding's id (a sampled case of its region) or SKIP."""
@@ -121,8 +135,8 @@ class _Runner:
         return rid
 
     def judge(self, args, region=None):
-        """Run one case within its inputs' evaluation bound, recording its behaviours."""
-        region = self.region(args) if region is None else region
+        """Run one case within its inputs' evaluation bound, recording its behaviours
+        (``region``: what ``self.region(args)`` said, or None for new ground)."""
         if region is SKIP:
             return
         feats, verdict = [], "fail"
@@ -224,10 +238,20 @@ def _known(ctx, check, args):
         return None
 
 
+def _in_worker(oracle):
+    """True for an oracle whose every call is a round trip to a worker process."""
+    from layoutcheck.oracles.isolation import IsolatedOracle
+    return isinstance(oracle, IsolatedOracle) or bool(getattr(oracle, "batch_calls", False))
+
+
 def _pair(check, oracle, spec, seed=0, budget=None, deadline=None):
-    proxy = Prefetching(oracle) if oracle.name in BATCHED else None
+    batched = oracle.name in BATCHED
+    proxy = Prefetching(oracle) if batched or _in_worker(oracle) else None
     runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec))
-    return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline)
+    if proxy is not None and not batched:
+        runner.prefetcher = proxy
+    return Pair(check, runner, proxy if batched else None, seed, budget=budget,
+                deadline=deadline)
 
 
 def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, replays=()):

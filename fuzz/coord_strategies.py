@@ -294,19 +294,22 @@ def profile_args(draw):
 @st.composite
 def underscore_tiler_args(draw, product=False):
     """(A, T) with a Tile tuple holding ``_`` ("leave this mode alone") at any position and
-    depth, for every divide, product and composition with a Tile."""
-    A, T = draw(S.product_args() if product else S.divide_args())
-    modes = A.shape if isinstance(A.shape, tuple) else (A.shape,)
-    if not isinstance(T, tuple):
-        T = (T,) + tuple(_ for _m in modes[1:])[:draw(st.integers(0, len(modes) - 1))]
+    depth, for every divide, product and composition with a Tile: T is built mode by mode
+    (``strategies.tilers(A, by_mode=True)``: each entry admissible for its mode; for products
+    A complementable) and some entries, always at least one, are replaced by ``_``."""
+    A = draw(S.layouts(max_size=64, max_leaves=4, complementable=product,
+                       degenerate=draw(st.booleans())))
+    if not isinstance(A.shape, tuple):
+        return A, (_,)
+    T = draw(S.tilers(A, by_mode=True))
 
-    def put(t, depth):
+    def put(t):
         if isinstance(t, tuple):
-            return tuple(put(x, depth + 1) for x in t)
+            return tuple(put(x) for x in t)
         return _ if draw(st.integers(0, 2)) == 0 else t
 
-    T = put(T, 0)
-    if isinstance(A.shape, tuple) and len(T) < len(A.shape) and draw(st.booleans()):
+    T = put(T)
+    if len(T) < len(A.shape) and draw(st.booleans()):
         T = T + (_,)
     if not any(x is _ for x in leaves(T)):
         k = draw(st.integers(0, len(T) - 1))

@@ -17,6 +17,8 @@ __all__ = ["Pair", "finish", "CHUNK", "BATCH", "MAX_RUN"]
 CHUNK = 20           # examples per seeded hypothesis run with --max-examples
 BATCH = 16           # cases per hypothesis example (at most; drawn, so it shrinks)
 MAX_RUN = 200        # examples per hypothesis run in budget mode (sized to the slice)
+MIN_STRETCH_S = 0.5  # a guaranteed slice may run this much (or its own length) over to
+                     # reach its MIN_CASES
 
 
 def _seed(*parts):
@@ -67,7 +69,9 @@ class Pair:
         if self.done:
             return
         r, t = self.runner, time.monotonic()
-        r.stop_at, r.min_cases = until, (r.cases + MIN_CASES if minimum else 0)
+        r.stop_at, r.min_cases = until, (r.cases + r.steer.skipped + MIN_CASES if minimum else 0)
+        if until is not None:  # a guaranteed slice may stretch to run its cases, within reason
+            r.min_until = until + max(MIN_STRETCH_S, until - t)
         if limit is not None:
             r.limit, r.deterministic = limit, True
         before = r.cases + r.steer.skipped
@@ -92,7 +96,7 @@ class Pair:
     def _left(self):
         r = self.runner
         return not r.halted() and (r.limit is not None or time.monotonic() < r.stop_at
-                                   or r.cases < r.min_cases)
+                                   or r.cases + r.steer.skipped < r.min_cases)
 
     def _runs(self, minimum):
         r = self.runner
@@ -101,9 +105,9 @@ class Pair:
                 n = max(1, min(CHUNK, -(-(r.limit - r.cases) * 4 // BATCH)))
             elif self.per_example is None:
                 n = 2  # a probe: the next runs are sized to the slice from its cost
-            else:
+            else:  # sized to what is left of the slice (a run past it is cut short anyway)
                 left = max(r.stop_at - time.monotonic(), 0.0)
-                n = max(1, min(MAX_RUN, int(left / self.per_example) + 1))
+                n = max(4, min(MAX_RUN, int(left / self.per_example) + 1))
             before, ex, t = r.cases + r.steer.skipped, r.examples, time.monotonic()
             r.hypothesis_run(self.strategy, n, _seed(self.seed, self.check.name, self.name,
                                                      self.chunk))

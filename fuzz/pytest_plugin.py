@@ -45,6 +45,16 @@ class LayoutcheckFailure(Exception):
     pass
 
 
+_ORACLES = {}  # one oracle (one worker process) per name for the whole session
+
+
+def _oracle(name):
+    from layoutcheck.fuzz.targets import get_oracle
+    if name not in _ORACLES:
+        _ORACLES[name] = get_oracle(name)
+    return _ORACLES[name]
+
+
 class LayoutcheckItem(pytest.Item):
     def __init__(self, *, check_name, oracle_name, **kw):
         super().__init__(**kw)
@@ -53,15 +63,14 @@ class LayoutcheckItem(pytest.Item):
     def runtest(self):
         from layoutcheck.fuzz.campaign import format_failure, run_check
         from layoutcheck.fuzz.properties import BY_NAME
-        from layoutcheck.fuzz.targets import get_oracle
 
         cfg = self.config
-        oracle = get_oracle(self.oracle_name)
+        oracle = _oracle(self.oracle_name)
         reason = oracle.unavailable_reason()
         if reason:
             pytest.skip(f"oracle {self.oracle_name} unavailable: {reason}")
         check = BY_NAME[self.check_name]
-        spec = get_oracle("spec")
+        spec = _oracle("spec")
         if check.kind == "differential":
             if self.oracle_name == "spec":
                 pytest.skip("the spec against itself")

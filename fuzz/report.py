@@ -144,7 +144,14 @@ def summary_lines(report):
         lines.append(f"WARNING: {s['not_reached']} check/oracle pairs were not reached within "
                      "the budget (raise --budget)")
     for name, row in (report.get("oracle_stats") or {}).items():
-        lines.append(f"oracle {name}: {_stats_text(row)}")
+        row = dict(row)
+        head = (f"oracle {name}: {row.pop('cases', 0)} cases in {row.pop('seconds', 0.0)} s "
+                f"({row.pop('cases_per_s', 0.0)}/s)")
+        lines.append(head + (f"; {_stats_text(row)}" if row else ""))
+    for name, m in (report.get("reference_cache") or {}).items():
+        calls = m["hits"] + m["misses"]
+        lines.append(f"reference {name}: {calls} calls, {m['hits']} answered from its memo "
+                     f"({_pct(m['hits'], calls)})")
     return lines
 
 

@@ -15,7 +15,6 @@ instead and returns what CuTe returns.  A failed precondition raises
 from operator import itemgetter
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 from layoutcheck.layout import Underscore, _  # noqa: F401  one sentinel for the package
 
@@ -51,18 +50,19 @@ def _fm(L):
         return flat_modes(L)
 
 
-_mode_fm = flat_pairs  # the flattened modes of the layout s:d given by its parts
-
-
-# Speed notes (issue 4, issue 14).  Inputs are checked once (``as_layout``) and their
-# flattening is kept on them; inside an operation the layouts are raw (shape, stride) parts
-# (with their flat modes) and only the one Layout returned is built, unchecked (``_new``,
-# ``_build``; a result that is an input, such as coalesce of a coalesced flat layout, is that
-# input, and ``_1:_0`` is one shared value).  Values use the ordinary operators, so
-# static/dynamic propagation (seed 003) is exactly CuTe's; static ``C`` arithmetic runs in
-# Python (~10x slower than int), so ``_C1 * x`` and ``x // _C1``, which are ``x`` for an int or
-# a ``C``, are skipped rather than computed; a value that is only compared (never part of a
-# result) is taken as a plain int, ``+x`` (int's own ``__pos__``, which ``C`` keeps).
+# Speed notes (issues 4 and 14; the benchmarks time one pass over a corpus, per-call overhead
+# decides the small layouts).  Inputs are checked once (``as_layout``); an impl Layout keeps
+# two normal forms of itself once computed: its flat modes (``flat_modes``, static ones and
+# zeros as the shared ``_C1``/``_C0``) and the modes of its coalesce (``coalesced_modes``).
+# Inside an operation layouts are raw (shape, stride) parts and only the Layout returned is
+# built, unchecked (``_new``, ``_build``); a result equal to an input (coalesce of a coalesced
+# flat layout) is that input, and ``_1:_0`` is one shared value.  Values use the ordinary
+# operators, so static/dynamic propagation (seed 003) is exactly CuTe's; static ``C``
+# arithmetic runs in Python (~10x slower than int), so ``_1 * x`` and ``x // _1``, which are
+# ``x`` for an int or a ``C``, are skipped by identity (``is _C1``), and a value that is only
+# compared or summed (never part of a result) is taken as a plain int, ``+x`` (int's own
+# ``__pos__``, which ``C`` keeps).  Binary operations write out their hot cases (a leaf
+# composed with a single mode, a leaf tiler entry) before the general path.
 _ONE = (_C1, _C0)
 _UNIT = _new(_C1, _C0)
 _stride_of = itemgetter(1)
@@ -283,14 +283,14 @@ def _complement_parts(fm, N, drop_zero, round_up):
     elif len(fm) > 2:
         fm = sorted(fm, key=_stride_of)
     for s, d in fm:
-        if +s == 1 or (drop_zero and +d == 0):
+        if s == 1 or (drop_zero and +d == 0):
             continue
         if cur is _C1:
             if +d == 0:
                 return None
             q = d  # d // _1
         else:
-            if +d % +cur:
+            if d % cur:
                 return None
             q = d // cur
         if +q != 1:

@@ -67,6 +67,10 @@ def _compose_leaf(a_s, a_d, t, e, used):
     if +t == 1:
         return t, _C0
     last = len(a_s) - 1
+    if not last:  # one mode: the leaf is scaled
+        used[0] += +e * (+t - 1)
+        d = a_d[0]
+        return t, (d if e is _C1 else e if d is _C1 else e * d)
     rest_d = e
     i = 0
     while i < last and +rest_d % +a_s[i] == 0:  # the leaf steps over mode i entirely

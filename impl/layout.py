@@ -86,7 +86,7 @@ def _flatten_into(t, out):
 
 
 # The static one and zero.  The flat modes hold these two objects for every static 1 and 0
-# (same value, same type), so that the algebra can skip ``_1 * x`` by identity.
+# stride (same value, same type), so that the algebra can skip ``_1 * x`` by identity.
 _C1, _C0 = C(1), C(0)
 
 
@@ -100,16 +100,14 @@ def _canonical(x):
 
 
 def flat_pairs(shape, stride):
-    """The modes (s_i, d_i) of the flattening of shape:stride, as a tuple of pairs (static ones
-    and zeros as ``_C1`` and ``_C0``)."""
+    """The modes (s_i, d_i) of the flattening of shape:stride, as a tuple of pairs (static one
+    and zero strides as ``_C1`` and ``_C0``)."""
     if type(shape) is not tuple:
-        if type(shape) is int and type(stride) is int:
-            return ((shape, stride),)
-        return ((_canonical(shape), _canonical(stride)),)
-    ss, ds = _leaves(shape), _leaves(stride)
-    if C in map(type, ds) or C in map(type, ss):
-        ss, ds = map(_canonical, ss), map(_canonical, ds)
-    return tuple(zip(ss, ds))
+        return ((shape, stride if type(stride) is int else _canonical(stride)),)
+    ds = _leaves(stride)
+    if C in map(type, ds):
+        ds = map(_canonical, ds)
+    return tuple(zip(_leaves(shape), ds))
 
 
 def flat_modes(L):

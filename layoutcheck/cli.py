@@ -15,7 +15,7 @@ import sys
 
 from .errors import LayoutError
 
-COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu"]
+COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu", "report"]
 
 
 class _Parser(argparse.ArgumentParser):

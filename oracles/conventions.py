@@ -30,6 +30,251 @@ def conventions_for(oracle):
     return list(CONVENTIONS.get(name, ()))
 
 
+# --- what every CuTe implementation shares (CuTe's reading vs the paper's) ------------------
+# Cited from CuTe's documentation (media/docs/cpp/cute/02_layout_algebra.md of CUTLASS, the
+# same text on 4.2 and 4.7.0) and its headers (include/cute/layout.hpp, 4.2 headers of the
+# nvidia-cutlass wheel).  pycute mirrors CuTe C++ (its layout.py transcribes the same
+# algorithms) and ships no tests in the wheel, so its entries cite its source comments and the
+# CuTe documentation it follows.
+
+def _shared(finding_past_end="F-024"):
+    return [
+        Convention("composes-past-the-end", ("composition",),
+                   "composition(A, B) with B reaching past size(A) evaluates A beyond its size "
+                   "(the last mode extended), where the paper needs Image(B) inside [0, size A)",
+                   "layout.hpp: coalesce_x 'preserves the Layout function inside its domain and "
+                   "outside' and composition_impl walks B's stride into A's last mode; "
+                   "02_layout_algebra.md, Computing Composition (the last mode takes the rest)",
+                   finding_past_end),
+        Convention("complement-in-cute-sense", ("complement",),
+                   "complement(L, N) skips stride-0 modes and rounds N up (ceil_div), so it exists "
+                   "where the paper's N-complement does not",
+                   "layout.hpp complement: filter(layout) first, rest_shape = ceil_div(cotarget, "
+                   "...); 02_layout_algebra.md, Complement (@post cosize(result) >= "
+                   "round_up(size(cotarget), cosize(layout_a)))",
+                   "F-035"),
+        Convention("divide-in-cute-sense", ("logical_divide", "zipped_divide", "tiled_divide",
+                                            "flat_divide"),
+                   "divides where only CuTe's complement of the divisor in size(A) exists",
+                   "layout.hpp logical_divide: composition(layout, make_layout(tiler, "
+                   "complement(tiler, shape(coalesce(layout))))); 02_layout_algebra.md, Logical Divide",
+                   "F-036"),
+        Convention("product-in-cute-sense", ("logical_product", "zipped_product", "tiled_product",
+                                             "blocked_product", "raked_product"),
+                   "multiplies where only CuTe's complement of A in size(A) cosize(B) exists",
+                   "layout.hpp logical_product: make_layout(block, composition(complement(block, "
+                   "size(block)*cosize(tiler)), tiler)); 02_layout_algebra.md, Logical Product",
+                   "F-037"),
+    ]
+
+
+CONVENTIONS["pycute"] = _shared() + [
+    Convention("stride-divisibility-assert", ("composition",),
+               "composition asserts the stride divisibility condition on every mode of "
+               "coalesce(A) B's stride crosses, so it refuses pairs the paper composes",
+               "pycute/layout.py composition: 'assert curr_shape % rest_stride == 0 or rest_stride % "
+               "curr_shape == 0'; 02_layout_algebra.md: the stride divisibility condition 'is "
+               "statically checked in CuTe when possible'",
+               "F-070"),
+    Convention("products-inherit-the-assert", ("logical_product", "zipped_product", "tiled_product"),
+               "the products refuse where their inner composition comp(A, size(A) cosize(B)) o B "
+               "fails that assertion",
+               "pycute/layout.py logical_product (make_layout(A, composition(complement(A, "
+               "size(A)*cosize(B)), B)))",
+               "F-077"),
+    Convention("divides-inherit-the-assert", ("logical_divide", "zipped_divide", "tiled_divide"),
+               "the divides refuse where A o (B, complement(B, size A)) fails that assertion",
+               "pycute/layout.py logical_divide (composition(A, make_layout(B, complement(B, size(A)))))",
+               "F-038"),
+    Convention("right-inverse-parity", ("right_inverse",),
+               "right_inverse walks the flat modes and stops at the first stride that is not the "
+               "running product: a right inverse, smaller than CuTe C++'s",
+               "pycute/layout.py right_inverse ('if current_idx != stride: break'); layout.hpp "
+               "documents right_inverse's result only as layout(result(i)) == i for i < size(result)",
+               "F-073"),
+    Convention("left-inverse-is-a-quasi-inverse", ("left_inverse",),
+               "left_inverse of a non-injective layout returns a quasi-inverse "
+               "(L(R(L(i))) == L(i)) instead of refusing",
+               "layout.hpp: left_inverse builds 'the quasi-inverse of a layout (left-inverse when "
+               "layout is injective)'; pycute/layout.py left_inverse = right_inverse(make_layout(L, "
+               "complement(L)))",
+               "F-123"),
+    Convention("none-tile-entry-is-a-unit-tile", ("zipped_divide", "tiled_divide", "zipped_product",
+                                                  "tiled_product"),
+               "a None entry of a Tile tuple is read as the tile 1:0 with the whole mode as rest",
+               "pycute/layout.py hier_unzip ('layoutB is None: make_layout(Layout(1,0), layoutA)') and "
+               "its comment 'Use tuples-of-layouts to perform this operation by-mode and None as no-op'",
+               "F-171"),
+]
+
+CONVENTIONS["cute-cpp"] = _shared() + [
+    Convention("static-divisibility-checks", ("composition",),
+               "composition static_asserts its stride and shape divisibility conditions, which "
+               "are stronger than existence (and skipped with runtime integers)",
+               "02_layout_algebra.md: the stride / shape divisibility condition 'is statically "
+               "checked in CuTe when possible'; layout.hpp composition_impl, CUTE_STATIC_ASSERT_V "
+               "'Stride Divisibility Condition' / 'Shape Divisibility Condition'",
+               "F-025"),
+    Convention("coalesce-x-keeps-trailing-size-1", ("composition",),
+               "a trailing size-1 mode of A with a non-zero stride is seeded as _2:d by coalesce_x, "
+               "so the stride check crosses A's other modes",
+               "layout.hpp coalesce_x ('preserves the Layout function inside its domain and "
+               "outside'; is_constant<1, last shape> gives Int<2>{})",
+               "F-058"),
+    Convention("past-the-end-as-written", ("composition",),
+               "past size(A) the last mode of A as written is extended (coalesce_x keeps A's own "
+               "modes), not coalesce(A)'s",
+               "layout.hpp composition: detail::coalesce_x(lhs, coprofile(rhs)) then composition_impl",
+               "F-048"),
+    Convention("compile-time-coalesce", ("coalesce", "filter"),
+               "coalesce (and filter) merge or drop a mode only when that is decided at compile "
+               "time: runtime integers keep their modes",
+               "layout.hpp bw_coalesce: merge only if is_static and is_constant<true, s*d == d'>, "
+               "skip only is_constant<1, shape>",
+               "F-040"),
+    Convention("runtime-integers-keep-modes", ("composition", "logical_divide", "zipped_divide",
+                                               "tiled_divide", "flat_divide", "logical_product",
+                                               "zipped_product", "tiled_product"),
+               "with runtime integers compositions, divides and products keep unmerged and "
+               "size-1 modes (same layout function)",
+               "layout.hpp composition_impl: the is_constant<1, ...> branches are compile-time; "
+               "02_layout_algebra.md ('statically checked in CuTe when possible')",
+               "F-055"),
+    Convention("right-inverse-pre-is-static", ("right_inverse",),
+               "right_inverse matches only static strides (runtime strides are filtered out)",
+               "layout.hpp right_inverse: '@pre is_static<Layout>', 'Filter out any dynamic strides'",
+               "F-042"),
+    Convention("left-inverse-pre-is-static", ("left_inverse",),
+               "left_inverse with runtime strides does not compile",
+               "layout.hpp left_inverse: '@pre is_static<Layout>', static_assert 'Left inverse "
+               "requires static strides.'",
+               "F-043"),
+    Convention("left-inverse-is-a-quasi-inverse", ("left_inverse",),
+               "left_inverse of a non-injective layout returns a quasi-inverse instead of refusing",
+               "layout.hpp: 'Build the quasi-inverse of a layout (left-inverse when layout is "
+               "injective)', @result layout(result(layout(i))) == layout(i)",
+               "F-053"),
+    Convention("dynamic-stride-complement-rank-1", ("complement",),
+               "complement of several modes with a runtime stride does not compile; a runtime "
+               "size-1 mode is complemented as a mode",
+               "layout.hpp detail::complement: static_assert 'Dynamic-stride complement only for "
+               "rank-1 layouts'; filter drops only static size-1 / stride-0 modes",
+               "F-122"),
+    Convention("products-need-static-complement", ("logical_product", "zipped_product",
+                                                   "tiled_product", "blocked_product", "raked_product"),
+               "products whose inner complement has several modes and a runtime stride do not compile",
+               "the same static_assert inside logical_product's complement(block, ...)",
+               "F-045"),
+    Convention("divides-need-static-complement", ("logical_divide", "zipped_divide", "tiled_divide",
+                                                  "flat_divide"),
+               "divides by a tile layout of several modes with a runtime stride do not compile",
+               "the same static_assert inside logical_divide's complement(tiler, ...)",
+               "F-052"),
+    Convention("products-static-divisibility", ("logical_product", "zipped_product", "tiled_product",
+                                                "blocked_product", "raked_product"),
+               "products refuse where the inner composition fails the stride divisibility check",
+               "layout.hpp logical_product composes complement(block, ...) with tiler: "
+               "composition_impl's static_assert",
+               "F-056"),
+    Convention("divides-static-divisibility", ("logical_divide", "zipped_divide", "tiled_divide",
+                                               "flat_divide"),
+               "divides refuse where the inner composition fails the stride divisibility check",
+               "layout.hpp logical_divide composes layout with (tiler, complement): composition_impl's "
+               "static_assert",
+               "F-038"),
+    Convention("tuple-tiler-drops-modes", ("composition",),
+               "composition with a Tile tuple shorter than the layout drops the layout's other modes",
+               "layout.hpp composition(Layout, Tiler): 'Drop any modes of lhs that aren't hit by rhs'",
+               "F-120"),
+    Convention("rank-one-zip-nests", ("blocked_product", "raked_product"),
+               "blocked/raked_product of a leaf and a rank-1 tuple: append<1> leaves the leaf, the "
+               "zip keeps the 1-tuple nested",
+               "layout.hpp blocked_product: R = max(rank), logical_product(append<R>(block), "
+               "append<R>(tiler)), zip(get<0>, get<1>)",
+               "F-121"),
+    Convention("empty-layout-does-not-compile", ("coalesce", "composition", "logical_divide",
+                                                 "logical_product"),
+               "ops on the empty layout ():() do not compile",
+               "layout.hpp bw_coalesce takes get<R-1> of the flat shape (R = 0) and make_layout has "
+               "no zero-mode overload",
+               "F-049"),
+    Convention("compact-size-1-stride-0", ("layout_left",),
+               "the default (LayoutLeft) strides give a static size-1 mode stride _0",
+               "stride.hpp detail::compact: 'if constexpr (is_constant<1, Shape>::value) return "
+               "(Int<0>{}, current)'",
+               "F-173"),
+    Convention("flatten-keeps-an-integer", ("flatten",),
+               "flatten of an integer is the integer itself",
+               "algorithm/tuple_algorithms.hpp flatten: a non-tuple argument is returned unchanged",
+               "F-174"),
+]
+
+CONVENTIONS["cute-dsl"] = _shared() + [
+    Convention("static-divisibility-checks", ("composition",),
+               "composition refuses (MLIRError) where CuTe's divisibility checks fail",
+               "02_layout_algebra.md ('statically checked in CuTe when possible'); every DSL "
+               "integer is static at trace time (cutlass/cute/core.py composition)",
+               "F-025"),
+    Convention("divides-static-divisibility", ("logical_divide", "zipped_divide", "tiled_divide",
+                                               "flat_divide"),
+               "divides refuse ('failed to perform a valid division') where the inner composition "
+               "fails CuTe's checks",
+               "cutlass/cute/core.py logical_divide (the cute.logical_divide op); 02_layout_algebra.md",
+               "F-038"),
+    Convention("products-static-divisibility", ("logical_product", "zipped_product", "tiled_product",
+                                                "blocked_product", "raked_product"),
+               "products refuse ('unable to compute product') where the inner composition fails "
+               "CuTe's checks",
+               "cutlass/cute/core.py logical_product (the cute.logical_product op); 02_layout_algebra.md",
+               "F-085"),
+    Convention("past-the-end-as-written", ("composition",),
+               "past size(A) the last mode of A as written is extended, as CuTe C++",
+               "the same algorithm as layout.hpp composition (coalesce_x); cutlass/cute/core.py composition",
+               "F-048"),
+    Convention("products-take-a-layout", ("zipped_product", "tiled_product"),
+               "zipped_product and tiled_product accept only a Layout tiler (no Tile tuple, no int)",
+               "cutlass/cute/core.py: zipped_product / tiled_product are typed 'tiler: Layout' "
+               "(logical_product: 'tiler: Tile')",
+               "F-051"),
+    Convention("left-inverse-is-a-quasi-inverse", ("left_inverse",),
+               "left_inverse of a non-injective layout returns a quasi-inverse instead of refusing",
+               "layout.hpp left_inverse ('the quasi-inverse of a layout'), which the DSL's "
+               "cute.left_inverse op computes (cutlass/cute/core.py left_inverse)",
+               "F-083"),
+    Convention("raked-coalesces-modes", ("raked_product",),
+               "raked_product returns each top mode of the zip coalesced",
+               "no DSL docstring; CuTe documents the rank-sensitive products by their post-conditions "
+               "(layout.hpp raked_product: @post rank(result) == max(rank(block), rank(tiler)), which "
+               "holds) and shows a coalesced mode as intended (02_layout_algebra.md, Blocked and "
+               "Raked Products: blocked_product 'coalesced mode-0')",
+               "F-086"),
+    Convention("tuple-tiler-drops-modes", ("composition",),
+               "composition with a Tile tuple shorter than the layout drops the layout's other modes",
+               "layout.hpp composition(Layout, Tiler) ('Drop any modes of lhs that aren't hit by "
+               "rhs'), which cutlass/cute/core.py composition follows",
+               "F-087"),
+    Convention("empty-layout-stays-empty", ("coalesce",),
+               "coalesce of ():() is ():()",
+               "no DSL docstring; CuTe documents coalesce by its post-conditions (layout.hpp: "
+               "@post size(result) == size(layout), depth(result) <= 1, result(i) == layout(i)), "
+               "which ():() meets",
+               "F-049"),
+    Convention("compact-size-1-stride-0", ("layout_left",),
+               "make_layout(shape) gives a static size-1 mode stride 0, as CuTe C++",
+               "the same compact strides as stride.hpp detail::compact (is_constant<1, Shape>: Int<0>{})",
+               "F-173"),
+    Convention("flatten-keeps-an-integer", ("flatten",),
+               "flatten of an integer is the integer itself, as CuTe C++",
+               "algorithm/tuple_algorithms.hpp flatten (a non-tuple is returned unchanged)",
+               "F-174"),
+    Convention("empty-profile-is-no-profile", ("coalesce",),
+               "coalesce(L, target_profile=()) is coalesce(L)",
+               "cutlass/cute/core.py coalesce: 'if target_profile:' (an empty tuple is falsy, so no "
+               "profile is packed)",
+               "F-175"),
+]
+
+
 # --- nvlabs: NVIDIA's PyCuTe (github.com/NVlabs/CuTe) -------------------------------------------
 # Cited from the snapshot's own docstrings (shared/vendor/nvlabs-pycute/pycute) and from the
 # upstream repository's docs/04_layout_algebra.md and test/ (read through the search tools; the

@@ -422,3 +422,14 @@ def cpp_tuple_tiler_drops_modes(A=None, T=None, *rest):
     """F-120: a Tile tuple shorter than A's rank, and CuTe C++ composes (dropping the rest)."""
     from layoutcheck.findings import PREDICATES
     return bool(PREDICATES["tuple_tiler_shorter_than_layout"](A, T)) and _model_ok("composition", (A, T))
+
+
+@predicate
+def cpp_left_inverse_not_quasi(L=None, *rest):
+    """F-124: L is not injective and CuTe C++'s left_inverse (its model) is no quasi-inverse:
+    L(R(L(i))) != L(i) for some i, which breaks what layout.hpp documents."""
+    from layoutcheck.findings import PREDICATES
+    if not isinstance(L, LayoutBase) or not PREDICATES["not_injective"](L):
+        return False
+    R = _cpp_model("left_inverse", L)
+    return R is not None and not is_quasi_inverse(L, R)

@@ -8,7 +8,7 @@ Python layer does something of its own (each a finding of the register):
   MLIR op (F-081), zipped/tiled_product a Tile tuple too (F-051): ``must be a Value``;
 * raked_product returns each top mode of the zip coalesced (F-086);
 * tiled/flat forms unpack a rank-1 mode where C++ keeps it wrapped;
-* coalesce of ``():()`` is ``():()`` (F-049);
+* coalesce of ``():()`` is ``():()`` (F-049), an empty target profile is none (F-175);
 * where CuTe C++ does not compile, the DSL raises an MLIRError naming the op
   ("unable to compute product", "unable to compute the following composition", ...).
 
@@ -83,6 +83,8 @@ def _run(op, args):
         raise _Refused(NOT_A_VALUE)  # F-051
     if op == "coalesce" and isinstance(A, LayoutBase) and A.shape == ():
         return LayoutBase((), ())  # F-049
+    if op == "coalesce" and T == ():
+        return M.run("coalesce", A)  # an empty target profile is no profile (F-175)
     if op in ("tiled_divide", "flat_divide"):
         return _unpack(M.run("zipped_divide", A, T), op == "flat_divide")
     if op == "tiled_product":
@@ -174,3 +176,13 @@ def dsl_not_complementable(*inputs, op=None):
     else:
         inside = PREDICATES["divide_divisor_not_complementable"](*inputs)
     return bool(inside) and _dsl_model(op, *inputs) is not None
+
+
+@predicate
+def dsl_left_inverse_not_quasi(L=None, *rest):
+    """F-124 in the DSL: L is not injective and the DSL's left_inverse is no quasi-inverse."""
+    from layoutcheck.findings import PREDICATES, is_quasi_inverse
+    if not isinstance(L, LayoutBase) or not PREDICATES["not_injective"](L):
+        return False
+    R = _dsl_model("left_inverse", L)
+    return R is not None and not is_quasi_inverse(L, R)

@@ -14,10 +14,9 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.findings import predicate, symptom
 from layoutcheck.layout import LayoutBase, leaves
 
-from .nvlabs_model import (as_layout, chain, coalesce_model, compose_leafwise, cute_coalesce,
-                           divisor_pair, extended, grow, is_underscore, modes_of, mk,
-                           nv_complement, nv_model, pairs_layout, rank_of, size_of, spec_module,
-                           table, walk_of)
+from .nvlabs_model import (as_layout, chain, coalesce_model, cute_coalesce_pairs, divisor_pair,
+                           extended, is_underscore, leaf_sums, mk, modes_of, nv_complement, nv_model,
+                           nv_walk, pairs_layout, rank_of, size_of, table, walk_of)
 
 __all__ = []
 
@@ -74,8 +73,10 @@ def nvlabs_answer_rank_mismatch(inputs, answer, reference=None):
 
 @predicate
 def nvlabs_not_injective(L=None, *rest):
-    """L is not injective: no left inverse exists (the spec refuses)."""
-    return isinstance(L, LayoutBase) and not spec_module().is_injective(L)
+    """L has a flat mode of size > 1 and stride 0, so it is not injective and has no left
+    inverse (the spec refuses); PyCuTe's walk skips such modes."""
+    return isinstance(L, LayoutBase) and any(
+        int(s) > 1 and int(d) == 0 for s, d in zip(leaves(L.shape), leaves(L.stride)))
 
 
 @symptom
@@ -122,10 +123,15 @@ def nvlabs_answer_weak_complement(inputs, answer, reference=None):
 
 @predicate
 def nvlabs_coalesce_size_one(L=None, profile=None, *rest):
-    """coalesce(L[, profile]) where a coalesced (sub)layout of size 1 keeps a non-zero
-    stride in PyCuTe (the stride of the last flat mode), where CuTe C++ gives 1:0."""
-    return isinstance(L, LayoutBase) and coalesce_model(L, profile) is not None and \
-        coalesce_model(L, profile) != cute_coalesce(L, profile)
+    """coalesce(L[, profile]) where a (sub)layout to coalesce has size 1 and its last flat
+    mode a non-zero stride: PyCuTe keeps that stride, CuTe C++ gives 1:0."""
+    if not isinstance(L, LayoutBase):
+        return False
+    if isinstance(profile, tuple):
+        modes = modes_of(L)
+        return any(nvlabs_coalesce_size_one(m, p) for m, p in zip(modes, profile) if p is not None)
+    ds = leaves(L.stride)
+    return size_of(L) == 1 and bool(ds) and int(ds[-1]) != 0
 
 
 @symptom
@@ -191,7 +197,7 @@ def nvlabs_beyond_size(A=None, T=None, *rest):
     if not isinstance(B, LayoutBase) or size_of(A) == 0:
         return False
     image = [v for v in table(B) if v >= size_of(A)]
-    cA = spec_module().coalesce(A)
+    cA = pairs_layout(cute_coalesce_pairs(A))
     return any(extended(A, v) != extended(cA, v) for v in image)
 
 
@@ -208,15 +214,13 @@ def nvlabs_answer_is_model(inputs, answer, reference=None, op=None):
 @predicate
 def nvlabs_leaves_carry(A=None, B=None, *rest):
     """composition(A, B) of a layout B with several leaves, each composing with A alone
-    (PyCuTe's walk passes), whose images do not add inside A: the leaf-by-leaf layout is
-    not i -> A(B(i)) (A evaluated as PyCuTe does, past its size too) or no layout is."""
+    (PyCuTe's walk passes), whose images do not add inside A: A(B(i)) differs from the sum
+    of A at each leaf's part of B(i) for some i (A evaluated as PyCuTe does)."""
     if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase) or not isinstance(B.shape, tuple):
         return False
-    by_leaf = compose_leafwise(A, B)
-    if by_leaf is None:
+    if walk_of(A, B) is not None:
         return False
-    G = grow(A, max(table(B)) + 1)
-    return G is None or [extended(G, v) for v in table(B)] != table(by_leaf)
+    return any(whole != parts for whole, parts in leaf_sums(A, B))
 
 
 @predicate
@@ -253,13 +257,18 @@ def nvlabs_divide_beyond_size(A=None, T=None, *rest):
 
 @predicate
 def nvlabs_grid_splits_mode(A=None, B=None, *rest):
-    """blocked/raked_product(A, B) with rank(A) == rank(B), where the grid complement(A) ∘ B
-    of PyCuTe's logical_product has more top-level modes than B (a leaf of B splits into
-    several modes), so pairing tile and grid modes one to one leaves grid modes out."""
+    """blocked/raked_product(A, B) with rank(A) == rank(B), where a leaf mode of B composes
+    with PyCuTe's complement(A) across several of its modes (so the grid complement(A) ∘ B
+    has more top-level modes than B, and pairing tile and grid modes one to one leaves some
+    out)."""
     if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase) or rank_of(A) != rank_of(B):
         return False
-    P = nv_model("logical_product", A, B)
-    return P is not None and rank_of(modes_of(P)[1]) > rank_of(B)
+    C = nv_complement(A)
+    if C is None:
+        return False
+    C = pairs_layout(C)
+    walks = [nv_walk(C, int(b.shape), int(b.stride)) for b in modes_of(B) if not isinstance(b.shape, tuple)]
+    return any(cond is None and spans > 1 for cond, spans in walks)
 
 
 @predicate

@@ -15,7 +15,8 @@ wrong leaf in PyCuTe is not reproduced by it.
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves
 
-__all__ = ["nv_model", "nv_coalesce_z", "nv_complement", "nv_walk_fails", "walk_of", "compose_leafwise",
+__all__ = ["nv_model", "nv_coalesce_z", "nv_complement", "nv_walk_fails", "nv_walk", "walk_of",
+           "compose_leafwise", "cute_coalesce_pairs", "leaf_sums",
            "coalesce_model", "cute_coalesce", "divisor_pair", "grow", "chain", "rank_of", "modes_of",
            "size_of", "as_layout", "is_underscore", "table", "extended", "pairs_layout", "mk",
            "spec_module"]
@@ -266,10 +267,14 @@ def nv_walk_fails(A, s, d):
     """PyCuTe's divisibility walk of A ∘ s:d (its composition, Whitepaper Eqs. (20)-(21)):
     None when it composes, else "stride" or "shape", the condition it reports.  A is
     coalesced with coalesce_z; d == 0 or s == 1 is a special case that always composes."""
+    return nv_walk(A, s, d)[0]
+
+
+def nv_walk(A, s, d):
+    """(condition or None, the number of A's modes the composed leaf spans)."""
     if d == 0 or s == 1:
-        return None
-    modes = nv_coalesce_z(A)
-    shapes = [m[0] for m in modes]
+        return None, 1
+    shapes = [m[0] for m in nv_coalesce_z(A)]
     while len(shapes) > 1 and d % shapes[0] == 0:  # divide out whole modes
         d //= shapes[0]
         shapes = shapes[1:]
@@ -278,13 +283,42 @@ def nv_walk_fails(A, s, d):
         if r == 0 and q > 0:
             shapes[0] = q
         elif q < s - 1:
-            return "stride"
+            return "stride", 1
     rest = s
-    for cs in shapes[:-1]:  # keep s elements of what remains
+    for i, cs in enumerate(shapes[:-1]):  # keep s elements of what remains
         q, r = divmod(rest, cs)
         if q == 0:
-            return None
+            return None, i + 1
         if r != 0:
-            return "shape"
+            return "shape", i + 1
         rest = q
-    return None
+    return None, len(shapes)
+
+
+def cute_coalesce_pairs(L):
+    """CuTe's coalesce(L) as (shape, stride) pairs: size-1 modes dropped, s_a d_a == d_b
+    merged, [(1, 0)] when nothing is left (cheap: no enumeration)."""
+    out = []
+    for s, d in zip(map(int, leaves(L.shape)), map(int, leaves(L.stride))):
+        if s == 1:
+            continue
+        if out and out[-1][0] * out[-1][1] == d:
+            out[-1] = (out[-1][0] * s, out[-1][1])
+        else:
+            out.append((s, d))
+    return out or [(1, 0)]
+
+
+def leaf_sums(A, B):
+    """For each index i of B: (A(B(i)), sum over B's leaves of A(d_l c_l)), A evaluated past
+    its size by its own last flat mode: the composition and its leaf-by-leaf split."""
+    shapes, strides = [int(x) for x in leaves(B.shape)], [int(x) for x in leaves(B.stride)]
+    out = []
+    for i in range(size_of(B)):
+        total, parts, k = 0, 0, i
+        for s, d in zip(shapes, strides):
+            c, k = k % s, k // s
+            total += c * d
+            parts += extended(A, c * d)
+        out.append((extended(A, total), parts))
+    return out

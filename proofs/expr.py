@@ -147,6 +147,7 @@ class Z3Env:
     def __init__(self, prefix="v_"):
         self.prefix = prefix
         self.vars = {}
+        self.used = set()   # the names met outside the assumptions
         self.defs = []
         self.obligations = []
         self._quotients = {}
@@ -162,6 +163,7 @@ class Z3Env:
         if k == "int":
             return z3.IntVal(e.value)
         if k == "var":
+            self.used.add(e.value)
             return self.var(e.value)
         if k == "neg":
             return -self.term(e.args[0])
@@ -176,7 +178,8 @@ class Z3Env:
                 self._quotients[key] = q
                 self.defs.append(a == b * q)
                 pa, pb = self.plain(e.args[0]), self.plain(e.args[1])
-                self.obligations.append((f"{e} is an exact division",
+                self.obligations.append((f"{e} is an exact division "
+                                         f"({_paren(e.args[0])} % {_paren(e.args[1])} == 0)",
                                          z3.And(pb != 0, pa % pb == 0)))
             return self._quotients[key]
         self.obligations.append((f"the divisor of {e} is non-zero", self.plain(e.args[1]) != 0))

@@ -71,9 +71,11 @@ def _coords(n, tag):
 
 
 def _at_index(A, b):
-    """Coordinates of A at index b (unique: mixed_radix_unique): their box and colex = b."""
-    xs = _coords(A.sym.rank, "a")
-    return xs, [A.sym.in_box(xs), A.sym.colex(xs) == b]
+    """Coordinates of A (a SymTree or a SymLayout) at index b (unique:
+    mixed_radix_unique): their box and colex = b."""
+    S = A.sym if isinstance(A, SymTree) else A
+    xs = _coords(S.rank, "a")
+    return xs, [S.in_box(xs), S.colex(xs) == b]
 
 
 def _confirm_fn(test):

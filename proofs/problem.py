@@ -157,19 +157,22 @@ class Problem:
 
     # ---------------------------------------------------------------- solving
     def solve(self, assertions, timeout=None, base=None):
-        """'unsat' | 'sat' | 'unknown' and the model on 'sat'."""
-        s = z3.Solver()
-        s.set("timeout", max(1, int((timeout or self.timeout) * 1000)))
-        s.add(*(self.base() if base is None else base), *assertions)
+        """'unsat' | 'sat' | 'unknown' and the model on 'sat'.  An unknown is asked once
+        more in a fresh z3 context (z3's search follows the ids of the terms, so a query
+        can be slow in one process history and quick in another); a model from there
+        evaluates this context's terms (runner._Model)."""
+        from .runner import _check, _Model
+        t = timeout or self.timeout
+        todo = list(self.base() if base is None else base) + list(assertions)
         t0 = time.perf_counter()
-        res = s.check()
+        res, model = _check(todo, t, True)
+        if res == "unknown":
+            ctx = z3.Context()
+            res, model = _check([a.translate(ctx) for a in todo], t, True, ctx)
+            model = None if model is None else _Model(model, ctx)
         self.solver_seconds += time.perf_counter() - t0
         self.queries += 1
-        if res == z3.unsat:
-            return "unsat", None
-        if res == z3.sat:
-            return "sat", s.model()
-        return "unknown", None
+        return res, model
 
     def decide(self, cond, context=()):
         """True when the assumptions (and ``context``) imply ``cond``, False when they
@@ -192,13 +195,13 @@ class Problem:
         for text, cond in self.env.obligations:
             res, model = self.solve([z3.Not(cond)], base=plain)
             if res == "sat":
-                env = self.assignment(model)
-                raise LayoutError(f"{text.replace(' is an exact', ' is not an exact')} for "
-                                  f"{_show(env)}, which the assumptions allow: add an "
-                                  "assumption that makes it exact (e.g. a % b == 0)"
-                                  if "exact" in text else
-                                  f"{text.replace('is non-zero', 'is 0')} for {_show(env)}, "
-                                  "which the assumptions allow")
+                env = _show(self.assignment(model))
+                if "exact" in text:
+                    what, cond = text.split(" is an exact division ")
+                    raise LayoutError(f"{what} is not an exact division for {env}, which the "
+                                      f"assumptions allow: assume {cond[1:-1]}")
+                raise LayoutError(f"{text.replace('is non-zero', 'is 0')} for {env}, which "
+                                  "the assumptions allow")
             if res == "unknown":
                 raise LayoutError(f"cannot establish that {text} from the assumptions "
                                   "(solver timeout): state it as an assumption")

@@ -31,8 +31,8 @@ NO_GROEBNER = frozenset({"permute_image", "sort_image", "concat_phi", "coalesce_
                          "mixed_radix_unique"})
 
 
-def _check(assertions, timeout, groebner):
-    s = z3.Solver()
+def _check(assertions, timeout, groebner, ctx=None):
+    s = z3.Solver(ctx=ctx)
     s.set("timeout", max(1, int(timeout * 1000)))
     if not groebner:
         s.set("arith.nl.grobner", False)
@@ -45,14 +45,42 @@ def _check(assertions, timeout, groebner):
     return "unknown", None
 
 
+class _Model:
+    """A model found in a fresh context: evaluates terms of the main context."""
+
+    def __init__(self, model, ctx):
+        self.model, self.ctx = model, ctx
+
+    def eval(self, t, model_completion=False):
+        return self.model.eval(t.translate(self.ctx), model_completion=model_completion)
+
+
+def _fresh(query, timeout):
+    """The query copied into a new z3 context and solved there with the defaults: its
+    answer (and model) depend on the query alone, not on what the process built before
+    (z3's search follows the ids of the terms, so the same query can take 0.1 s in one
+    process and time out in another)."""
+    ctx = z3.Context()
+    res, model = _check([a.translate(ctx) for a in query.assertions], timeout, True, ctx)
+    return res, (None if model is None else _Model(model, ctx))
+
+
 def solve(query, timeout, fast=False):
     """'unsat' | 'sat' | 'unknown', and the model on 'sat'.  ``fast``: first without
-    Groebner bases, then (on unknown) with z3's defaults, each with ``timeout``."""
+    Groebner bases, then (on unknown) with z3's defaults; an unknown is asked once more in
+    a fresh context, and a sat is answered by the fresh context's model (the same model in
+    any process, sequential or parallel).  Each attempt has ``timeout``."""
+    res, model = "unknown", None
     if fast:
         res, model = _check(query.assertions, timeout, groebner=False)
-        if res != "unknown":
-            return res, model
-    return _check(query.assertions, timeout, groebner=True)
+    if res == "unknown":
+        res, model = _check(query.assertions, timeout, groebner=True)
+    if res == "unsat":
+        return res, model
+    again, fresh_model = _fresh(query, timeout)
+    if again != "unknown":
+        return again, fresh_model
+    return res, model
 
 
 def _layout_text(shape, stride):

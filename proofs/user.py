@@ -295,6 +295,10 @@ def prove(layout, prop, assume=(), timeout=DEFAULT_TIMEOUT, sense="paper", exhau
         raise LayoutError(f"exhaustive must be a non-negative integer, got {exhaustive!r}")
     problem = Problem(assume, timeout)
     q = _parse(problem, layout, prop, sense)
+    stray = sorted(set(problem.env.vars) - problem.env.used)
+    if stray:
+        raise LayoutError(f"the assumptions name {', '.join(stray)}, which the question does not "
+                          "use (a typo?)")
     problem.check_wellformed()
     result, cex, note = _run(problem, q)
     row = {"property": prop, "layout": layout, "sense": sense,

@@ -7,6 +7,7 @@ from.  ``layoutcheck.impl`` has the same public API and never imports this packa
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
+from .limits import enumeration_limit, set_enumeration_limit  # noqa: F401   the guard (issue 12)
 from .tuples import *  # noqa: F401,F403   IntTuples (2.1.1, 2.2; seeds 000, 001)
 from .integers import *  # noqa: F401,F403   CuTe integers (seeds 000, 003)
 from .layout import *  # noqa: F401,F403   layouts, phi, Phi (2.1.2; seed 000)

@@ -219,7 +219,7 @@ def test_pycute_findings_reproduce(fid):
         assert out.kind == "raised"
     else:
         assert out.kind == "ok" and str(out.value) == observed
-    assert find_known("pycute", op, check, args) == fid
+    assert find_known("pycute", op, check, args, out) == fid
 
 
 @pytest.mark.slow
@@ -251,4 +251,4 @@ def test_cute_findings_reproduce(oracle, op, texts):
     out = o.run(op, *args)
     assert (out.kind, str(out.value)) != (spec_out.kind, str(spec_out.value))
     check = "law.coalesce.minimal" if op == "coalesce" else f"diff.{op}"
-    assert find_known(oracle, op, check, args) is not None
+    assert find_known(oracle, op, check, args, out, spec_out) is not None

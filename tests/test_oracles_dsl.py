@@ -43,6 +43,7 @@ def test_dsl_product_with_tile_tuple_is_known():
     op, args = "zipped_product", parse_args("zipped_product", ["(_4,_6):(_1,_4)", "(_2:_1,_3:_1)"])
     tup, one = ORACLE.run_many([(op, args), (op, parse_args(op, ["(_4,_6):(_1,_4)", "(_2,_3):(_1,_2)"]))])
     assert tup.kind == "raised" and "must be a Value" in tup.message  # F-051
-    c = compare(op, args, get_oracle("spec").run(op, *args), tup)
-    assert c.ok is False and verdict("cute-dsl", op, args, c) == ("known", "F-051")
+    want = get_oracle("spec").run(op, *args)
+    c = compare(op, args, want, tup)
+    assert c.ok is False and verdict("cute-dsl", op, args, c, tup, want) == ("known", "F-051")
     assert one.kind == "ok" and spec.size(one.value) == 24 * 6

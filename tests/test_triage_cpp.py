@@ -11,6 +11,7 @@ from layoutcheck.fuzz.targets import decode, table
 from layoutcheck.layout import LayoutBase
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.protocol import Outcome
 
 CASES = {
     # F-053: non-injective layouts, static strides
@@ -57,6 +58,7 @@ def cpp():
         pytest.skip(why)
     keys = list(CASES)
     outs = o.run_many([(CASES[k][0], tuple(decode(CASES[k][1]))) for k in keys])
+    _ANSWERS.update(zip(keys, outs))
     return dict(zip(keys, outs))
 
 
@@ -69,8 +71,11 @@ def _ref(key):
     return getattr(spec, op)(*_args(key), sense="cute")
 
 
+_ANSWERS = {}  # CuTe's answers, filled by the cpp fixture (recognition judges the answer)
+
+
 def _known(key, check="agreement"):
-    return find_known("cute-cpp", CASES[key][0], check, _args(key))
+    return find_known("cute-cpp", CASES[key][0], check, _args(key), _ANSWERS.get(key))
 
 
 def test_F053_left_inverse_of_non_injective_layout(cpp):
@@ -85,7 +90,8 @@ def test_F053_left_inverse_of_non_injective_layout(cpp):
         assert any(x >= len(rv) or rv[x] != i for i, x in enumerate(lv))
         assert _known(key) == "F-053"
     # an injective layout is not covered
-    assert find_known("cute-cpp", "left_inverse", "agreement", (LayoutBase.parse("(_2,_4):(_4,_1)"),)) is None
+    L = LayoutBase.parse("(_2,_4):(_4,_1)")
+    assert find_known("cute-cpp", "left_inverse", "agreement", (L,), Outcome.ok(LayoutBase.parse("(_2,_2):(_4,_1)"))) is None
 
 
 def test_F054_dynamic_divide_and_product_outside_the_precondition(cpp):
@@ -133,11 +139,15 @@ def test_F055_dynamic_results_differ_only_in_modes(cpp):
         static = cpp.get(key + "_static")
         if static is not None:  # CuTe with the integers static prints the spec's layout
             assert str(static.value) == str(_ref(key + "_static"))
-    # a dynamic answer with a different function is not covered: the predicate judges
-    # CuTe's own answer, not the inputs (F-054's divide has dynamic integers too)
+    # a dynamic answer with a different function is not covered: the region judges CuTe's
+    # answer (its model), not only the inputs (F-054's divide has dynamic integers too)
     from layoutcheck.findings import PREDICATES
-    assert not PREDICATES["cpp_logical_divide_dynamic_modes_only"](*_args("div_dyn"))
-    assert not PREDICATES["cpp_zipped_divide_dynamic_modes_only"](*_args("zd_static"))
+    assert not PREDICATES["cpp_dynamic_modes_only"](*_args("div_dyn"), op="logical_divide")
+    assert not PREDICATES["cpp_dynamic_modes_only"](*_args("zd_static"), op="zipped_divide")
+    # and a different answer with the same function is not F-055: it is not CuTe's
+    other = compare("zipped_divide", _args("zd"), _ref("zd"), _ref("zd"))
+    assert other.ok and find_known("cute-cpp", "zipped_divide", "agreement", _args("zd"),
+                                   Outcome.ok(_ref("zd"))) is None
 
 
 def test_F056_product_fails_stride_divisibility(cpp):
@@ -164,7 +174,7 @@ def test_F040_F041_laws_with_dynamic_integers(cpp):
         BY_NAME["law.coalesce.minimal"].run(_Ctx(cpp), _args("coal"))
     assert _known("coal", "law.coalesce.minimal") == "F-040"
     static = LayoutBase.parse("(_46,_4,_1):(_1,_46,_16)")  # CuTe merges these: not covered
-    assert find_known("cute-cpp", "coalesce", "law.coalesce.minimal", (static,)) is None
+    assert find_known("cute-cpp", "coalesce", "law.coalesce.minimal", (static,), cpp["coal"]) is None
     filt = cpp["filt"].value
     assert spec.size(filt) == 96  # the dynamic stride-0 mode of size 4 is kept
     with pytest.raises(CheckFailed):
@@ -215,11 +225,11 @@ def test_F058_trailing_size1_mode_rejected(cpp_more):
         spec.composition(*args, sense="cute")  # and the composition exists
         out = cpp_more[key]
         assert out.kind == "raised" and "Stride Divisibility Condition" in out.message
-        assert find_known("cute-cpp", op, "agreement", args) == "F-058"
+        assert find_known("cute-cpp", op, "agreement", args, out) == "F-058"
     for key in ("tr_merged", "tr_leaf"):  # the size-1 mode merges / is absent: CuTe agrees
         op, args = _m(key)
         assert compare(op, args, spec.composition(*args, sense="cute"), cpp_more[key]).ok
-        assert find_known("cute-cpp", op, "agreement", args) is None
+        assert find_known("cute-cpp", op, "agreement", args, cpp_more[key]) is None
 
 
 def test_F059_product_accepts_not_composable(cpp_more):
@@ -232,7 +242,7 @@ def test_F059_product_accepts_not_composable(cpp_more):
     got = cpp_more["pn"].value
     second = LayoutBase(got.shape[1], got.stride[1])
     assert table(second) != truth  # CuTe's second mode is not comp ∘ B
-    assert find_known("cute-cpp", op, "agreement", (A, B)) == "F-059"
+    assert find_known("cute-cpp", op, "agreement", (A, B), cpp_more["pn"]) == "F-059"
 
 
 def test_F055_normalisation_excuses_only_runtime_splits():

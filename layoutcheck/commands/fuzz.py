@@ -94,7 +94,8 @@ def _check_case(case):
 
 def run(args):
     from layoutcheck.fuzz.campaign import (format_failure, junit_xml, progress_printer,
-                                           replay_cases, replay_report, run_campaign)
+                                           replay_cases, replay_report, run_campaign,
+                                           summary_lines)
     from layoutcheck.fuzz.properties import CHECKS
 
     if args.list:
@@ -135,9 +136,8 @@ def run(args):
         if r["counterexample"] and r["status"] in ("fail", "error"):
             print(format_failure(r))
     s = report["summary"]
-    print(f"{s['checks']} checks: {s['pass']} pass, {s['new_failures']} new failures, "
-          f"{s['known']} known findings, {s['error']} errors, {s['skipped']} skipped; "
-          f"{s['cases']} cases in {s['seconds']} s")
+    for line in summary_lines(report):  # totals, known vs new ground, per-oracle stats
+        print(line)
     if args.report:
         write_output(args.report, json.dumps(report, indent=1), "--report")
     if args.junit:

@@ -1,25 +1,48 @@
-"""`layoutcheck prove`: prove the lemma catalogue with z3 (layoutcheck.proofs).
+"""`layoutcheck prove`: prove the lemma catalogue with z3 (layoutcheck.proofs), or properties
+of the user's own layouts for every runtime shape (layoutcheck.proofs.user, ``--layout``).
 
-Exit 0 when every chosen lemma ends as its catalogue entry expects (proved; refuted for a
-literal erratum), 1 otherwise (a lemma unknown at some rank, or an unexpected outcome).
+Catalogue: exit 0 when every chosen lemma ends as its catalogue entry expects (proved;
+refuted for a literal erratum), 1 otherwise (a lemma unknown at some rank, or an unexpected
+outcome).  ``--property``: exit 0 when every property is proved, 1 when one is refuted or
+unknown.  Bad input (a malformed layout or expression, an inexact division, options of the
+other mode): one line, exit 2.
 """
 
 import json
+import os
 import sys
 
-HELP = "prove the layout lemmas with z3: proved, refuted (with a counterexample) or unknown"
+HELP = ("prove the layout lemmas, or properties of your layouts for every runtime shape, with "
+        "z3: proved, refuted (with a counterexample) or unknown")
 
 
 def add_arguments(parser):
     parser.add_argument("lemmas", nargs="*", metavar="LEMMA", help="lemma names (default: all)")
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
-    from .common import count, seconds
-    parser.add_argument("--max-rank", type=count(1, 8), default=None,
-                        help="prove ranks 1..R (default 4, at most 8)")
-    parser.add_argument("--timeout", type=seconds(3600), default=None,
-                        help="seconds per z3 query (default 20, at most 3600)")
+    parser.add_argument("--max-rank", type=int, default=None,
+                        help="prove ranks 1..R (default 4)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds per z3 query (default 20)")
     parser.add_argument("--no-induction", action="store_true",
                         help="skip the all-rank induction steps")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="worker processes for the catalogue (default: the CPU count)")
+    parser.add_argument("--layout", metavar="L", help="your layout, CuTe notation whose entries "
+                        "may be expressions over named variables: '((8,M/8),(8,K/8)):((8,64),(1,8*M))'")
+    parser.add_argument("--property", action="append", metavar="P", default=None,
+                        help="a property of --layout to prove (repeatable): injective, surjective, "
+                        "compact, sorted, non-degenerate, 'bijective-onto N', 'in-bounds N', "
+                        "'covers TILE exactly-once', no-write-conflicts, 'equal L', 'refines L', "
+                        "'coalesces-to L', 'composable(A, B)', 'composition(A, B) == R', "
+                        "'divides(A, T)', 'logical_divide(A, T) == R', 'complement(A, N) == R' "
+                        "(A is --layout)")
+    parser.add_argument("--assume", action="append", metavar="C", default=[],
+                        help="assumptions, e.g. 'M % 64 == 0, 64 <= M <= 2**20' (repeatable)")
+    parser.add_argument("--sense", choices=("paper", "cute"), default="paper",
+                        help="composable / divides in the paper's or CuTe's sense (default paper)")
+    parser.add_argument("--exhaustive", type=int, default=0, metavar="N",
+                        help="after unknown, evaluate the property at up to N assignments "
+                        "(labelled: no proof)")
     parser.add_argument("--report", metavar="FILE", help="write the rows as JSON to FILE")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
 
@@ -56,33 +79,86 @@ def format_table(rows):
     return "\n".join([HEADER, "-" * len(HEADER)] + [format_row(r) for r in rows])
 
 
-def run(args):
+def check_options(args):
+    """The options of the two modes, validated in one place (LayoutError: exit 2)."""
     from layoutcheck.errors import LayoutError
+    user = args.property is not None or args.layout is not None
+    if user:
+        other = [n for n, v in (("LEMMA", args.lemmas), ("--list", args.list),
+                                ("--max-rank", args.max_rank is not None),
+                                ("--no-induction", args.no_induction),
+                                ("--jobs", args.jobs is not None)) if v]
+        if other:
+            raise LayoutError(f"{', '.join(other)}: for the lemma catalogue only, not with "
+                              "--layout/--property")
+        if not args.property:
+            raise LayoutError("--layout needs --property (e.g. --property injective)")
+        if args.exhaustive < 0:
+            raise LayoutError(f"--exhaustive must be >= 0, got {args.exhaustive}")
+    elif args.assume or args.exhaustive or args.sense != "paper":
+        raise LayoutError("--assume, --sense and --exhaustive need --property")
+    if args.timeout is not None and not 0 < args.timeout < 1e6:
+        raise LayoutError(f"timeout must be a positive number of seconds, got {args.timeout}")
+    return user
+
+
+def _cpus():
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:
+        n = os.cpu_count() or 1
+    return max(1, min(n, 16))
+
+
+def _open_report(path):
+    from layoutcheck.errors import LayoutError
+    try:
+        return open(path, "w")
+    except OSError as e:
+        raise LayoutError(f"cannot write report {path}: {e.strerror}") from None
+
+
+def _run_user(args):
+    from layoutcheck.proofs.user import DEFAULT_TIMEOUT, format_row as user_row, prove
+    timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
+    report = _open_report(args.report) if args.report else None
+    rows = []
+    for prop in args.property:
+        row = prove(args.layout, prop, assume=args.assume, timeout=timeout, sense=args.sense,
+                    exhaustive=args.exhaustive)
+        rows.append(row)
+        if not args.json:
+            print(("\n" if len(rows) > 1 else "") + user_row(row), flush=True)
+    if report is not None:
+        with report:
+            json.dump(rows, report, indent=1)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    return 0 if all(r["result"] == "proved" for r in rows) else 1
+
+
+def run(args):
     from layoutcheck.proofs import DEFAULT_MAX_RANK, DEFAULT_TIMEOUT, expected_outcome_met
     from layoutcheck.proofs.runner import check_arguments
     from layoutcheck.proofs import run as run_proofs
 
+    if check_options(args):
+        return _run_user(args)
     if args.list:
         _list(sys.stdout)
         return 0
     max_rank = DEFAULT_MAX_RANK if args.max_rank is None else args.max_rank
     timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
-    check_arguments(args.lemmas, max_rank, timeout)  # bad input: exit 2 before any work
-    report = None
-    if args.report:
-        from .common import check_output_path
-        check_output_path(args.report, "--report")  # a directory, /dev/full, ...: exit 2 now
-        try:
-            report = open(args.report, "w")
-        except OSError as e:
-            raise LayoutError(f"cannot write report {args.report}: {e.strerror}") from None
+    jobs = _cpus() if args.jobs is None else args.jobs
+    check_arguments(args.lemmas, max_rank, timeout, jobs)  # bad input: exit 2 before any work
+    report = _open_report(args.report) if args.report else None
     stream = None
     if not args.json:  # the table streams: each row as its rank finishes
         print(HEADER)
         print("-" * len(HEADER), flush=True)
         stream = lambda row: print(format_row(row), flush=True)  # noqa: E731
     rows = run_proofs(args.lemmas or None, max_rank=max_rank, timeout=timeout,
-                      induction=not args.no_induction, on_row=stream)
+                      induction=not args.no_induction, on_row=stream, jobs=jobs)
     names = list(dict.fromkeys(r["lemma"] for r in rows))
     failed = [n for n in names if not expected_outcome_met(n, rows)]
     if report is not None:

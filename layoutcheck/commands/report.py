@@ -1,0 +1,93 @@
+"""`layoutcheck report F-NNN | --from-report r.json --check CHECK`: an upstream-ready report.
+
+Writes what a maintainer needs (layoutcheck/reproducers.py): title, versions, the minimal
+case, expected (the spec) vs actual (the implementation, run here) with the brute-force
+evidence, and a standalone reproducer (a .cpp for CuTe C++, a Python script for pycute,
+NVlabs PyCuTe and the DSL) that exits 1 while the bug is present.  ``--write DIR`` also
+saves the reproducer(s) there; ``--run`` builds and runs them here and prints their exit
+status.  Exit 0 when the report was written (with ``--run``: 1 when a reproducer did not
+show the bug), 2 for an unknown finding, a finding without a ``repro`` case or bad input.
+"""
+
+from pathlib import Path
+
+from layoutcheck.errors import LayoutError
+
+from .common import check_output_path, read_json, write_output
+
+HELP = "write an upstream-ready report with a standalone reproducer for a finding or a fuzz failure"
+
+
+def add_arguments(parser):
+    parser.add_argument("finding", metavar="F-NNN", nargs="?",
+                        help="a finding of the register with a repro case")
+    parser.add_argument("--from-report", metavar="FILE", help="a fuzz --report JSON file")
+    parser.add_argument("--check", metavar="CHECK", help="with --from-report: the failed check")
+    parser.add_argument("--oracle", metavar="NAME", help="with --from-report: the oracle (default: "
+                        "the first with a counterexample for CHECK)")
+    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    parser.add_argument("--write", metavar="DIR", help="save the reproducer file(s) in DIR")
+    parser.add_argument("--run", action="store_true",
+                        help="build and run the reproducer(s) here and report their exit status")
+    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    add_cute_include_argument(parser)
+
+
+def _meta_and_cases(args):
+    from layoutcheck import reproducers as R
+    if args.finding and args.from_report:
+        raise LayoutError("give a finding id or --from-report, not both")
+    if args.finding:
+        from layoutcheck.findings import load
+        f = next((x for x in load() if x["id"] == args.finding), None)
+        if f is None:
+            raise LayoutError(f"no finding {args.finding!r} in the register")
+        meta = {k: f.get(k) for k in ("id", "title", "kind", "status", "seen_on", "upstream")}
+        return meta, R.cases_of_finding(f)
+    if not args.from_report or not args.check:
+        raise LayoutError("give a finding id (F-NNN), or --from-report FILE with --check CHECK")
+    report = read_json(args.from_report, "--from-report")
+    case, row = R.case_from_report(report, args.check, args.oracle)
+    status = "known " + row["known_finding"] if row.get("known_finding") else "new failure"
+    meta = dict(id=f"{args.check} on {case.oracle}", title=(row.get("message") or "a failed check")[:200],
+                kind=f"fuzz {row.get('status', '?')} ({status})", status=None,
+                seen_on=[f"layoutcheck fuzz report {args.from_report}"], upstream=None)
+    return meta, [case]
+
+
+def run(args):
+    from layoutcheck import reproducers as R
+    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    apply_cute_include(args)
+    check_output_path(args.output, "--output")
+    meta, cases = _meta_and_cases(args)
+    studies = []
+    for case in cases:
+        s = R.study(case, args.cute_include)
+        s["reproducer"] = R.reproducer(case, s["claims"], f"{meta['id']}: {meta['title']}",
+                                       meta.get("seen_on") or [], s["expected"].kind == "ok")
+        studies.append(s)
+    status = 0
+    if args.write:
+        folder = Path(args.write)
+        folder.mkdir(parents=True, exist_ok=True)
+        for k, s in enumerate(studies):
+            name, text = s["reproducer"]
+            stem, ext = name.rsplit(".", 1)
+            (folder / (f"{stem}-{k + 1}.{ext}" if len(studies) > 1 else name)).write_text(text)
+    text = R.render(meta, studies, args.format)
+    if args.run:
+        lines = []
+        for s in studies:
+            rc, out = R.run_reproducer(s["case"], *s["reproducer"], cute_include=args.cute_include)
+            shown = "exits 1: the bug is present" if rc == 1 else f"exits {rc}"
+            lines.append(f"reproducer of {s['case'].text()} on {s['case'].oracle}: {shown}")
+            lines += ["  " + ln for ln in out.strip().splitlines()[:14]]
+            status = max(status, 0 if rc != 0 else 1)
+        text += "\n" + "\n".join(lines) + "\n"
+    if args.output:
+        write_output(args.output, text, "--output")
+    else:
+        print(text, end="")
+    return status
