@@ -17,7 +17,9 @@ median of a sub-second benchmark moves with the other jobs (2x swings were seen 
 cores), while the minimum estimates the cost of the code itself.  The column "interleaved"
 is a load-robust cross-check of the ratio: impl and pycute passes over the same cases
 alternate in this process (``--interleaved-rounds``, default 15) and the fastest pass of each
-is compared, so both sides see the same load (0 skips it).  The column "fresh inputs" is the
+is compared, so both sides see the same load (0 skips it); these passes (and pycute's range
+per call) are timed in CPU time of this thread (``time.thread_time``), which leaves out the
+time the machine gives to other jobs.  The column "fresh inputs" is the
 interleaved ratio when every impl pass gets new Layout objects (built outside the timing):
 an impl Layout keeps its flat and coalesced modes once computed, and the benchmark passes
 reuse their inputs, as a program reuses its layouts; the first call on a new object pays for
@@ -101,10 +103,10 @@ def interleaved(rounds=15, which="main"):
     import layoutcheck.impl as I
 
     def one(fn, cases):
-        t = time.perf_counter()
+        t = time.thread_time()
         for args in cases:
             fn(*args)
-        return time.perf_counter() - t
+        return time.thread_time() - t
 
     out = {}
     for op in corpus.UNARY + corpus.BINARY:
@@ -141,10 +143,10 @@ def pycute_per_call(op, which="tiny", reps=5, calls=20):
         for args in corpus.pycute_cases(op, corpus=which):
             b = float("inf")
             for _ in range(reps):
-                t = time.perf_counter()
+                t = time.thread_time()
                 for _ in range(calls):
                     fn(*args)
-                b = min(b, (time.perf_counter() - t) / calls)
+                b = min(b, (time.thread_time() - t) / calls)
             best.append(b)
     finally:
         gc.enable()

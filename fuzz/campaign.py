@@ -31,7 +31,7 @@ from layoutcheck.errors import LayoutError
 from . import known  # noqa: F401  (registers the findings' predicates)
 from .recognise import known_failure
 from . import targets as _targets
-from .batched import BATCHED, Prefetching, prefetch
+from .batched import BATCHED, Prefetching
 from .bounds import bounded
 from .budget import Novelty, Observed, Scheduler
 from .pairs import BATCH, Pair
@@ -103,26 +103,16 @@ class _Runner:
         owed = self.cases + self.steer.skipped < self.min_cases
         return not owed or (self.min_until is not None and now > self.min_until)
 
-    prefetcher = None  # a batched.Prefetching over an oracle in a worker process, or None
-
     def batch(self, cases):
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
         per-example cost is shared; on a failure hypothesis shrinks the batch down to the
-        failing case).  For an oracle in a worker process the batch's calls go to it in one
-        run_many per stage first.  Once the pair's slice (or its shrinking time) is over, the
-        whole hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
+        failing case).  Once the pair's slice (or its shrinking time) is over, the whole
+        hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
         self.examples += 1
-        if self.halted():
-            raise _Halt
-        marked = [(args, self.region(args)) for args in cases]
-        if self.prefetcher is not None:
-            self.prefetcher.cache.clear()
-            prefetch(self.prefetcher, self.check, self.ctx,
-                     [a for a, region in marked if region is not SKIP])
-        for args, region in marked:
+        for args in cases:
             if self.halted():
                 raise _Halt
-            self.judge(args, region)
+            self.judge(args, self.region(args))
 
     def region(self, args):
         """None (new ground), a hit finding's id (a sampled case of its region) or SKIP."""
@@ -238,20 +228,10 @@ def _known(ctx, check, args):
         return None
 
 
-def _in_worker(oracle):
-    """True for an oracle whose every call is a round trip to a worker process."""
-    from layoutcheck.oracles.isolation import IsolatedOracle
-    return isinstance(oracle, IsolatedOracle) or bool(getattr(oracle, "batch_calls", False))
-
-
 def _pair(check, oracle, spec, seed=0, budget=None, deadline=None):
-    batched = oracle.name in BATCHED
-    proxy = Prefetching(oracle) if batched or _in_worker(oracle) else None
+    proxy = Prefetching(oracle) if oracle.name in BATCHED else None
     runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec))
-    if proxy is not None and not batched:
-        runner.prefetcher = proxy
-    return Pair(check, runner, proxy if batched else None, seed, budget=budget,
-                deadline=deadline)
+    return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline)
 
 
 def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, replays=()):

@@ -75,7 +75,6 @@ def product_not_composable(A, B=None, *rest):
     return B is not None and _raises(_spec().logical_product, A, B, sense="cute")
 
 
-
 @predicate
 def not_complementable_cute(L, N=None, *rest):
     """complement(L, N) is undefined in CuTe's sense (the spec's is_complementable)."""
@@ -202,7 +201,6 @@ def blocked_zip_leaf_after_tuple(A, B=None, *rest):
 def raked_zip_leaf_after_tuple(A, B=None, *rest):
     """F-084: the DSL's raked_product zips a tuple with a leaf (see _zip_leaf_after_tuple)."""
     return B is not None and _zip_leaf_after_tuple(A, B, raked=True)
-
 
 
 @predicate

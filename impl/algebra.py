@@ -20,8 +20,8 @@ from layoutcheck.layout import Underscore, _  # noqa: F401  one sentinel for the
 
 from . import tuples as tt
 from .basic import is_compact, is_injective, concat
-from .layout import (_C0, _C1, Layout, _alloc, _new, _set_cm, _set_shape, _set_stride,
-                     as_layout, flat_modes, flat_pairs)
+from .layout import (_C0, _C1, Layout, _alloc, _leaves, _new, _set_cm, _set_shape,
+                     _set_stride, as_layout, keep_flat_modes)
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "is_disjoint", "right_inverse", "left_inverse", "slice_", "Underscore", "_",
@@ -47,7 +47,7 @@ def _fm(L):
     try:
         return L._fm
     except AttributeError:
-        return flat_modes(L)
+        return keep_flat_modes(L)
 
 
 # Speed notes (issues 4 and 14; the benchmarks time one pass over a corpus, per-call overhead
@@ -143,7 +143,9 @@ def _is_flat(t):
 
 def _coal_of(s, d):
     """``_coal`` of the flat modes of the layout s:d given by its parts."""
-    return _coal(flat_pairs(s, d))
+    if type(s) is not tuple:
+        return ([s], [d]) if +s != 1 else ([], [])
+    return _coal(zip(_leaves(s), _leaves(d)))
 
 
 def coalesced_modes(L):
@@ -152,10 +154,19 @@ def coalesced_modes(L):
     try:
         return L._cm
     except AttributeError:
-        ss, ds = _coal(flat_modes(L))
-        cm = tuple(ss), tuple(ds)
-        _set_cm(L, cm)
-        return cm
+        return keep_coalesced_modes(L)
+
+
+def keep_coalesced_modes(L):
+    """Compute and keep coalesce(L)'s modes (for a caller that found none kept)."""
+    try:
+        fm = L._fm
+    except AttributeError:
+        fm = keep_flat_modes(L)
+    ss, ds = _coal(fm)
+    cm = tuple(ss), tuple(ds)
+    _set_cm(L, cm)
+    return cm
 
 
 def _refines(Xp, X):
@@ -182,7 +193,7 @@ def coalesce(L, profile=None, style="paper"):
     try:
         ss, ds = L._cm
     except AttributeError:
-        ss, ds = coalesced_modes(L)
+        ss, ds = keep_coalesced_modes(L)
     n = len(ss)
     if n == 1:
         if type(L._shape) is not tuple:  # s:d with s > 1 is coalesced
@@ -243,7 +254,7 @@ def filter(L):
     try:
         fm = L._fm
     except AttributeError:
-        fm = flat_modes(L)
+        fm = keep_flat_modes(L)
     ss, ds = _coal(fm, True)
     return _kept(L, fm, ss, ds)
 

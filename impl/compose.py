@@ -9,11 +9,11 @@ Tilers (an int ``n``, ``_``, a tuple of tilers) are taken apart here (``_tiler``
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase
+from layoutcheck.layout import LayoutBase, _
 
 from . import tuples as tt
 from .algebra import (_C0, _C1, _build, _check_sense, _coal_of, _is_underscore, _raw,
-                      coalesced_modes)
+                      coalesced_modes, keep_coalesced_modes)
 from .layout import Layout, _alloc, _new, _set_shape, _set_stride, as_layout, parse_tiler
 
 __all__ = ["composition", "is_composable"]
@@ -285,7 +285,7 @@ def composition(A, B, sense="paper"):
         try:
             a_s, a_d = A._cm
         except AttributeError:
-            a_s, a_d = coalesced_modes(A)
+            a_s, a_d = keep_coalesced_modes(A)
         t, e = B._shape, B._stride
         if len(a_s) == 1 and type(t) is not tuple:  # s:d with t:e is t:(e d), written out
             s, d = a_s[0], a_d[0]
@@ -309,9 +309,13 @@ def _compose_with(s, d, T, sense, A=None):
         ms, md = _modes_of(s, d)
         if len(T) > len(ms):
             raise _rank_error(T, s, d)
-        parts = [_compose_mode(x, y, t, sense) for x, y, t in zip(ms, md, T)]
+        rs, rd = [], []
+        for x, y, t in zip(ms, md, T):
+            x, y = _compose_mode(x, y, t, sense)
+            rs.append(x)
+            rd.append(y)
         k = len(T)
-        return (tuple([p[0] for p in parts]) + ms[k:]), (tuple([p[1] for p in parts]) + md[k:])
+        return tuple(rs) + ms[k:], tuple(rd) + md[k:]
     if type(T) is not Layout and _is_underscore(T):
         return s, d
     if A is None:
@@ -325,18 +329,24 @@ def _compose_with(s, d, T, sense, A=None):
 
 
 def _compose_mode(s, d, T, sense):
-    """composition(s:d, T) for a mode s:d of A and an entry T of a tuple tiler; a leaf with a
-    leaf layout or int is written out (as in ``composition``)."""
+    """composition(s:d, T) for a mode s:d of A and an entry T of a tuple tiler; ``_`` and a
+    leaf with a leaf layout or int are written out (as in ``composition``)."""
     if type(T) is Layout:
-        t, e = T._shape, T._stride
+        t, e, B = T._shape, T._stride, T
     elif type(T) is int and T >= 1:
-        t, e = T, _C1
+        t, e, B = T, _C1, None
+    elif T is _ or T is None:
+        return s, d
     else:
         return _compose_with(s, d, _tiler(T), sense)
-    if (type(s) is not tuple and type(t) is not tuple and +s != 1 and +e != 0 and +t != 1
-            and (sense != "paper" or +e * (+t - 1) < +s)):
-        return t, (d if e is _C1 else e if d is _C1 else e * d)
-    return _compose_with(s, d, T, sense)
+    if type(s) is not tuple:
+        if (type(t) is not tuple and +s != 1 and +e != 0 and +t != 1
+                and (sense != "paper" or +e * (+t - 1) < +s)):
+            return t, (d if e is _C1 else e if d is _C1 else e * d)
+        a_s, a_d = ([s], [d]) if +s != 1 else ((), ())
+    else:
+        a_s, a_d = _coal_of(s, d)
+    return _compose_raw(a_s, a_d, t, e, sense, (s, d), B)
 
 
 def is_composable(A, B, sense="paper"):

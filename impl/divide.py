@@ -7,34 +7,35 @@ functions build the one Layout returned.
 """
 
 from layoutcheck.errors import LayoutError
+from layoutcheck.layout import _
 
 from .algebra import (_C0, _C1, _ONE, _check_sense, _coal, _complement_parts, _fm,
-                      _is_underscore, _not_complementable, _raw, coalesced_modes)
+                      _is_underscore, _not_complementable, coalesced_modes)
 from .compose import _compose_raw, _modes_of, _rank_error, _tiler
-from .layout import Layout, _new, as_layout, flat_modes, flat_pairs
+from .layout import Layout, _new, as_layout, flat_pairs, keep_flat_modes
 
 __all__ = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
            "zipped_product", "tiled_product", "flat_product", "blocked_product",
            "raked_product"]
 
 
-def _size(fm):
-    """The size of the flat modes fm, a plain int (as CuTe's size times a dynamic 1)."""
-    n = 1
-    for s, _ in fm:
-        n *= +s
-    return n
-
-
 def _divide(s, d, fa, A, bs, bd, fb, sense):
     """A ⊘ B = (A∘B, A∘comp(B, size(A))) for A = s:d (flat modes fa; the impl Layout A or
     None) and B = bs:bd (flat modes fb) (Def 2.3.8.1)."""
-    n = _size(fa)
+    n = 1  # size(A), a plain int (CuTe's size times a dynamic 1)
+    for x, _d in fa:
+        n *= +x
     cute = sense == "cute"
     found = _complement_parts(fb, n, cute, cute)
     if found is None:
         raise _not_complementable(_new(bs, bd), n)
-    cs, cd = _raw(*found)
+    cs, cd = found
+    if len(cs) == 1:  # the complement's shape and stride (_raw)
+        cs, cd = cs[0], cd[0]
+    elif cs:
+        cs, cd = tuple(cs), tuple(cd)
+    else:
+        cs, cd = _ONE
     a_s, a_d = _coal(fa) if A is None else coalesced_modes(A)
     return _compose_raw(a_s, a_d, (bs, cs), (bd, cd), sense, (s, d), None)
 
@@ -44,7 +45,7 @@ def _product(s, d, fa, A, bs, bd, fb, sense):
     any large enough complement serves, so N = size(A)·cosize(B) is rounded up to a multiple
     of s_m d_m (as CuTe does); A itself must be complementable."""
     n = cos = 1  # size(A) and cosize(B) as plain ints
-    for x, _ in fa:
+    for x, _d in fa:
         n *= +x
     for x, y in fb:
         cos += (+x - 1) * +y
@@ -64,7 +65,7 @@ def _modewise(fn, s, d, fa, T, sense, A=None):
         try:
             fb = T._fm
         except AttributeError:
-            fb = flat_modes(T)
+            fb = keep_flat_modes(T)
         return fn(s, d, fa, A, T._shape, T._stride, fb, sense)
     if type(T) is tuple:
         ms, md = _modes_of(s, d)
@@ -72,9 +73,10 @@ def _modewise(fn, s, d, fa, T, sense, A=None):
             raise _rank_error(T, s, d)
         rs, rd = [], []
         for x, y, t in zip(ms, md, T):
-            if type(t) is not Layout:
-                t = _tiler(t)
-            x, y = _modewise(fn, x, y, flat_pairs(x, y), t, sense)
+            if t is not _ and t is not None:  # `_` (pycute's None) leaves the mode as it is
+                if type(t) is not Layout:
+                    t = _tiler(t)
+                x, y = _modewise(fn, x, y, flat_pairs(x, y), t, sense)
             rs.append(x)
             rd.append(y)
         k = len(T)
@@ -93,8 +95,14 @@ def _apply(fn, A, T, sense):
     try:
         fa = A._fm
     except AttributeError:
-        fa = flat_modes(A)
-    return _modewise(fn, A._shape, A._stride, fa, T if type(T) is Layout else _tiler(T), sense, A)
+        fa = keep_flat_modes(A)
+    if type(T) is Layout:  # the hot path: _modewise's first case written out
+        try:
+            fb = T._fm
+        except AttributeError:
+            fb = keep_flat_modes(T)
+        return fn(A._shape, A._stride, fa, A, T._shape, T._stride, fb, sense)
+    return _modewise(fn, A._shape, A._stride, fa, _tiler(T), sense, A)
 
 
 def logical_divide(A, T, sense="paper"):

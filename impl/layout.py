@@ -115,9 +115,14 @@ def flat_modes(L):
     try:
         return L._fm
     except AttributeError:
-        fm = flat_pairs(L._shape, L._stride)
-        _set_fm(L, fm)
-        return fm
+        return keep_flat_modes(L)
+
+
+def keep_flat_modes(L):
+    """Compute and keep L's flat modes (for a caller that found none kept: ``try: L._fm``)."""
+    fm = flat_pairs(L._shape, L._stride)
+    _set_fm(L, fm)
+    return fm
 
 
 def parse(text):

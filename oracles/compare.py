@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from layoutcheck.layout import LayoutBase
 
 from .postconditions import violation
-from .protocol import ANSWERS, Outcome, format_arg
+from .protocol import ANSWERS, Outcome, format_arg, format_value
 
 __all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "CHECK",
            "verdict"]
@@ -109,10 +109,12 @@ def compare(op, inputs, expected, actual):
         return Comparison("both-raised", True, required, "")
     if expected.kind == "raised":
         return Comparison("none", False, required,
-                          f"reference raised ({expected.message}) but the oracle returned {actual}")
+                          f"reference raised ({expected.message}) but the oracle returned "
+                          f"{format_value(op, actual.value)}")
     if actual.kind == "raised":
         return Comparison("none", False, required,
-                          f"the oracle raised ({actual.message}) but the reference returned {expected}")
+                          f"the oracle raised ({actual.message}) but the reference returned "
+                          f"{format_value(op, expected.value)}")
     level, detail = _level(op, tuple(inputs), expected.value, actual.value)
     return Comparison(level, level_holds(level, required), required, detail)
 

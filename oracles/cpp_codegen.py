@@ -2,7 +2,11 @@
 
 ``OPS`` is the one table from an operation to its CuTe C++ expression (``{0}``, ``{1}``, ...
 are the C++ arguments in the protocol's order, see ``oracles/protocol.py``); an arity the
-table lacks is "unsupported".  To add an op, add a row.
+table lacks is "unsupported".  To add an op, add a row; a new argument kind (e.g. a swizzle)
+is a branch in ``_Writer.arg``; a new answer type is a branch in ``lc::put`` / ``lc::answer``
+(``cpp_prelude.hpp``, changing the toolchain key) and in ``parse_answer`` /
+``parse_static_type`` here.  An answer type the printer does not know comes back as
+``?...`` and is reported ``crashed``, never as a value.
 
 ``kernel(op, args)`` turns a case into a ``Kernel``: its C++ body and the runtime integers
 it reads.  A static integer (``C``, written ``_4``) becomes ``Int<4>{}`` in the text; a

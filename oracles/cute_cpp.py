@@ -16,8 +16,8 @@ integers are read at run time.  So:
 - a case CuTe rejects at compile time answers ``raised`` with the compiler's message (the
   static_assert text where there is one); a case that dies at run time (SIGFPE) answers
   ``raised`` "runtime abort (signal 8)" and the rest still run; a function the header tree
-  lacks answers ``unsupported``; a driver that hangs or prints garbage is a harness error
-  (``crashed`` / ``LayoutError``), never a refusal.
+  lacks answers ``unsupported``; a case the driver hangs on, or answers with text that is no
+  answer, answers ``crashed`` (a harness failure, never a refusal).
 
 Kernels are compiled once per toolchain (``oracles/cpp_toolchain.py``: compiler, flags,
 header tree and its CUTLASS version), in parallel (``jobs``, default every core), on a
@@ -29,7 +29,7 @@ import time
 from layoutcheck.errors import LayoutError
 
 from .cpp_codegen import Unsupported, kernel, parse_answer, parse_static_type
-from .cpp_driver import Library, rejection_text
+from .cpp_driver import HANG, Library, rejection_text
 from .cpp_toolchain import Toolchain, cutlass_version, default_include_dir, find_cuda
 from .protocol import OPS as PROTOCOL_OPS
 from .protocol import Oracle, Outcome, format_arg
@@ -105,6 +105,7 @@ class CuteCppOracle(Oracle):
         cache hits (``kernels_cached``: kernels found in the persistent library), driver
         runs and crash restarts, seconds inside ``run_many``, and the header tree."""
         s = dict(self.library.stats)
+        s["cache_hits"] = s["kernels_cached"]
         s["cases"] = dict(self._cases)
         s["cases_total"] = sum(self._cases.values())
         s["seconds"] = round(self._seconds, 3)
@@ -151,7 +152,10 @@ class CuteCppOracle(Oracle):
         for binary, todo in runs.items():
             answers = self.library.run(binary, [line for _, line in todo])
             for (i, _), (text, abort) in zip(todo, answers):
-                results[i] = Outcome.raised(abort) if abort else _outcome(cases[i], text)
+                if abort == HANG:
+                    results[i] = _crashed(f"cute-cpp: {HANG} ({_case_text(*cases[i])})")
+                else:
+                    results[i] = Outcome.raised(abort) if abort else _outcome(cases[i], text)
                 self._cases["driver"] += 1
         if len(ANSWERS) > ANSWERS_LIMIT:
             ANSWERS.clear()
@@ -178,13 +182,17 @@ class CuteCppOracle(Oracle):
         return got
 
 
+def _crashed(what):
+    if hasattr(Outcome, "crashed"):
+        return Outcome.crashed(what)
+    raise LayoutError(what)
+
+
 def _outcome(case, text):
     """A driver's printed answer as an Outcome; garbage is a harness failure, not a refusal."""
     try:
         return Outcome.ok(parse_answer(text))
     except LayoutError as e:
-        what = f"cute-cpp printed {text[:120]!r} for {_case_text(*case)}, which layoutcheck cannot read: {e}"
-        if hasattr(Outcome, "crashed"):
-            return Outcome.crashed(what)
-        raise LayoutError(what) from None
+        return _crashed(f"cute-cpp printed {text[:120]!r} for {_case_text(*case)}, which "
+                        f"layoutcheck cannot read: {e}")
 

@@ -22,6 +22,7 @@ parent's stderr (an implementation's prints cannot corrupt ``--json`` output), i
 """
 
 import atexit
+import json
 import math
 import os
 import pickle
@@ -48,7 +49,7 @@ DEFAULT_MEMORY_MB = 4096
 MAX_ANSWER_BYTES = 64 << 20
 _FATAL_EXIT = 70  # the worker's own exit after reporting a SystemExit-like exception
 
-_BOOT = ("import os, sys; sys.path[:] = os.environ.pop('LAYOUTCHECK_WORKER_PATH').split(os.pathsep); "
+_BOOT = ("import json, os, sys; sys.path[:] = json.loads(os.environ.pop('LAYOUTCHECK_WORKER_PATH')); "
          "from layoutcheck.oracles.isolation import _child_main; _child_main()")
 
 _LIVE = weakref.WeakSet()
@@ -111,7 +112,7 @@ class IsolatedOracle(Oracle):
         self._stop()
         child_in, parent_out = os.pipe()
         parent_in, child_out = os.pipe()
-        env = dict(os.environ, LAYOUTCHECK_WORKER_PATH=os.pathsep.join(map(str, sys.path)))
+        env = dict(os.environ, LAYOUTCHECK_WORKER_PATH=json.dumps([str(p) for p in sys.path]))
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-c", _BOOT, str(child_in), str(child_out)],

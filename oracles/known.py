@@ -38,8 +38,6 @@ def has_dynamic_stride(*inputs):
     return any(not isinstance(v, C) for x in inputs for v in _ints(x, strides_only=True))
 
 
-
-
 @predicate
 def empty_layout(L=None, *rest):
     """L is ``():()``."""
@@ -56,27 +54,11 @@ def beyond_size_not_coalesced(A=None, B=None, *rest):
     return max(spec.values(B)) >= spec.size(A) and spec.coalesce(A) != A
 
 
-
-
 # --- F-053..F-069 (triage of the cute-cpp fuzz gate) ------------------------------------
 
 def _spec():
     from layoutcheck import spec
     return spec
-
-
-def _condition(fn, *args, **kw):
-    """The ``condition`` of the LayoutError ``fn`` raises (None when it returns)."""
-    try:
-        fn(*args, **kw)
-    except LayoutError as e:
-        return e.condition or "raised"
-    return None
-
-
-# F-053 (left_inverse of a non-injective layout) uses ``not_injective`` of fuzz/known.py.
-
-
 
 
 def _same_up_to_dynamic_modes(R, E):
@@ -138,8 +120,6 @@ def product_fails_cute_stride_divisibility(A=None, B=None, *rest):
     except LayoutError:
         return False
     return S.cute_composition_check(comp, B) == "Stride Divisibility Condition"
-
-
 
 
 @predicate
@@ -256,7 +236,6 @@ def cpp_left_inverse_quasi(L=None, *rest):
         return False
     R = _cpp_model("left_inverse", L)
     return R is not None and is_quasi_inverse(L, R)
-
 
 
 @predicate

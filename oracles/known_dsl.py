@@ -9,6 +9,8 @@ Python layer does something of its own (each a finding of the register):
 * raked_product returns each top mode of the zip coalesced (F-086);
 * tiled/flat forms unpack a rank-1 mode where C++ keeps it wrapped;
 * coalesce of ``():()`` is ``():()`` (F-049), an empty target profile is none (F-175);
+* a zero-size complement (C++: static_assert 'Non-injective Layout detected in complement') is
+  computed on, and a divide or product built on it dies with SIGFPE or refuses (F-125);
 * where CuTe C++ does not compile, the DSL raises an MLIRError naming the op
   ("unable to compute product", "unable to compute the following composition", ...).
 
@@ -85,6 +87,8 @@ def _run(op, args):
         return LayoutBase((), ())  # F-049
     if op == "coalesce" and T == ():
         return M.run("coalesce", A)  # an empty target profile is no profile (F-175)
+    if _zero_size_complement(op, A, T):
+        raise _Refused(ZERO_COMPLEMENT)  # F-125
     if op in ("tiled_divide", "flat_divide"):
         return _unpack(M.run("zipped_divide", A, T), op == "flat_divide")
     if op == "tiled_product":
@@ -111,6 +115,35 @@ class _Refused(Exception):
     pass
 
 
+ZERO_COMPLEMENT = "zero-size complement: SIGFPE or a refusal"
+
+
+def _has_zero(L):
+    return any(int(x) == 0 for x in M._flat(L.shape))
+
+
+def _zero_size_complement(op, A, T):
+    """F-125: the complement inside the op (of the divisor in shape(coalesce(A)) for a divide,
+    of A in size(A) cosize(B) for a product) has a zero-size mode: the DSL does not stop at
+    C++'s static_assert 'Non-injective Layout detected in complement'."""
+    if not isinstance(A, LayoutBase) or T is None:
+        return False
+    if isinstance(T, tuple):
+        modes = [LayoutBase(s, d) for s, d in zip(A.shape, A.stride)] if isinstance(A.shape, tuple) else [A]
+        return any(_zero_size_complement(op, a, t) for a, t in zip(modes, T))
+    if isinstance(T, Underscore):
+        return False
+    Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, C(1))
+    if op.endswith("_divide"):
+        r = M.complement(M._to(Tl), M.coalesce(M._to(A)).shape, injective_check=False)
+    elif op.endswith("_product"):
+        a = M._to(A)
+        r = M.complement(a, M._product(a.shape) * M._cosize(M._to(Tl)), injective_check=False)
+    else:
+        return False
+    return _has_zero(r)
+
+
 def answer(op, *args):
     """The Outcome of the cute-dsl oracle for ``op(*args)`` according to the model (None
     where the model says nothing: an op it does not cover, or complement without N, which
@@ -134,12 +167,17 @@ def matches(answer_, model, op):
         return False
     if model.kind == "ok":
         return answer_.kind == "ok" and isinstance(answer_.value, LayoutBase) and answer_.value == model.value
-    if answer_.kind != "raised":
+    if answer_.kind not in ("raised", "crashed"):
+        return False
+    if answer_.kind == "crashed" and model.message != ZERO_COMPLEMENT:
         return False
     if model.message == NOT_A_VALUE:
         return NOT_A_VALUE in answer_.message
     if model.message.startswith("unparseable output"):
         return answer_.message.startswith(model.message)
+    if model.message == ZERO_COMPLEMENT:  # the DSL dies on it, or refuses the op
+        return ("SIGFPE" in answer_.message or "signal 8" in answer_.message
+                or any(w in answer_.message for w in DSL_ERRORS.get(_family(op), ())))
     return any(w in answer_.message for w in DSL_ERRORS.get(_family(op), ("unable to compute",)))
 
 
@@ -186,3 +224,13 @@ def dsl_left_inverse_not_quasi(L=None, *rest):
         return False
     R = _dsl_model("left_inverse", L)
     return R is not None and not is_quasi_inverse(L, R)
+
+
+@predicate
+def dsl_zero_size_complement(A=None, T=None, *rest, op=None):
+    """F-125: the complement inside the DSL's divide or product has a zero-size mode (see
+    _zero_size_complement), which the DSL computes on instead of refusing."""
+    try:
+        return _zero_size_complement(op or "", _static(A), _static(T))
+    except (M.Reject, M.Abort, TypeError, ValueError):
+        return False

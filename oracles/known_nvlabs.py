@@ -10,7 +10,6 @@ A region predicate says which step differs from CuTe's reading on these inputs, 
 symptom shared by several findings (``nvlabs_answer_is_model``) is attributed by region.
 """
 
-from layoutcheck.errors import LayoutError
 from layoutcheck.findings import predicate, symptom
 from layoutcheck.layout import LayoutBase, leaves
 
@@ -40,15 +39,6 @@ def _agrees(op, inputs, model, answer):
         return False
     c = compare(op, inputs, model, answer)
     return bool(c.ok)
-
-
-def _cute(fn, *args):
-    """``fn(*args, sense="cute")`` of the spec, or None when the spec rejects."""
-    try:
-        return fn(*args, sense="cute")
-    except LayoutError:
-        return None
-
 
 
 # --- conventions --------------------------------------------------------------------------
@@ -116,9 +106,13 @@ def nvlabs_answer_weak_complement(inputs, answer, reference=None):
         return False
     L, R = inputs[0], answer.value
     r = table(R)
-    if any(a >= b for a, b in zip(r, r[1:])):
+    if any(a >= b for a, b in zip(r, r[1:])) or not set(r) & set(table(L)) <= {0}:
         return False
-    return set(r) & set(table(L)) <= {0}
+    if len(inputs) > 1 and inputs[1] is not None:
+        links = chain(L) or [(1, 1)]
+        end = max(s * d for s, d in links)
+        return r[-1] < -(-int(inputs[1]) // end) * end
+    return True
 
 
 @predicate

@@ -112,14 +112,25 @@ def _sources(package_dir):
 
 def _git_head(root):
     """The commit of a git checkout at ``root`` (read from .git, no subprocess), or None."""
-    head = root / ".git" / "HEAD"
+    git = root / ".git"
     try:
-        ref = head.read_text().strip()
-        if ref.startswith("ref: "):
-            return (root / ".git" / ref[5:]).read_text().strip()
-        return ref
+        ref = (git / "HEAD").read_text().strip()
     except OSError:
         return None
+    if not ref.startswith("ref: "):
+        return ref or None
+    ref = ref[5:]
+    try:
+        return (git / ref).read_text().strip()
+    except OSError:
+        pass
+    try:  # a packed ref: "<sha> <ref>" lines
+        for line in (git / "packed-refs").read_text().splitlines():
+            if line.endswith(" " + ref):
+                return line.split()[0]
+    except OSError:
+        pass
+    return None
 
 
 def provenance(module, package_dir, how):

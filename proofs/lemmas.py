@@ -531,10 +531,9 @@ def _squeeze_perm_colmajor(L, p):
 
 
 def _q_compact_if(r):
-    """'<=': one pair of queries per (size-1 modes, σ of the other modes), both enumerated.
-    The parts that do not depend on the pattern are built once per rank (same terms)."""
-    out = []
-    L, c0 = fresh_layout("L", r)
+    """'<=': one pair of queries per (size-1 modes, σ of the other modes), both enumerated
+    (what does not depend on the pattern is built once: the same terms)."""
+    (L, c0), out = fresh_layout("L", r), []
     M = L.modes
     size_is = {True: [m.s == 1 for m in M], False: [m.s >= 2 for m in M]}
     xs, ys = _coords("x", L), _coords("y", L)
@@ -548,17 +547,15 @@ def _q_compact_if(r):
             for q in perm:  # squeeze(L)^σ is column-major
                 c.append(M[q].d == scale)
                 scale = scale * M[q].s
-            shape = [M[q].s for q in perm]
-            # phi_L(x) is colex over the σ order (size-1 coordinates are 0): Euclidean
-            # hints on that Horner form give the uniqueness of the coordinates
+            shape = [M[q].s for q in perm]  # phi_L(x) is colex over the σ order (size-1
+            # coordinates are 0): Euclidean hints on that Horner form give unique coordinates
             hx = nested_colex(shape, [xs[q] for q in perm])[1]
             hy = nested_colex(shape, [ys[q] for q in perm])[1]
             tag = "ones=" + "".join("1" if o else "." for o in ones) + \
                 " σ=" + "".join(str(q + 1) for q in perm)
-            out.append(Query(f"{tag}: squeeze(L)^σ column-major but cosize != size",
-                             c + cosize, L))
-            out.append(Query(f"{tag}: squeeze(L)^σ column-major but phi_L not injective",
-                             c + hx + hy + inj, L))
+            out += [Query(f"{tag}: squeeze(L)^σ column-major but cosize != size", c + cosize, L),
+                    Query(f"{tag}: squeeze(L)^σ column-major but phi_L not injective",
+                          c + hx + hy + inj, L)]
     return out
 
 

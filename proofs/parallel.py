@@ -14,9 +14,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from .lemmas import get_lemma
-from .runner import _row, expected_outcome_met, run_queries_at
+from .runner import _row, expected_outcome_met, fresh_context, run_queries_at
 
-__all__ = ["run_parallel", "SPLIT_FROM_RANK"]
+__all__ = ["run_parallel", "SPLIT_FROM_RANK", "CPU_SECONDS"]
+
+CPU_SECONDS = {}   # unit -> the worker's CPU seconds in the last run (for measurements)
 
 # lemma -> the first rank whose queries are split over the workers (the enumerations)
 SPLIT_FROM_RANK = {"compact_if_colmajor": 5, "coalesce_phi": 5, "coalesce_coalesced": 6,
@@ -33,10 +35,12 @@ def _ranks(lemma, max_rank):
 def _work(unit, timeout):
     name, rank, i, n = unit
     lemma = get_lemma(name)
-    t0 = time.perf_counter()
-    qs = lemma.induction() if rank == "all" else lemma.queries(rank)
-    idx, res, cex, note = run_queries_at(lemma, list(enumerate(qs))[i::n], timeout)
-    return unit, idx, res, cex, note, len(qs), time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), time.process_time()
+    with fresh_context():
+        qs = lemma.induction() if rank == "all" else lemma.queries(rank)
+        idx, res, cex, note = run_queries_at(lemma, list(enumerate(qs))[i::n], timeout)
+    return unit, idx, res, cex, note, len(qs), time.perf_counter() - t0, \
+        time.process_time() - c0
 
 
 def _cost(unit):
@@ -65,7 +69,8 @@ def run_parallel(chosen, max_rank, timeout, induction, on_row, jobs):
         futures = [pool.submit(_work, u, timeout) for u in sorted(units, key=_cost, reverse=True)]
         try:
             for fut in _as_done(futures):
-                unit, idx, res, cex, note, nq, secs = fut.result()
+                unit, idx, res, cex, note, nq, secs, cpu = fut.result()
+                CPU_SECONDS[unit] = cpu
                 name, rank, _, n = unit
                 parts.setdefault((name, rank), []).append((idx, res, cex, note, nq, secs))
                 if len(parts[(name, rank)]) == n:

@@ -6,6 +6,7 @@ everything else (timeout, z3 ``unknown``, an unconfirmed model) is ``unknown``.
 """
 
 import time
+from contextlib import contextmanager
 
 import z3
 
@@ -83,6 +84,23 @@ def solve(query, timeout, fast=False):
     return res, model
 
 
+@contextmanager
+def fresh_context():
+    """Build and solve one (lemma, rank) in a new z3 main context: its queries then get
+    the same term ids whatever ran before in the process (sequential or parallel), and
+    z3's search, which follows those ids, does not depend on the history (the induction
+    step of concat_phi takes 0.07 s in a fresh context and 16 s after the catalogue)."""
+    from . import symbolic
+    old = z3.z3._main_ctx
+    z3.z3._main_ctx = z3.Context()
+    symbolic._MEMO.clear()
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = old
+        symbolic._MEMO.clear()
+
+
 def _layout_text(shape, stride):
     from layoutcheck.layout import LayoutBase
     return str(LayoutBase(shape, stride))
@@ -139,14 +157,16 @@ def run_lemma(lemma, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, inducti
     top = max_rank if lemma.max_rank is None else min(max_rank, lemma.max_rank)
     for rank in range(lemma.min_rank, top + 1):
         t0 = time.perf_counter()
-        qs = lemma.queries(rank)
-        res, cex, note = _run_queries(lemma, qs, timeout)
+        with fresh_context():
+            qs = lemma.queries(rank)
+            res, cex, note = _run_queries(lemma, qs, timeout)
         rows.append(_row(lemma, rank, res, time.perf_counter() - t0, cex, note, len(qs)))
         report(rows[-1])
     if induction and lemma.induction is not None:
         t0 = time.perf_counter()
-        qs = lemma.induction()
-        res, cex, note = _run_queries(lemma, qs, timeout)
+        with fresh_context():
+            qs = lemma.induction()
+            res, cex, note = _run_queries(lemma, qs, timeout)
         all_rows = res == "proved"
         rows.append(_row(lemma, "all", res, time.perf_counter() - t0, cex,
                          lemma.induction_argument if all_rows else note, len(qs)))

@@ -13,7 +13,6 @@
 
 import os
 import re
-import sys
 import textwrap
 
 import pytest
@@ -25,7 +24,7 @@ from layoutcheck.findings import (PREDICATES, explain, find_known, find_region, 
                                   is_quasi_inverse, is_weak_complement, load, match_tables)
 from layoutcheck.fuzz.properties import BY_NAME, _STRATS, CheckFailed
 from layoutcheck.fuzz.recognise import known_failure
-from layoutcheck.fuzz.targets import decode, reference_for
+from layoutcheck.fuzz.targets import reference_for
 from layoutcheck.layout import LayoutBase
 from layoutcheck.oracles import get_oracle, models, models_cpp, parse_args
 from layoutcheck.oracles import known_dsl
@@ -151,7 +150,7 @@ def test_cpp_model_matches_random_cases():
     o = _oracle("cute-cpp")
     cases = [(op, a) for op, a in _draw(("coalesce", "composition", "complement", "left_inverse",
                                          "right_inverse", "logical_divide", "logical_product",
-                                         "zipped_divide", "blocked_product", "raked_product"), 12, 11)
+                                         "zipped_divide", "blocked_product", "raked_product"), 8, 11)
              if "_" not in re.split(r"[^_\w]", " ".join(map(str, a)))]  # no `_` tilers here
     assert not _mismatches("cute-cpp", cases, o.run_many(cases))
 
@@ -350,11 +349,11 @@ def composition(A, B):
 @pytest.mark.parametrize("patched", [False, True])
 def test_gate_fails_on_a_different_answer_in_a_known_region(tmp_path, monkeypatch, patched):
     """F-071's own case replayed through the gate (``layoutcheck fuzz --case``): known for a
-    copy of pycute, new for the copy whose composition answers differently there; a short
-    seeded fuzz of diff.composition finds the patched copy too."""
+    copy of pycute, new for the copy whose composition answers differently there (the
+    mutation table of fuzz/mutation.py runs the same through whole fuzz campaigns)."""
     if get_oracle("pycute").unavailable_reason():
         pytest.skip("pycute is not installed")
-    from layoutcheck.fuzz.campaign import replay_cases, run_campaign
+    from layoutcheck.fuzz.campaign import replay_cases
     name = f"lc_gate_copy_{int(patched)}"
     (tmp_path / f"{name}.py").write_text(textwrap.dedent(MUTANT if patched else "from pycute import *\n"))
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -364,10 +363,6 @@ def test_gate_fails_on_a_different_answer_in_a_known_region(tmp_path, monkeypatc
     [r] = rep["results"]
     assert r["status"] == "fail" and r["known_finding"] == (None if patched else "F-071"), r
     assert rep["summary"]["new_failures"] == int(patched)
-    if patched:
-        rep = run_campaign(oracles=[oracle], checks=["diff.composition"], max_examples=120, seed=0,
-                           use_db=False)
-        assert rep["summary"]["new_failures"] == 1, rep["results"]
 
 
 # --- re-checks the register review cites ---------------------------------------------------------
@@ -436,3 +431,21 @@ def test_module_lineage_oracle_names():
     hit = explain("module:x@cute-cpp", "composition", "agreement", (P("(_3,_4):(_1,_10)"), P("_4:_2")),
                   Outcome.ok(P("(_2,_2):(_2,_10)")))
     assert hit is not None and hit[0]["id"] == "F-030"
+
+
+def test_F125_dsl_dies_on_a_zero_size_complement():
+    """The inner complement of logical_product((_2,_2):(_1,_1), _2:_1) has a zero-size mode:
+    CuTe C++ refuses (static_assert), the DSL's worker dies with SIGFPE; a layout from the DSL
+    there would be new."""
+    args = (P("(_2,_2):(_1,_1)"), P("_2:_1"))
+    assert PREDICATES["dsl_zero_size_complement"](*args, op="logical_product")
+    assert not PREDICATES["dsl_zero_size_complement"](P("(_2,_2):(_1,_2)"), P("_2:_1"), op="logical_product")
+    assert "Non-injective" in models_cpp.answer("logical_product", *args).message
+    crash = Outcome("crashed", message="killed by SIGFPE on this case")
+    assert find_known("cute-dsl", "logical_product", "diff.logical_product", args, crash) == "F-125"
+    assert find_known("cute-dsl", "logical_product", "diff.logical_product", args,
+                      Outcome.ok(P("((_2,_2),_2):((_1,_1),_4)"))) is None
+    dsl = get_oracle("cute-dsl")
+    if not dsl.unavailable_reason():
+        out = dsl.run("logical_product", *args)
+        assert out.kind == "crashed" and "SIGFPE" in out.message, out

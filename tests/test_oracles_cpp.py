@@ -318,3 +318,37 @@ def test_F030_on_other_cutlass_versions():
         assert o.unavailable_reason() is None, o.unavailable_reason()
         assert o.provenance().startswith("CUTLASS ")
         assert str(o.run("composition", *case).value) == "(_2,_2):(_2,_10)"
+
+
+def test_a_hanging_case_is_a_crash_and_the_run_goes_on_no_compile(tmp_path):
+    """A stand-in driver (a shell script) that hangs on one input line."""
+    tc = cpp_toolchain.Toolchain(cache_dir=tmp_path)
+    if tc.unavailable_reason():
+        pytest.skip(tc.unavailable_reason())
+    script = tc.folder / "fake.bin"
+    script.write_text("#!/bin/sh\nwhile read a b; do\n  [ \"$b\" = 99 ] && sleep 60\n"
+                      "  printf 'T %s\\n@@e\\n' \"$b\"\ndone\n")
+    script.chmod(0o755)
+    lib = cpp_driver.Library(tc, jobs=1, timeout=2)
+    out = lib.run("fake.bin", ["0 1", "0 99", "0 3"])
+    assert out == [("T 1", None), (None, cpp_driver.HANG), ("T 3", None)]
+    case = ("size", parse_args("size", ["4:1"]))
+    assert cute_cpp._crashed("x").kind == "crashed" and cute_cpp._outcome(case, "T 4").value == 4
+
+
+@pytest.mark.skipif(not os.environ.get("LAYOUTCHECK_EXTRA_CUTE_INCLUDES"),
+                    reason="LAYOUTCHECK_EXTRA_CUTE_INCLUDES is not set")
+def test_gpu_cute_kernels_follow_cute_include(monkeypatch):
+    """The GPU CuTe kernels (through the host shim) on another tree: it is named, and F-030
+    shows there too."""
+    from layoutcheck.gpu_checks import checks as K
+    from layoutcheck.gpu_checks import toolchain as T
+    from layoutcheck.gpu_checks.execute import HostModule
+    from layoutcheck.gpu_checks.kernels import CuteCase
+    for inc in os.environ["LAYOUTCHECK_EXTRA_CUTE_INCLUDES"].split(":"):
+        monkeypatch.setenv(cpp_toolchain.ENV_INCLUDE, inc)
+        version = cpp_toolchain.cutlass_version(inc)
+        assert T.cute_description() == f"CUTLASS {version} headers at {os.path.realpath(inc)}"
+        case = CuteCase("composition", LayoutBase.parse("(_3,_4):(_1,_10)"), LayoutBase.parse("_4:_2"))
+        res = K.check_cute(HostModule, [case])
+        assert any("R = (_2,_2):(_2,_10)" in m for m in res.mismatches + res.notes), res

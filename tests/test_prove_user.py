@@ -146,7 +146,7 @@ def test_complement_equals_a_claimed_result():
     ("(M,N):(1,M)", "sorted", [], "proved"),
     ("(M,N):(N,1)", "sorted", [], "refuted"),
     ("(M,1):(1,K)", "non-degenerate", [], "refuted"),
-    ("(M,1):(1,0)", "non-degenerate", [], "proved"),
+    ("(M,1):(1,0)", "non-degenerate", ["M >= 2"], "proved"),
     ("(M,N):(1,M)", "in-bounds M*N", [], "proved"),
     ("(M,N):(1,M)", "in-bounds M*N-1", [], "refuted"),
     ("((2,M/2),N):((1,2),M)", "equal (M,N):(1,M)", ["M % 2 == 0"], "proved"),
@@ -158,7 +158,8 @@ def test_complement_equals_a_claimed_result():
     ("(M,N):(1,M)", "composable(A, (64,2):(1,64))", ["M % 64 == 0", "N >= 2"], "proved"),
     ("(M,N):(1,M)", "composable(A, (64,2):(1,64))", ["M % 32 == 0", "N >= 4"], "proved"),
     ("(M,N):(1,M)", "composable(A, M*N+1:1)", [], "refuted"),
-    ("(M,3):(3,1)", "composable(A, 3:2)", ["M == 2"], "refuted"),
+    ("(3,M):(2,1)", "composable(A, 3:2)", ["M == 2"], "refuted"),
+    ("(M,3):(3,1)", "composable(A, 3:2)", ["M == 2"], "proved"),
 ])
 def test_properties(layout, prop, assume, want):
     r = prove(layout, prop, assume)
@@ -235,7 +236,7 @@ def test_a_model_the_spec_rejects_is_not_a_refutation(monkeypatch):
     ("(M,8):(1,64)", "injective", ["M/2 == 3"], "not allowed in an assumption"),
     ("(M,8):(1,64)", "injective", ["M < 0"], "contradict"),
     ("(M,8):(1,64)", "bijective-onto", [], "needs a bound"),
-    ("(M,8):(1,64)", "covers (16,8) exactly-once", [], "thread-value"),
+    ("(M,8,2):(1,64,512)", "covers (16,8) exactly-once", [], "thread-value"),
     ("(M,8):(1,64)", "composition(A, 8:1)", [], "written composition"),
     ("(M,8):(1,64)", "injective extra", [], "takes no argument"),
 ])

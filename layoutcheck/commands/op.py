@@ -87,7 +87,7 @@ def run(args):
     ref_oracle, reference, note = _reference(op, inputs, sense)
     oracles = [o for o in oracles if o.name not in ("spec", ref_oracle.name)]
     rows = [dict(oracle=ref_oracle.name, op=op, args=[format_arg(a) for a in inputs],
-                 kind=reference.kind, result=_result(reference),
+                 kind=reference.kind, result=_result(op, reference),
                  message=reference.message or None, level="reference", agrees=None,
                  required="", verdict=note, finding=None, detail="")]
     answers = {}
@@ -101,7 +101,7 @@ def run(args):
         else:
             v, fid = verdict(o.name, op, inputs, c, outcome, reference)
         rows.append(dict(oracle=o.name, op=op, args=[format_arg(a) for a in inputs],
-                         kind=outcome.kind, result=_result(outcome),
+                         kind=outcome.kind, result=_result(op, outcome),
                          message=outcome.message or None, level=c.level, agrees=c.ok,
                          required=c.required, verdict=v, finding=fid, detail=c.detail,
                          loaded=_loaded(o)))
@@ -125,11 +125,13 @@ def _loaded(oracle):
         return None
 
 
-def _result(outcome):
+def _result(op, outcome):
+    """values as a list of ints, every other answer in CuTe notation (oracles.protocol)."""
+    from layoutcheck.oracles.protocol import ANSWERS, format_value
     if outcome.kind != "ok":
         return None
     v = outcome.value
-    return [int(x) for x in v] if isinstance(v, tuple) else str(v)
+    return [int(x) for x in v] if ANSWERS.get(op) == "values" else format_value(op, v)
 
 
 def _table(op, inputs, rows):
