@@ -315,21 +315,31 @@ def _diff(op, strategy):
                  f"{op}: oracle vs spec at the level {op} requires")
 
 
-def _law(name, op, fn, strategy):
-    return Check(name, op, "law", strategy, fn, (fn.__doc__ or "").strip().split("\n")[0])
+def _law(name, op, fn, strategy, doc):
+    return Check(name, op, "law", strategy, fn, doc)
 
 
 API_CHECKS = [_diff(op, s) for op, s in API_STRATEGIES.items()] + [
-    _law("law.idx2crd.round_trip", "idx2crd", law_coordinate_round_trip, CS.idx2crd_args),
-    _law("law.eval_coord.natural", "eval_coord", law_eval_coord, CS.eval_coord_args),
+    _law("law.idx2crd.round_trip", "idx2crd", law_coordinate_round_trip, CS.idx2crd_args,
+         "idx2crd gives the natural coordinate; crd2idx takes it back"),
+    _law("law.eval_coord.natural", "eval_coord", law_eval_coord, CS.eval_coord_args,
+         "L(c) == L(crd2idx(c, shape)) == Phi_L at c's index, any coordinate form"),
     _law("law.slice_and_offset.offset", "slice_and_offset", law_slice_and_offset,
-         lambda: CS.slice_args(need_underscore=False)),
-    _law("law.dice.partition", "dice", law_dice_slice_partition, CS.slice_args),
-    _law("law.layout_left.prefix_product", "layout_left", law_layout_left, CS.layout_left_args),
-    _law("law.product.leaves", "product", law_inttuple_helpers, CS.inttuple_args),
-    _law("law.compatible.structure", "compatible", law_shape_structure, CS.shape_pair_args),
-    _law("law.crd2crd.index", "crd2crd", law_crd2crd, CS.crd2crd_args),
-    _law("law.coalesce.profile", "coalesce", law_profile_walk, CS.profile_args),
+         lambda: CS.slice_args(need_underscore=False),
+         "offset + slice(j) == L(full coordinate); slice_ is the same slice"),
+    _law("law.dice.partition", "dice", law_dice_slice_partition, CS.slice_args,
+         "dice and slice split L's modes between them"),
+    _law("law.layout_left.prefix_product", "layout_left", law_layout_left, CS.layout_left_args,
+         "default strides == prefix_product == the exclusive prefix product"),
+    _law("law.product.leaves", "product", law_inttuple_helpers, CS.inttuple_args,
+         "product and flatten agree with the leaves"),
+    _law("law.compatible.structure", "compatible", law_shape_structure, CS.shape_pair_args,
+         "congruent and compatible agree with the shapes' structure"),
+    _law("law.crd2crd.index", "crd2crd", law_crd2crd, CS.crd2crd_args,
+         "crd2crd keeps the index and lands in dst's domain"),
+    _law("law.coalesce.profile", "coalesce", law_profile_walk, CS.profile_args,
+         "coalesce / filter with a profile go mode by mode; coalesce keeps the function"),
     _law("law.composition.underscore", "composition", law_underscore_tiler,
-         lambda: st.one_of(CS.underscore_tiler_args(), CS.underscore_tiler_args(product=True))),
+         lambda: st.one_of(CS.underscore_tiler_args(), CS.underscore_tiler_args(product=True)),
+         "a Tile tuple goes mode by mode; _ leaves a mode alone"),
 ]

@@ -35,21 +35,18 @@ from .batched import BATCHED, Prefetching
 from .bounds import bounded
 from .budget import Novelty, Observed, Scheduler
 from .pairs import BATCH, Pair
+from .pairs import Halt as _Halt
 from .properties import BY_NAME, CheckFailed, Skip, checks_for
 from .report import (exit_status, format_failure, junit_xml, oracle_stats,  # noqa: F401
                      progress_printer, result_row, summary, summary_lines)
 from .steer import SKIP, Steering
-from .targets import decode, encode, get_oracle, memo_stats, reference_for
+from .targets import case_key, decode, encode, get_oracle, memo_stats, reference_for
 
 __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PATH",
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
 
 DB_PATH = Path(".layoutcheck") / "failures.json"
-
-
-class _Halt(KeyboardInterrupt):
-    """Ends a hypothesis run at once: hypothesis neither shrinks an interrupt nor records the
-    interrupted example (so it never sees a draw sequence that "stopped early")."""
+SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
 
 
 def _leaves(e):
@@ -89,6 +86,9 @@ class _Runner:
         self.novelty = Novelty()
         self.region_cases = 0      # cases run inside a hit finding's region, not known hits
         self.first_failure_at = self.first_known_at = None
+        self.pause = None          # () -> None: hand the turn back to the scheduler (threaded)
+        self.in_run = False        # inside a hypothesis run (not a replay of stored cases)
+        self.seen, self.duplicates = {}, 0  # keys of the cases judged (bounded), drawn again
 
     def halted(self):
         now = time.monotonic()
@@ -107,12 +107,32 @@ class _Runner:
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
         per-example cost is shared; on a failure hypothesis shrinks the batch down to the
         failing case).  Once the pair's slice (or its shrinking time) is over, the whole
-        hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
+        hypothesis run ends at once (_Halt) instead of drawing examples it would not run;
+        a run in its own thread (``pairs.Resumable``) pauses instead and goes on next turn."""
         self.examples += 1
         for args in cases:
-            if self.halted():
-                raise _Halt
-            self.judge(args, self.region(args))
+            while self.halted():
+                if self.pause is None or self.best is not None:
+                    raise _Halt
+                self.pause()  # raises _Halt when the campaign is over
+            if self.fresh(args):
+                self.judge(args, self.region(args))
+
+    def fresh(self, args):
+        """False for a case this pair has already judged (hypothesis draws the small ones
+        again and again, and opens each run with copies of the simplest one): it is not run
+        again, and not counted.  While a failure shrinks every case runs (the shrinker
+        needs the failing case to fail each time)."""
+        if self.best is not None or self.target_known is not None:
+            return True
+        key, seen = case_key(args), self.seen
+        if key in seen:
+            self.duplicates += 1
+            return False
+        seen[key] = None
+        if len(seen) > SEEN_SIZE:
+            del seen[next(iter(seen))]
+        return True
 
     def region(self, args):
         """None (new ground), a hit finding's id (a sampled case of its region) or SKIP."""
@@ -130,13 +150,20 @@ class _Runner:
         if region is SKIP:
             return
         feats, verdict = [], "fail"
-        skipped, known_cases = self.skipped, self.known_cases
+        skipped, known_cases, first_known = self.skipped, self.known_cases, self.known is None
         _targets.observer = feats.append
         try:
             with bounded(args):
                 self.case(args)
             verdict = ("skip" if self.skipped > skipped else
                        "known" if self.known_cases > known_cases else "pass")
+            if first_known and self.known is not None and self.target_known is None \
+                    and self.in_run:
+                # the first known hit: hypothesis shrinks it now, in this run (the run then
+                # ends; _settle_known takes the smallest case), so no replay is needed
+                self.target_known = self.known[0]
+                self._record(args, self.known[2], "fail")
+                raise self.known[2]
         finally:
             _targets.observer = None
             feats.append(("verdict", verdict))
@@ -186,16 +213,22 @@ class _Runner:
         if self.best is None or key < self.best[0]:
             self.best = (key, inputs, exc, kind, args)
 
-    def shrink_known(self, strategy):
-        """Re-run the hypothesis run that first hit a known finding, now failing on exactly
-        that finding, so that its reported case is shrunk too (same seed: same cases)."""
-        kid, args, f = self.known
-        self.target_known, self.stop_at, self.limit = kid, None, None
-        self.hypothesis_run(strategy, *self.known_run)
-        if self.best is not None:
-            _, _, exc, _, small = self.best
+    def _settle_known(self):
+        """After shrinking the first known hit: its smallest case becomes the reported one,
+        once it is judged again without a target (a *new* failure met while shrinking stays
+        a new failure: case() records it and the pair stops there)."""
+        kid, self.target_known = self.target_known, None
+        best, self.best, self.shrink_until = self.best, None, None
+        if best is None:
+            return
+        small, exc, known_cases = best[4], best[2], self.known_cases
+        try:
+            with bounded(small):
+                self.case(small)
+        except Exception:  # noqa: BLE001 - a new failure (or error): recorded in self.best
+            return
+        if self.known_cases > known_cases:
             self.known = (kid, small, exc)
-        self.best, self.target_known, self.shrink_until = None, None, None
 
     def hypothesis_run(self, strategy, n, seed_value):
         self.current_run = (n, seed_value)
@@ -203,9 +236,10 @@ class _Runner:
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                   phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False)
         @hseed(seed_value)
-        @given(st.lists(strategy, min_size=1, max_size=BATCH))
+        @given(st.lists(strategy, min_size=BATCH // 2, max_size=BATCH))
         def prop(cases):
             self.batch(cases)
+        self.in_run = True
         try:
             prop()
         except _Halt:
@@ -216,6 +250,10 @@ class _Runner:
         except Exception:  # noqa: BLE001 - the failure is in self.best; flaky replays too
             if self.best is None:
                 raise
+        finally:
+            self.in_run = False
+        if self.target_known is not None:
+            self._settle_known()
 
 
 def _known(ctx, check, args):
@@ -377,8 +415,15 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
                 p.not_run = True
     else:
         order = {id(p): i for i, p in live}
-        Scheduler([p for _, p in live], budget, t0=t0).run(
-            after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)
+        for _, p in live:
+            if p.proxy is None:
+                p.threaded()
+        try:
+            Scheduler([p for _, p in live], budget, t0=t0).run(
+                after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)
+        finally:
+            for _, p in live:
+                p.close()
     for i, p in live:
         rows[i] = p.result(t0)
         if getattr(p, "not_run", False) or (fail_fast and not p.rounds and p.runner.best is None

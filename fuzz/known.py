@@ -321,10 +321,16 @@ def pycute_product_not_composable(A, B=None, *rest):
 @predicate
 def pycute_not_complementable(*inputs, op=None):
     """F-075 in pycute: the complement (or the divisor's complement in size(A)) does not exist
-    in CuTe's sense, and pycute (its model) computes one anyway."""
+    in CuTe's sense, and pycute (its model) computes one anyway: a layout, or a shape with a
+    0 entry that the adapter reports as an invalid answer (oracles.protocol.INVALID_ANSWER)."""
     inside = (not_complementable_cute(*inputs) if op == "complement"
               else _divisor_not_complementable(*inputs))
-    return bool(inside) and _pycute_model(op, *inputs) is not None
+    if not inside:
+        return False
+    from layoutcheck.oracles import models
+    from layoutcheck.oracles.protocol import is_invalid_answer
+    out = models.answer(op, *inputs)
+    return _pycute_model(op, *inputs) is not None or (out is not None and is_invalid_answer(out))
 
 
 def _divisor_not_complementable(*inputs):  # the predicate lives in layoutcheck.findings

@@ -4,6 +4,7 @@ database replay, and the pair's result row (``report.result_row``)."""
 
 import hashlib
 import shlex
+import threading
 import time
 
 from .batched import BATCH_CASES, draw_cases, prefetch
@@ -12,13 +13,20 @@ from .report import result_row
 from .steer import SKIP
 from .targets import decode, encode
 
-__all__ = ["Pair", "finish", "CHUNK", "BATCH", "MAX_RUN"]
+__all__ = ["Pair", "Resumable", "Halt", "finish", "CHUNK", "BATCH", "MAX_RUN"]
 
 CHUNK = 20           # examples per seeded hypothesis run with --max-examples
 BATCH = 16           # cases per hypothesis example (at most; drawn, so it shrinks)
 MAX_RUN = 200        # examples per hypothesis run in budget mode (sized to the slice)
+THREAD_RUN = 100     # examples per resumable run: hypothesis opens a run with min(n//10, 50)
+                     # "small" examples; 100 keeps that at 10% (and bounds the engine's memory)
 MIN_STRETCH_S = 0.5  # a guaranteed slice may run this much (or its own length) over to
                      # reach its MIN_CASES
+
+
+class Halt(KeyboardInterrupt):
+    """Ends a hypothesis run at once: hypothesis neither shrinks an interrupt nor records the
+    interrupted example (so it never sees a draw sequence that "stopped early")."""
 
 
 def _seed(*parts):
@@ -50,7 +58,23 @@ class Pair:
         self.novelty, self.strategy, self.error = r.novelty, None, None
         self.chunk = self.idle = self.rounds = 0
         self.seconds, self.per_example, self.finished_at = 0.0, None, None
-        self.done = self.not_reached = self.known_shrunk = False
+        self.done = self.not_reached = False
+        self.resumable = None      # a Resumable run (budget mode in a campaign), or None
+
+    def threaded(self):
+        """Keep one hypothesis run alive across this pair's turns (``Resumable``)."""
+        self.resumable = Resumable(self)
+        self.runner.pause = self.resumable.pause
+        return self
+
+    def close(self):
+        if self.resumable is not None:
+            self.resumable.stop()
+
+    def run_once(self, n):
+        self.runner.hypothesis_run(self.strategy, n, _seed(self.seed, self.check.name,
+                                                           self.name, self.chunk))
+        self.chunk += 1
 
     def replay(self, replays):
         """The example database first: True when a stored case still fails."""
@@ -78,10 +102,7 @@ class Pair:
         try:
             if self.strategy is None:
                 self.strategy = self.check.strategy()
-            (self._batches if self.proxy else self._runs)(minimum)
-            if r.best is None and r.known is not None and r.known_run and not self.known_shrunk:
-                self.known_shrunk = True
-                r.shrink_known(self.strategy)
+            (self._batches if self.proxy else self._resumed if self.resumable else self._runs)()
         except Exception as e:  # noqa: BLE001 - the harness itself failed on this pair
             self.error, self.done = e, True
         self.rounds += 1
@@ -98,7 +119,17 @@ class Pair:
         return not r.halted() and (r.limit is not None or time.monotonic() < r.stop_at
                                    or r.cases + r.steer.skipped < r.min_cases)
 
-    def _runs(self, minimum):
+    def _resumed(self):
+        r = self.runner
+        while r.best is None and self._left():
+            before = r.cases + r.steer.skipped
+            ended = self.resumable.resume()
+            if self.resumable.error is not None:
+                raise self.resumable.error
+            if not ended or r.cases + r.steer.skipped == before:
+                return  # paused at the end of the slice, or the strategy space is exhausted
+
+    def _runs(self):
         r = self.runner
         while r.best is None and self._left():
             if r.limit is not None:
@@ -109,9 +140,7 @@ class Pair:
                 left = max(r.stop_at - time.monotonic(), 0.0)
                 n = max(4, min(MAX_RUN, int(left / self.per_example) + 1))
             before, ex, t = r.cases + r.steer.skipped, r.examples, time.monotonic()
-            r.hypothesis_run(self.strategy, n, _seed(self.seed, self.check.name, self.name,
-                                                     self.chunk))
-            self.chunk += 1
+            self.run_once(n)
             if r.examples > ex:
                 cost = (time.monotonic() - t) / (r.examples - ex)
                 self.per_example = cost if self.per_example is None else \
@@ -119,10 +148,10 @@ class Pair:
             if r.cases + r.steer.skipped == before and (self.chunk > 3 or r.limit is None):
                 return  # the strategy space is exhausted or every case was skipped
 
-    def _batches(self, minimum):
+    def _batches(self):
         """Batched oracles: draw a batch, answer it stage by stage, judge smallest first."""
         r, first = self.runner, True
-        while r.best is None and (first and minimum or self._left()):
+        while r.best is None and (first and r.min_cases or self._left()):
             if r.hard_stop is not None and time.monotonic() > r.hard_stop:
                 return
             first = False
@@ -132,7 +161,7 @@ class Pair:
             self.chunk += 1
             if not cases:
                 return
-            marked = [(a, r.region(a)) for a in cases]
+            marked = [(a, r.region(a)) for a in cases if r.fresh(a)]
             marked = [(a, m) for a, m in marked if m is not SKIP]
             prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked])
             for args, region in sorted(marked, key=lambda am: sum(map(len, encode(am[0])))):
@@ -164,7 +193,7 @@ def finish(runner, oracle_name, seconds, t0, **extra):
                    known_cases=runner.known_cases, known_region_cases=known_region,
                    new_ground_cases=max(0, runner.cases - known_region),
                    region_skipped=runner.steer.skipped, steered=list(runner.steer.hit),
-                   behaviours=len(runner.novelty.counts),
+                   behaviours=len(runner.novelty.counts), duplicates=runner.duplicates,
                    first_failure_s=_since(runner.first_failure_at, t0),
                    first_known_s=_since(runner.first_known_at, t0), **extra)
     if runner.cases and runner.skipped == runner.cases and runner.best is None:
@@ -182,3 +211,53 @@ def finish(runner, oracle_name, seconds, t0, **extra):
                  message=getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}",
                  replay=_replay_line(oracle_name, check, inputs))
     return r
+
+
+class Resumable:
+    """A pair's hypothesis run in a thread of its own, paused at the end of each of the pair's
+    slices and resumed at its next turn, so that a run is not restarted (with its set-up cost
+    and its simplest-example-first opening) at every slice.  Exactly one thread runs at a
+    time: ``resume`` blocks until the run pauses (``pause``, called by the runner in the run's
+    thread) or ends; ``stop`` ends a paused run (``Halt``)."""
+
+    def __init__(self, pair):
+        self.pair, self.error = pair, None
+        self._go, self._back = threading.Semaphore(0), threading.Semaphore(0)
+        self._thread, self.running, self._stopping = None, False, False
+
+    def resume(self):
+        """Give the run its turn; True when the run ended (rather than paused)."""
+        if not self.running:
+            self.running = True
+            self._thread = threading.Thread(target=self._main, daemon=True,
+                                            name=f"layoutcheck {self.pair.check.name}")
+            self._thread.start()
+        else:
+            self._go.release()
+        self._back.acquire()
+        return not self.running
+
+    def pause(self):
+        self._back.release()
+        self._go.acquire()
+        if self._stopping:
+            raise Halt
+
+    def stop(self):
+        if self.running:
+            self._stopping = True
+            self._go.release()
+            self._back.acquire()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def _main(self):
+        try:
+            self.pair.run_once(THREAD_RUN)
+        except Halt:
+            pass
+        except BaseException as e:  # noqa: BLE001 - handed to the scheduler's thread
+            self.error = e
+        finally:
+            self.running = False
+            self._back.release()

@@ -61,8 +61,9 @@ class Substitute:
 def _same(a, b):
     if a.kind != b.kind:
         return False
-    if a.kind != "ok":
-        return True  # two refusals: nothing to substitute
+    if a.kind != "ok":  # two refusals: nothing to substitute; an invalid answer is no refusal
+        from layoutcheck.oracles.protocol import is_invalid_answer
+        return is_invalid_answer(a) == is_invalid_answer(b)
     return type(a.value) is type(b.value) and a.value == b.value
 
 

@@ -13,6 +13,8 @@ A result row (one per (check, oracle) pair)::
      "steered"              the finding ids whose regions this pair steered away from,
      "behaviours"           distinct behaviours seen (outcome kinds, comparison levels,
                             conditions, answer shapes: what the budget allocation rewards),
+     "duplicates"           drawn cases identical to one this pair had judged: not run again
+                            and not counted in "cases" (every case counted is distinct),
      "rounds"               slices of the budget this pair got,
      "first_failure_s"      seconds from the campaign's start to this pair's first new failure
                             (before shrinking), or None; "first_known_s" likewise for a known one}
@@ -29,7 +31,7 @@ def result_row(check, oracle_name, status, **kw):
          "status": status, "cases": 0, "seconds": 0.0, "cases_per_s": 0.0,
          "counterexample": None, "answers": None, "message": "", "known_finding": None,
          "known_cases": 0, "known_region_cases": 0, "new_ground_cases": 0,
-         "region_skipped": 0, "steered": [], "behaviours": 0, "rounds": 0,
+         "region_skipped": 0, "steered": [], "behaviours": 0, "duplicates": 0, "rounds": 0,
          "first_failure_s": None, "first_known_s": None, "replay": None}
     r.update(kw)
     return r
@@ -60,6 +62,7 @@ def summary(results, seconds, budget=None):
          "cases": total("cases"), "known_cases": total("known_cases"),
          "known_region_cases": total("known_region_cases"),
          "new_ground_cases": total("new_ground_cases"), "region_skipped": total("region_skipped"),
+         "duplicates": total("duplicates"),
          "not_reached": sum(1 for r in results if r.get("not_reached")),
          "seconds": round(seconds, 2),
          "first_failure_s": _first(r["first_failure_s"] if r.get("first_failure_s") is not None

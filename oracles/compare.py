@@ -171,7 +171,7 @@ def _pair_level(op, inputs, e, a):
         return "none", f"offsets differ: {off_detail}"
     lay, lay_detail = _level("slice_", inputs, e[0], a[0])
     worst = max(LEVELS.index(off), LEVELS.index(lay))
-    return LEVELS[worst], "; ".join(x for x in (lay_detail, off_detail) if x)
+    return LEVELS[worst], "; ".join(dict.fromkeys(x for x in (lay_detail, off_detail) if x))
 
 
 def _layout_level(op, inputs, e, a):

@@ -123,7 +123,7 @@ class CuteCppOracle(Oracle):
             k, _ = kernel(op, args, PROTOCOL_OPS[op])
         except Unsupported:
             return False
-        return bool(self.library.lookup([k.key]))
+        return bool(self.library.lookup([k.key], count=False))
 
     # --- the batch ------------------------------------------------------------------------
 

@@ -290,13 +290,31 @@ def _model_ok(op, inputs):
     return _cpp_model(op, *inputs) is not None
 
 
+def cute_sense_rejected(A, B, model_rejects):
+    """A∘B exists in CuTe's sense (the spec), the spec's model of CuTe's checks
+    (spec.cute_composition_check) fails, and the implementation (model_rejects) refuses."""
+    S = _spec()
+    if B is None or not isinstance(A, LayoutBase) or S.cute_composition_check(A, B) is None:
+        return False
+    return S.is_composable(A, B, sense="cute") and model_rejects()
+
+
 @predicate
 def cpp_rejects_composable(A, B=None, *rest):
-    """F-025 in CuTe C++: the paper composes A and B, and CuTe's static divisibility checks
-    (its model, all integers static) reject them."""
-    from layoutcheck.findings import PREDICATES
-    return (B is not None and bool(PREDICATES["cute_rejects_composable"](A, B))
-            and _model_rejects("composition", (A, B), "Divisibility Condition"))
+    """F-025 in CuTe C++: A∘B exists (CuTe's sense; the paper's too when B stays inside A),
+    and CuTe's static divisibility checks (the spec's model and CuTe's, all static) reject."""
+    return cute_sense_rejected(A, B, lambda: _model_rejects("composition", (A, B), "Divisibility Condition"))
+
+
+@predicate
+def cpp_rejects_beyond_spec_model(A, B=None, *rest):
+    """F-058: A∘B exists (CuTe's sense), the spec's model of CuTe's checks (on coalesce(A))
+    accepts, and CuTe C++ rejects: its coalesce_x keeps a trailing size-1 mode (static with a
+    non-zero stride, seeded as _2:d; or any runtime 1), so the walk crosses A's other modes."""
+    S = _spec()
+    if B is None or not isinstance(A, LayoutBase) or S.cute_composition_check(A, B) is not None:
+        return False
+    return S.is_composable(A, B, sense="cute") and _model_rejects("composition", (A, B), "Divisibility Condition")
 
 
 @predicate
@@ -377,11 +395,6 @@ def cpp_divide_rejects_stride_divisibility(A=None, T=None, *rest, op=None):
     return (T is not None and bool(PREDICATES["divide_fails_cute_stride_divisibility"](A, T))
             and _model_rejects(op, (A, T), "Stride Divisibility Condition"))
 
-
-@predicate
-def cpp_trailing_size1_rejected(A=None, B=None, *rest):
-    """F-058: cpp_keeps_trailing_size1_mode, and CuTe C++ (its model) rejects."""
-    return bool(cpp_keeps_trailing_size1_mode(A, B)) and _model_rejects("composition", (A, B), "Stride Divisibility")
 
 
 @predicate

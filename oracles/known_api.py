@@ -30,7 +30,7 @@ def bare_underscore_coordinate(L=None, c=None, *rest):
 def pycute_wraps_whole_slice(inputs, answer, reference, op=None):
     """pycute's ``Layout.__call__(None)`` is ``Layout(slice_(None, shape), slice_(None,
     stride))`` and ``slice_(None, t) = (t,)``: the layout wrapped as one mode (offset 0)."""
-    L = inputs[0]
+    L = inputs[0] if inputs else None
     if not (_ok(answer) and isinstance(L, LayoutBase)):
         return False
     wrapped = LayoutBase((L.shape,), (L.stride,))
@@ -89,10 +89,10 @@ def _hier_unzip(product, A, T):
 def pycute_unzips_underscore_as_unit_tile(inputs, answer, reference, op=None):
     """pycute's zipped / tiled form, with each ``_`` entry giving the tile 1:0 and the rest
     the whole mode (recomputed; tiled unpacks the rests as pycute's tiled_divide does)."""
-    A, T = inputs[0], inputs[1]
-    if not _ok(answer) or op not in ("zipped_divide", "tiled_divide", "zipped_product",
-                                     "tiled_product"):
+    if len(inputs) < 2 or not tile_tuple_holds_underscore(*inputs[:2]) or not _ok(answer) \
+            or op not in ("zipped_divide", "tiled_divide", "zipped_product", "tiled_product"):
         return False
+    A, T = inputs[0], inputs[1]
     try:
         Z = _hier_unzip(op.endswith("product"), A, T)
     except LayoutError:
@@ -117,7 +117,7 @@ def _needs_src_below(c, dst):
 @predicate
 def crd2crd_needs_src_below_top(c=None, dst=None, src=None, *rest):
     """F-172: crd2crd(c, dst, src) whose mode-by-mode recursion needs src below the top."""
-    return src is not None and len(leaves(c)) >= 1 and _needs_src_below(c, dst)
+    return src is not None and _needs_src_below(c, dst)
 
 
 @symptom
@@ -132,10 +132,16 @@ def _has_size_one_leaf(t):
     return any(int(x) == 1 for x in leaves(t))
 
 
+def _is_inttuple(t):
+    if isinstance(t, tuple):
+        return all(map(_is_inttuple, t))
+    return isinstance(t, int) and not isinstance(t, bool)
+
+
 @predicate
 def shape_has_size_one_leaf(shape=None, *rest):
     """F-173: layout_left / prefix_product of a shape with a size-1 leaf."""
-    return shape is not None and not isinstance(shape, LayoutBase) and _has_size_one_leaf(shape)
+    return _is_inttuple(shape) and _has_size_one_leaf(shape)
 
 
 def _left_zeroing(shape, zero):
@@ -153,7 +159,7 @@ def _left_zeroing(shape, zero):
 
 
 def _left_symptom(inputs, answer, op, zero):
-    if not _ok(answer):
+    if not (_ok(answer) and inputs and shape_has_size_one_leaf(inputs[0])):
         return False
     shape = inputs[0]
     want = _left_zeroing(shape, zero)
@@ -185,7 +191,9 @@ def integer_argument(a=None, *rest):
 @symptom
 def flatten_keeps_the_integer(inputs, answer, reference):
     """CuTe's flatten(n) is n itself (tuple_algorithms.hpp: a non-tuple is returned as is)."""
-    return _ok(answer) and not isinstance(answer.value, tuple) and int(answer.value) == int(inputs[0])
+    return (_ok(answer) and len(inputs) == 1 and integer_argument(inputs[0])
+            and _is_inttuple(answer.value) and not isinstance(answer.value, tuple)
+            and int(answer.value) == int(inputs[0]))
 
 
 @predicate
@@ -198,4 +206,5 @@ def empty_profile(L=None, profile=None, *rest):
 def coalesces_the_whole_layout(inputs, answer, reference):
     """The DSL reads the profile () as no profile: its answer is coalesce(L)."""
     import layoutcheck.spec as spec
-    return _ok(answer) and answer.value == spec.coalesce(inputs[0])
+    return (_ok(answer) and len(inputs) == 2 and empty_profile(*inputs)
+            and answer.value == spec.coalesce(inputs[0]))

@@ -234,3 +234,15 @@ def dsl_zero_size_complement(A=None, T=None, *rest, op=None):
         return _zero_size_complement(op or "", _static(A), _static(T))
     except (M.Reject, M.Abort, TypeError, ValueError):
         return False
+
+
+@predicate
+def dsl_rejects_composable(A=None, B=None, *rest):
+    """F-025 in the DSL: A∘B exists (CuTe's sense), the spec's model of CuTe's checks fails,
+    and the DSL (its model) refuses."""
+    from layoutcheck.oracles.known import cute_sense_rejected
+
+    def rejects():
+        out = answer("composition", A, B)
+        return out is not None and out.kind == "raised"
+    return cute_sense_rejected(A, B, rejects)

@@ -56,16 +56,17 @@ def modes_of(L):
 
 
 def as_layout(T):
+    """A tiler leaf as a layout: an int n is n:1 (CuTe's reading), the rest unchanged."""
     return LayoutBase(int(T), 1) if isinstance(T, int) and not isinstance(T, bool) else T
 
 
-
 def is_underscore(x):
+    """``_`` (the neutral Underscore) or PyCuTe's None."""
     return x is None or type(x).__name__ == "Underscore"
 
 
-
 def cute_coalesce(L, profile):
+    """The spec's coalesce(L[, profile]) (CuTe's), or None where it refuses."""
     try:
         S = spec_module()
         return S.coalesce(L) if profile is None else S.coalesce(L, profile)
@@ -89,7 +90,6 @@ def coalesce_model(L, profile=None):
         ds = leaves(L.stride)
         return LayoutBase(1, int(ds[-1]) if L.shape != () else 0)
     return cute_coalesce(L, None)
-
 
 
 def grow(A, reach):
@@ -173,7 +173,6 @@ def nv_model(op, A, T):
     return None
 
 
-
 def walk_of(A, B):
     """The condition ("stride" / "shape") PyCuTe's walk of A ∘ B reports, or None."""
     if not isinstance(A, LayoutBase) or B is None:
@@ -194,7 +193,6 @@ def walk_of(A, B):
     return None
 
 
-
 def divisor_pair(A, T):
     """(T, T*) as PyCuTe's logical_divide builds it (T* = nv_complement(T, shape(A)))."""
     B = as_layout(T)
@@ -202,7 +200,6 @@ def divisor_pair(A, T):
         return None
     C = nv_complement(B, A.shape)
     return None if C is None else mk([B, pairs_layout(C)])
-
 
 
 def nv_coalesce_z(L):

@@ -1,7 +1,8 @@
 """The catalogue in parallel worker processes, with the rows of the sequential run.
 
 Each (lemma, rank) and each induction is a unit; the large ranks of the enumerating lemmas
-are split into ``jobs`` chunks (every jobs-th query).  A row is the first query of the
+are split into ``jobs`` chunks (every jobs-th pair of queries: the enumerations ask two
+queries per pattern, a cheap and a dear one).  A row is the first query of the
 whole list that is not ``unsat`` (the smallest index over the chunks, each of which stops
 at its own first one), so the result, the counterexample and the query count are those of
 the sequential run; ``seconds`` sums the chunks.  Rows reach ``on_row`` in catalogue
@@ -38,7 +39,8 @@ def _work(unit, timeout):
     t0, c0 = time.perf_counter(), time.process_time()
     with fresh_context():
         qs = lemma.induction() if rank == "all" else lemma.queries(rank)
-        idx, res, cex, note = run_queries_at(lemma, list(enumerate(qs))[i::n], timeout)
+        mine = [(k, q) for k, q in enumerate(qs) if (k // 2) % n == i]
+        idx, res, cex, note = run_queries_at(lemma, mine, timeout)
     return unit, idx, res, cex, note, len(qs), time.perf_counter() - t0, \
         time.process_time() - c0
 

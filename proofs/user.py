@@ -130,7 +130,9 @@ def _operand(problem, layout, text, name):
 
 
 def _operation(problem, layout, name, rest, sense):
-    args, rhs = _split_args(rest) if rest.startswith("(") else (["A"] + [rest], None)
+    if not rest.startswith("("):
+        raise LayoutError(f"{name} is written {name}{ARGS[name]} (A: the --layout)")
+    args, rhs = _split_args(rest)
     want = {"composable": (2, False), "composition": (2, True), "divides": (2, False),
             "logical_divide": (2, True), "complement": (2, True)}[name]
     if len(args) != want[0] or (rhs is not None) != want[1]:
@@ -434,7 +436,7 @@ def format_row(r):
     c = r["counterexample"]
     if r["result"] == "proved":
         head += " for every assignment satisfying the assumptions"
-    elif c:
+    elif c and c["assignment"]:
         head += f" for {_env_text(c['assignment'])}"
     lines.append(f"{head}  ({r['queries']} queries, {r['seconds']:.2f} s)")
     if c:

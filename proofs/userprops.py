@@ -86,27 +86,33 @@ def _index(L, env, val, xs):
 
 # ---------------------------------------------------------------- checks shared by properties
 
-def injective_check(A, label="two indices map to one offset"):
+def _plain_name(A):
+    return lambda Lc, i, env: f"{A.name}({i})"
+
+
+def injective_check(A, label="two indices map to one offset", name=None):
     xs, bx = coords(A, "x")
     ys, by = coords(A, "y")
+    name = name or _plain_name(A)
 
     def confirm(env, val):
         Lc, i = _index(A, env, val, xs)
         _, j = _index(A, env, val, ys)
         if i != j and max(i, j) < spec.size(Lc) and Lc(i) == Lc(j):
-            return f"{A.name}({i}) = {A.name}({j}) = {Lc(i)}"
+            return f"{name(Lc, i, env)} = {name(Lc, j, env)} = {Lc(i)}"
         return None
     return Check(label, bx + by + [_differ(xs, ys), A.sym.phi(xs) == A.sym.phi(ys)], confirm)
 
 
-def bounds_check(A, N, Ntext, label=None):
+def bounds_check(A, N, Ntext, label=None, name=None):
     xs, bx = coords(A, "x")
+    name = name or _plain_name(A)
 
     def confirm(env, val):
         Lc, i = _index(A, env, val, xs)
         n = Ntext.evaluate(env)
         if i < spec.size(Lc) and not 0 <= Lc(i) < n:
-            return f"{A.name}({i}) = {Lc(i)}, outside [0, {Ntext}) = [0, {n})"
+            return f"{name(Lc, i, env)} = {Lc(i)}, outside [0, {Ntext}) = [0, {n})"
         return None
     p = A.sym.phi(xs)
     return Check(label or f"an offset outside [0, {Ntext})", bx + [z3.Or(p < 0, p >= N)], confirm)
@@ -187,7 +193,9 @@ class Unary:
             return [bounds_check(A, self.arg[1], self.arg[0])]
         if self.name in ("bijective-onto", "covers"):
             N, Nt = self.arg[1], self.arg[0]
-            return [size_check(A, N, Nt), bounds_check(A, N, Nt), injective_check(A)]
+            name = _tv_name if self.name == "covers" else None
+            return [size_check(A, N, Nt), bounds_check(A, N, Nt, name=name),
+                    injective_check(A, name=name)]
         if self.name == "compact":
             def confirm(env, val):
                 Lc = A.concrete(env)
@@ -244,6 +252,12 @@ class Unary:
                     return False
             return True
         raise AssertionError(n)
+
+
+def _tv_name(Lc, i, env):
+    """Index i of a thread-value layout as (thread, value)."""
+    T = spec.size(spec.Layout(*_top(Lc)[0]))
+    return f"(thread {i % T}, value {i // T})"
 
 
 def _top(Lc):

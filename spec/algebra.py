@@ -546,7 +546,7 @@ def right_inverse(L):
             out.append((s, prefix[i]))
             curr = s * d
     R = coalesce(F.flat_layout(out))
-    check_enumeration(_size(R), f"the domain of right_inverse({L}) = {R}")
+    check_enumeration(_size(R), lambda: f"the domain of right_inverse({L}) = {R}")
     if any(L(R(i)) != i for i in range(_size(R))):  # pragma: no cover (a spec bug)
         raise AssertionError(f"right_inverse({L}) = {R} fails L(R(i)) == i")
     return R

@@ -217,7 +217,7 @@ def is_injective(L):
 
 def is_surjective(L):
     """Image(Phi_L) = [0, cosize(L)): Phi_L^cosize is onto (Construction 2.1.2.19)."""
-    check_enumeration(cosize(L), f"the codomain [0, cosize) of {as_layout(L)}")
+    check_enumeration(cosize(L), lambda: f"the codomain [0, cosize) of {as_layout(L)}")
     return image(L) == frozenset(range(cosize(L)))
 
 

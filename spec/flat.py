@@ -180,7 +180,7 @@ def _cosize(L):
 
 def is_flat_compact(L):
     """Def 2.1.5.1: Phi_L : [0, size) -> [0, cosize) is a bijection (checked by enumeration)."""
-    check_enumeration(_cosize(L), f"the codomain [0, cosize) of {L}")
+    check_enumeration(_cosize(L), lambda: f"the codomain [0, cosize) of {L}")
     return sorted(values(L)) == list(range(_cosize(L)))
 
 

@@ -199,7 +199,7 @@ def Phi(L, n):
 def values(L):
     """Phi_L over the whole domain [0, size(L)), as a list."""
     L = as_layout(L)
-    check_enumeration(size(L), f"the domain of {L}")
+    check_enumeration(size(L), lambda: f"the domain of {L}")
     return [Phi(L, n) for n in range(size(L))]
 
 
@@ -231,7 +231,7 @@ class FactoredMap:
         return len(set(self.table)) == len(self.table)
 
     def is_surjective(self):
-        check_enumeration(self.codomain, f"the codomain [0, {self.codomain})")
+        check_enumeration(self.codomain, lambda: f"the codomain [0, {self.codomain})")
         return set(self.table) == set(range(self.codomain))
 
     def is_isomorphism(self):

@@ -54,9 +54,13 @@ def set_enumeration_limit(n):
 
 def check_enumeration(n, what):
     """Raise LayoutError(condition="enumeration_limit") when enumerating ``n`` points of
-    ``what`` (e.g. "the domain of (1073741824):(1)") would exceed the limit."""
+    ``what`` (text, or a function returning it, called only then: e.g. "the domain of
+    (1073741824):(1)") would exceed the limit."""
+    if int(n) <= DEFAULT_LIMIT and _limit is None and LIMIT_ENV not in os.environ:
+        return  # the common case, without reading the settings
     limit = enumeration_limit()
     if int(n) > limit:
+        what = what() if callable(what) else what
         raise LayoutError(f"the spec enumerates and refuses {what}: {int(n)} points exceed its "
                           f"limit of {limit} (layoutcheck.spec.set_enumeration_limit or "
                           f"{LIMIT_ENV}; layoutcheck.impl does not enumerate)",

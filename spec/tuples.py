@@ -143,7 +143,7 @@ def domain(s):
     k-th element is colex_S^{-1}(k); [0, ()) = {()}.
     """
     from .limits import check_enumeration
-    check_enumeration(size(s), f"[0, {s})")
+    check_enumeration(size(s), lambda: f"[0, {s})")
     out = [()]
     for si in flatten(s):
         out = [c + (v,) for v in range(si) for c in out]

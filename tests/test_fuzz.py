@@ -89,7 +89,7 @@ def test_broken_module_is_caught_with_a_shrunk_case_and_replayed(broken, tmp_pat
     assert fails and report["summary"]["new_failures"] == len(fails)
     # the counterexample is real and minimal-ish: the bug needs two modes of equal stride
     for r in fails:
-        (L,) = decode(r["counterexample"])
+        L = decode(r["counterexample"])[0]  # coalesce(L) or coalesce(L, profile)
         assert len(str(L)) <= 16, r["counterexample"]
         assert r["replay"].startswith(f"layoutcheck fuzz --against {broken} --case {r['check']}")
         assert r["counterexample"][0] in out

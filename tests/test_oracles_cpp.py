@@ -352,3 +352,22 @@ def test_gpu_cute_kernels_follow_cute_include(monkeypatch):
         case = CuteCase("composition", LayoutBase.parse("(_3,_4):(_1,_10)"), LayoutBase.parse("_4:_2"))
         res = K.check_cute(HostModule, [case])
         assert any("R = (_2,_2):(_2,_10)" in m for m in res.mismatches + res.notes), res
+
+
+def test_case_mix_for_cute_cpp_no_compile():
+    from layoutcheck.oracles.cpp_cases import CaseMix, retype, staticness
+    mixed = parse_args("composition", ["(_4,3):(_1,4)", "(2,_2)"])
+    assert staticness(mixed) == "mixed"
+    assert staticness(retype(mixed, True)) == "static" and staticness(retype(mixed, False)) == "dynamic"
+    assert str(retype(mixed, True)[0]) == "(_4,_3):(_1,_4)" and str(retype(mixed, False)[0]) == "(4,3):(1,4)"
+    mix = CaseMix(None, mixed=0.2, static=0.3, seed=1)
+    for args in (retype(mixed, True), retype(mixed, False)):  # kept as drawn
+        assert mix.apply("composition", args) == args and staticness(mix.apply("composition", args)) == staticness(args)
+    kinds = {"static": 0, "dynamic": 0, "mixed": 0}
+    for n in range(1, 401):
+        case = parse_args("composition", [f"(_4,{n}):(_1,4)", "(2,_2)"])
+        out = mix.apply("composition", case)
+        assert out == mix.apply("composition", case)  # a function of the case and the seed
+        assert [leaves(a.shape) if isinstance(a, LayoutBase) else a for a in out][0][1] == n
+        kinds[staticness(out)] += 1
+    assert 40 < kinds["mixed"] < 120 and 80 < kinds["static"] < 160 and 160 < kinds["dynamic"] < 280, kinds
