@@ -32,10 +32,11 @@ from layoutcheck.layout import LayoutBase, leaves
 from . import targets as _targets
 
 __all__ = ["Novelty", "Scheduler", "Observed", "features", "grace", "shrink_room", "known_shrink_room",
-           "MIN_FRACTION", "MIN_CASES"]
+           "MIN_FRACTION", "MIN_CASES", "MIN_STRETCH_S"]
 
 MIN_FRACTION = 0.4   # of the budget: the guaranteed minimum, spread over every pair
 MIN_CASES = 4        # cases a pair runs in its guaranteed slice, even when the slice is short
+MIN_STRETCH_S = 0.5  # ... for which the slice may run this much (or its own length) over
 QUANTUM = (0.1, 5.0)  # seconds per adaptive round: bounds of remaining / (2 * active pairs)
 SHRINK_FRACTION = 0.15
 MIN_SHRINK_S = 2.0
@@ -137,7 +138,9 @@ class Novelty:
 
 class Scheduler:
     """Runs ``pairs`` (objects with ``step(until, minimum)``, ``done``, ``novelty``,
-    ``not_reached``, ``rounds``) within ``budget`` seconds from ``t0``."""
+    ``not_reached``, ``rounds``) within ``budget`` seconds from ``t0``.  ``minimum`` is
+    ``(cases owed, seconds the slice may stretch for them)`` for a guaranteed slice, else
+    False."""
 
     def __init__(self, pairs, budget, t0=None, clock=time.monotonic):
         self.pairs, self.budget, self.clock = list(pairs), float(budget), clock
@@ -158,7 +161,10 @@ class Scheduler:
                 p.not_reached = True
                 continue
             slice_s = max(0.0, (pool_end - now) / (len(pairs) - i))
-            p.step(min(now + slice_s, self.deadline), minimum=True)
+            # on schedule a pair owes MIN_CASES and may stretch its slice for them; behind
+            # schedule (slow oracles used up the pool) one case, so that every pair is reached
+            owed, stretch = (MIN_CASES, max(MIN_STRETCH_S, slice_s)) if slice_s > 0 else (1, 0.1)
+            p.step(min(now + slice_s, self.deadline), minimum=(owed, stretch))
             if after_minimum:
                 after_minimum(i + 1, len(pairs), p)
         while True:

@@ -73,7 +73,8 @@ class _Runner:
         self.best = None           # (key, inputs, failure-or-exception, kind)
         self.stop_at = None        # no new case after this (monotonic), once min_cases ran
         self.hard_stop = None      # no new case after this at all: the campaign's deadline
-        self.min_cases = 0         # drawn cases (run or steered away) a guaranteed slice owes
+        self.min_cases = self.min_start = 0  # drawn cases (run or steered away) a guaranteed
+                                             # slice owes, counted from min_start
         self.min_until = None      # ... but never past this
         self.shrink_until = None
         self.shrink_room = None    # (now, known) -> seconds to shrink; None: unbounded
@@ -100,8 +101,11 @@ class _Runner:
             return True
         if self.stop_at is None or now <= self.stop_at:
             return False
-        owed = self.cases + self.steer.skipped < self.min_cases
-        return not owed or (self.min_until is not None and now > self.min_until)
+        drawn = self.cases + self.steer.skipped
+        if drawn >= self.min_cases:
+            return True
+        # a guaranteed slice owes cases: the first always runs, the others within min_until
+        return drawn > self.min_start and self.min_until is not None and now > self.min_until
 
     def batch(self, cases):
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
@@ -115,24 +119,27 @@ class _Runner:
                 if self.pause is None or self.best is not None:
                     raise _Halt
                 self.pause()  # raises _Halt when the campaign is over
-            if self.fresh(args):
+            key = case_key(args)
+            if self.fresh(key):
                 self.judge(args, self.region(args))
+                self.passed(key)
 
-    def fresh(self, args):
-        """False for a case this pair has already judged (hypothesis draws the small ones
-        again and again, and opens each run with copies of the simplest one): it is not run
-        again, and not counted.  While a failure shrinks every case runs (the shrinker
-        needs the failing case to fail each time)."""
-        if self.best is not None or self.target_known is not None:
-            return True
-        key, seen = case_key(args), self.seen
-        if key in seen:
-            self.duplicates += 1
+    def fresh(self, key):
+        """False for a case this pair has already judged without failing (hypothesis draws
+        the small ones again and again, its shrinker even more): it is not run again, and
+        not counted.  A failing case is never remembered, so it fails again each time the
+        shrinker tries it."""
+        if key in self.seen:
+            if self.best is None and self.target_known is None:
+                self.duplicates += 1
             return False
+        return True
+
+    def passed(self, key):
+        seen = self.seen
         seen[key] = None
         if len(seen) > SEEN_SIZE:
             del seen[next(iter(seen))]
-        return True
 
     def region(self, args):
         """None (new ground), a hit finding's id (a sampled case of its region) or SKIP."""
@@ -236,7 +243,7 @@ class _Runner:
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                   phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False)
         @hseed(seed_value)
-        @given(st.lists(strategy, min_size=BATCH // 2, max_size=BATCH))
+        @given(st.lists(strategy, min_size=1, max_size=BATCH))
         def prop(cases):
             self.batch(cases)
         self.in_run = True

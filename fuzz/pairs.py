@@ -8,10 +8,10 @@ import threading
 import time
 
 from .batched import BATCH_CASES, draw_cases, prefetch
-from .budget import MIN_CASES, known_shrink_room, shrink_room
+from .budget import MIN_CASES, MIN_STRETCH_S, known_shrink_room, shrink_room
 from .report import result_row
 from .steer import SKIP
-from .targets import decode, encode
+from .targets import case_key, decode, encode
 
 __all__ = ["Pair", "Resumable", "Halt", "finish", "CHUNK", "BATCH", "MAX_RUN"]
 
@@ -20,8 +20,6 @@ BATCH = 16           # cases per hypothesis example (at most; drawn, so it shrin
 MAX_RUN = 200        # examples per hypothesis run in budget mode (sized to the slice)
 THREAD_RUN = 100     # examples per resumable run: hypothesis opens a run with min(n//10, 50)
                      # "small" examples; 100 keeps that at 10% (and bounds the engine's memory)
-MIN_STRETCH_S = 0.5  # a guaranteed slice may run this much (or its own length) over to
-                     # reach its MIN_CASES
 
 
 class Halt(KeyboardInterrupt):
@@ -89,13 +87,16 @@ class Pair:
         return False
 
     def step(self, until, minimum=False, limit=None):
-        """Fuzz until ``until`` (monotonic; None with ``limit``: that many cases)."""
+        """Fuzz until ``until`` (monotonic; None with ``limit``: that many cases).  ``minimum``:
+        a guaranteed slice (``Scheduler``: ``(cases owed, stretch s)``; True: MIN_CASES)."""
         if self.done:
             return
         r, t = self.runner, time.monotonic()
-        r.stop_at, r.min_cases = until, (r.cases + r.steer.skipped + MIN_CASES if minimum else 0)
-        if until is not None:  # a guaranteed slice may stretch to run its cases, within reason
-            r.min_until = until + max(MIN_STRETCH_S, until - t)
+        owed, stretch = minimum if isinstance(minimum, tuple) else \
+            (MIN_CASES, max(MIN_STRETCH_S, (until or t) - t)) if minimum else (0, 0.0)
+        r.min_start = r.cases + r.steer.skipped
+        r.stop_at, r.min_cases = until, r.min_start + owed
+        r.min_until = None if until is None else until + stretch
         if limit is not None:
             r.limit, r.deterministic = limit, True
         before = r.cases + r.steer.skipped
@@ -151,7 +152,7 @@ class Pair:
     def _batches(self):
         """Batched oracles: draw a batch, answer it stage by stage, judge smallest first."""
         r, first = self.runner, True
-        while r.best is None and (first and r.min_cases or self._left()):
+        while r.best is None and (first and r.min_cases > r.min_start or self._left()):
             if r.hard_stop is not None and time.monotonic() > r.hard_stop:
                 return
             first = False
@@ -161,7 +162,7 @@ class Pair:
             self.chunk += 1
             if not cases:
                 return
-            marked = [(a, r.region(a)) for a in cases if r.fresh(a)]
+            marked = [(a, r.region(a)) for a in cases if r.fresh(case_key(a))]
             marked = [(a, m) for a, m in marked if m is not SKIP]
             prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked])
             for args, region in sorted(marked, key=lambda am: sum(map(len, encode(am[0])))):
@@ -169,6 +170,7 @@ class Pair:
                     break
                 try:
                     r.judge(args, region)
+                    r.passed(case_key(args))
                 except Exception:  # noqa: BLE001 - recorded in r.best
                     pass
 

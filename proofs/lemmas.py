@@ -229,15 +229,15 @@ _IMAGE_ARG = ("Rank 0: equal images {0}.  Step: for L = (s:d)::T the operation k
 # ---------------------------------------------------------------- permute, sort (2.1.3.18, 2.1.3.35)
 
 def _perm_image(r, sort):
-    """One pair of queries per σ (symbolic σ with If-selections stops at rank 4-5)."""
-    out = []
+    """One pair of queries per σ (symbolic σ with If-selections stops at rank 4-5); the
+    layout and the order clauses are built once (the same terms)."""
+    (L, c0), out = fresh_layout("L", r), []
+    M = L.modes  # sort: σ is the permutation of Construction 2.1.3.31: ⪯ order, ties by index
+    before = {(a, b): z3.Or(M[a].d < M[b].d, z3.And(M[a].d == M[b].d, M[a].s < M[b].s),
+                            z3.And(M[a].d == M[b].d, M[a].s == M[b].s, a < b))
+              for a in range(r) for b in range(r) if sort and a != b}
     for perm in itertools.permutations(range(r)):
-        L, c = fresh_layout("L", r)
-        M = L.modes
-        if sort:  # σ is the permutation of Construction 2.1.3.31: ⪯ order, ties by index
-            for a, b in zip(perm, perm[1:]):
-                c.append(z3.Or(M[a].d < M[b].d, z3.And(M[a].d == M[b].d, M[a].s < M[b].s),
-                               z3.And(M[a].d == M[b].d, M[a].s == M[b].s, a < b)))
+        c = c0 + [before[a, b] for a, b in zip(perm, perm[1:]) if sort]
         P = SymLayout(M[q] for q in perm)
         inv = [perm.index(i) for i in range(r)]
         qs = _image_queries("sort" if sort else "permute", L, P,

@@ -1,45 +1,67 @@
 """What every subcommand validates the same way (issue 12): numeric flags, ``--against``
 lists, and (re-exported from ``layoutcheck.files``) output paths and bounded input files.
-Bad values raise ``LayoutError`` (or, as argparse ``type=`` functions,
-``argparse.ArgumentTypeError``): one line, exit 2, before any work is done.
+Bad values raise ``LayoutError``: one line, exit 2, before any work is done (numeric flags
+are parsed as text and checked by the command, so a bad value is "bad input", while an
+unknown option or a missing argument is a usage error that prints the usage).
 """
 
-import argparse
 import math
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.files import check_output_path, read_json, write_output  # noqa: F401
 
-__all__ = ["number", "seconds", "count", "check_output_path", "write_output", "oracle_names",
-           "read_json", "MAX_BUDGET_S"]
+__all__ = ["number", "seconds", "count", "validate", "check_output_path", "write_output",
+           "oracle_names", "read_json", "MAX_BUDGET_S"]
 
 MAX_BUDGET_S = 86400.0       # a fuzz budget is at most a day
 
 
 def number(lo, hi, *, integer=False, lo_open=False, unit=""):
-    """An argparse ``type=``: a finite number in [lo, hi] (``(lo, hi]`` with lo_open)."""
+    """A validator ``f(value, option) -> number`` for a numeric flag given as text (argparse
+    ``type=str``) or as its numeric default: a finite number in [lo, hi] (``(lo, hi]`` with
+    lo_open); anything else is one LayoutError line naming the option and the range."""
     kind = "an integer" if integer else "a number"
     left = "(" if lo_open else "["
+    rng = f"{left}{_fmt(lo)}, {_fmt(hi)}]{unit}"
 
-    def parse(text):
-        try:
-            value = int(text, 10) if integer else float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
-        ok = math.isfinite(value) and (lo < value if lo_open else lo <= value) and value <= hi
-        if not ok:
-            raise argparse.ArgumentTypeError(f"{text!r} is outside {left}{lo:g}, {hi:g}]{unit}")
+    def check(value, option):
+        if isinstance(value, str):
+            try:
+                value = int(value.strip(), 10) if integer else float(value)
+            except ValueError:
+                raise LayoutError(f"{option} must be {kind} in {rng}, got {value!r}") from None
+        if not math.isfinite(value):
+            raise LayoutError(f"{option} must be finite, in {rng}, got {value}")
+        if lo_open and lo == 0 and value <= 0:
+            raise LayoutError(f"{option} must be positive (at most {_fmt(hi)}{unit}), got {_fmt(value)}")
+        if value < lo:
+            raise LayoutError(f"{option} must be at least {_fmt(lo)} (at most {_fmt(hi)}{unit}), "
+                              f"got {_fmt(value)}")
+        if value > hi:
+            raise LayoutError(f"{option} must be at most {_fmt(hi)}{unit}, got {_fmt(value)}")
         return value
-    return parse
+    return check
+
+
+def _fmt(x):
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e18 or isinstance(x, int) else f"{x:g}"
 
 
 def seconds(hi=MAX_BUDGET_S):
     """Seconds: finite, > 0, at most ``hi``."""
-    return number(0, hi, lo_open=True, unit=" seconds")
+    return number(0, hi, lo_open=True, unit=" s")
 
 
 def count(lo, hi):
     return number(lo, hi, integer=True)
+
+
+def validate(args, **checks):
+    """Apply ``checks[name](value, "--name")`` to each given flag of ``args`` (None skipped)."""
+    for name, check in checks.items():
+        value = getattr(args, name)
+        if value is not None:
+            setattr(args, name, check(value, "--" + name.replace("_", "-")))
 
 
 def oracle_names(against, default):

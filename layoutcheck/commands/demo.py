@@ -14,7 +14,7 @@ import json
 import sys
 import time
 
-from .common import check_output_path, count, oracle_names, seconds, write_output
+from .common import check_output_path, count, oracle_names, seconds, validate, write_output
 
 HELP = "quick fuzz + proof + oracle run on an embedded default, ending in a report"
 
@@ -32,13 +32,13 @@ DEFAULT_OPS = [
 
 
 def add_arguments(parser):
-    parser.add_argument("--budget", type=seconds(3600), default=30.0,
+    parser.add_argument("--budget", default=30.0,
                         help="seconds for the fuzz campaign (default 30, at most 3600; each check "
                              "runs at least one batch, so many checks x oracles can take longer)")
-    parser.add_argument("--seed", type=count(0, 2 ** 64 - 1), default=0, help="fuzz seed (default 0)")
+    parser.add_argument("--seed", default=0, help="fuzz seed (default 0)")
     parser.add_argument("--against", default=None,
                         help="oracles for the op table and the fuzz (default: all available)")
-    parser.add_argument("--max-rank", type=count(1, MAX_RANK), default=3,
+    parser.add_argument("--max-rank", default=3,
                         help=f"rank bound for the proofs (default 3, 1..{MAX_RANK})")
     parser.add_argument("--report", metavar="FILE", help="also write the report as JSON")
     from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
@@ -197,6 +197,7 @@ def _check_oracles(against):
 
 
 def run(args):
+    validate(args, budget=seconds(3600), seed=count(0, 2 ** 64 - 1), max_rank=count(1, MAX_RANK))
     from layoutcheck.oracles.cpp_toolchain import apply_cute_include
     apply_cute_include(args)
     names = _check_oracles(args.against)

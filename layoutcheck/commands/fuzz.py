@@ -12,7 +12,8 @@ import sys
 
 from layoutcheck.errors import LayoutError
 
-from .common import MAX_BUDGET_S, check_output_path, count, oracle_names, seconds, write_output
+from .common import (MAX_BUDGET_S, check_output_path, count, oracle_names, seconds, validate,
+                     write_output)
 
 HELP = "fuzz oracles against the spec and the algebra's laws within a time budget (a CI gate)"
 
@@ -30,12 +31,12 @@ def add_arguments(parser):
                         help="comma-separated check names (see --list)")
     parser.add_argument("--kind", choices=["differential", "law"], default=None,
                         help="only differential checks (vs spec) or only algebraic laws")
-    parser.add_argument("--budget", type=seconds(), default=60.0,
+    parser.add_argument("--budget", default=60.0,
                         help=f"seconds for the whole run, shared across checks (default 60, "
                              f"at most {MAX_BUDGET_S:g})")
-    parser.add_argument("--seed", type=count(0, 2 ** 64 - 1), default=0,
+    parser.add_argument("--seed", default=0,
                         help="base seed (default 0)")
-    parser.add_argument("--max-examples", type=count(1, MAX_EXAMPLES), default=None,
+    parser.add_argument("--max-examples", default=None,
                         help="cases per check instead of a time budget: the run is then "
                              f"a function of --seed only (1..{MAX_EXAMPLES})")
     parser.add_argument("--report", metavar="FILE", help="write the JSON report here")
@@ -44,7 +45,7 @@ def add_arguments(parser):
                         help="rerun the counterexamples of a saved --report")
     parser.add_argument("--case", nargs="+", metavar=("CHECK", "ARG"),
                         help="rerun one case: a check name and its inputs in CuTe notation")
-    parser.add_argument("--jobs", type=count(1, MAX_JOBS), default=1,
+    parser.add_argument("--jobs", default=1,
                         help=f"processes (1..{MAX_JOBS}); shards the run by seed and merges the "
                              "results")
     parser.add_argument("--no-db", action="store_true",
@@ -102,6 +103,10 @@ def run(args):
         for c in CHECKS:
             print(f"{c.name:36s} {c.kind:12s} {c.doc}")
         return 0
+    validate(args, budget=seconds(), seed=count(0, 2 ** 64 - 1),
+             max_examples=count(1, MAX_EXAMPLES), jobs=count(1, MAX_JOBS))
+    if args.replay is not None and not args.replay.strip():
+        raise LayoutError("--replay needs a file name")
     from layoutcheck.oracles.cpp_toolchain import apply_cute_include
     apply_cute_include(args)
     oracles = oracle_names(args.against, lambda: ["pycute"])

@@ -4,7 +4,7 @@ on a GPU when one is present (with throughput for large layouts)."""
 
 from layoutcheck.errors import LayoutError
 
-from .common import check_output_path, count
+from .common import check_output_path, count, validate
 
 HELP = "compile the CUDA address kernels (sm_90) and check them against the spec"
 
@@ -14,11 +14,11 @@ def add_arguments(parser):
                         help="compile every kernel source (NVRTC and nvcc), execute nothing")
     parser.add_argument("--report", metavar="FILE",
                         help="also write the report to FILE (JSON if it ends in .json, else text)")
-    parser.add_argument("--seed", type=count(0, 2 ** 63 - 1), default=0,
+    parser.add_argument("--seed", default=0,
                         help="seed of the generated layouts")
-    parser.add_argument("--count", type=count(1, 100_000), default=200,
+    parser.add_argument("--count", default=200,
                         help="layouts in the sweep (default 200, 1..100000; others scale from it)")
-    parser.add_argument("--cute-count", type=count(1, 10_000), default=24,
+    parser.add_argument("--cute-count", default=24,
                         help="CuTe device computations (default 24, 1..10000)")
     parser.add_argument("--sizes", default="24,26,28,30",
                         help="log2 sizes of the large layouts timed on a device (default "
@@ -45,6 +45,8 @@ def run(args):
     import sys
     from layoutcheck.oracles.cpp_toolchain import apply_cute_include
     apply_cute_include(args)
+    validate(args, seed=count(0, 2 ** 63 - 1), count=count(1, 100_000),
+             cute_count=count(1, 10_000))
     check_output_path(args.report, "--report")
     sizes = _sizes(args.sizes)
     report = run_all(compile_only=args.compile_only, seed=args.seed, count=args.count,

@@ -112,6 +112,8 @@ def _cpus():
 
 def _open_report(path):
     from layoutcheck.errors import LayoutError
+    from layoutcheck.files import check_output_path
+    check_output_path(path, "--report")  # a directory, /dev/full, ...: one line, exit 2 now
     try:
         return open(path, "w")
     except OSError as e:

@@ -21,7 +21,7 @@ Z3_TIMEOUT_MS = 5000
 def add_arguments(parser):
     parser.add_argument("layout", help="a layout in CuTe notation, e.g. '(2,(2,2)):(4,(2,1))'")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--limit", type=int, default=1024, metavar="N",
+    parser.add_argument("--limit", default=1024, metavar="N",
                         help=f"list at most N values, and draw the grid only when it has at "
                              f"most N cells (default 1024, at most {MAX_LIMIT})")
 
@@ -143,8 +143,9 @@ def mode_properties(L, limit=1024):
 def describe(text, limit):
     """The shown facts as a dict (the JSON object)."""
     from layoutcheck import spec as S
-    if not 0 <= limit <= MAX_LIMIT:
-        raise LayoutError(f"--limit must lie in [0, {MAX_LIMIT}], got {limit}")
+
+    from .common import count
+    limit = count(0, MAX_LIMIT)(limit, "--limit")
     L = S.parse(text)
     n = int(S.size(L))
     shown = min(n, limit)
@@ -167,6 +168,8 @@ def describe(text, limit):
 
 
 def run(args):
+    from .common import count
+    args.limit = count(0, MAX_LIMIT)(args.limit, "--limit")
     info = describe(args.layout, args.limit)
     if args.json:
         print(json.dumps(info))

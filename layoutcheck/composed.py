@@ -1,0 +1,337 @@
+"""CuTe's vocabulary beyond plain layouts, as neutral values (issue 16): ``Swizzle``,
+``ComposedLayoutBase``, ``SignedLayout`` and ``F2Layout``, with CuTe's notation in and out.
+
+Like ``layoutcheck.layout.LayoutBase`` these values check, print, parse, compare and hash,
+and do *not* evaluate: ``layoutcheck.spec`` and ``layoutcheck.impl`` each bring their own
+functions (spec/swizzle.py, impl/swizzle.py), so the two stay independent witnesses.
+
+- ``Swizzle(B, M, S)`` is CuTe's ``Swizzle<B,M,S>`` (cute/swizzle.hpp): printed ``Sw<3,4,3>``;
+  parsed from ``Sw<3,4,3>``, ``S<3,4,3>`` (the CuTe DSL's print) or ``Swizzle<3,4,3>``.
+  CuTe's parameter checks hold: ``B >= 0``, ``M >= 0``, ``|S| >= B`` (its static_asserts),
+  else ``LayoutError(condition="swizzle_params")``.
+- ``ComposedLayoutBase(outer, offset, inner)`` is CuTe's ``ComposedLayout<A,O,B>``
+  (cute/layout_composed.hpp), the function ``c -> outer(offset + inner(c))``: ``outer`` a
+  ``Swizzle`` or a layout, ``offset`` an integer >= 0 (static ``_0`` as CuTe writes it),
+  ``inner`` a layout (it gives the domain: shape, size, rank).  Printed as CuTe prints it,
+  ``Sw<3,4,3> o _0 o (8,64):(64,1)``.
+- ``SignedLayout(shape, stride)``: a layout whose strides may be negative.  CuTe's slices of
+  a swizzled layout decay to such layouts (``((_16,_2,_2)):((_1,-16,32))``); the neutral
+  ``LayoutBase`` keeps strides >= 0, so answers of this kind use this class.
+- ``F2Layout(shape, stride)``: NVlabs PyCuTe's layouts with F2 ("XOR") strides
+  (pycute/swizzle.py ``F2``): ``L(c) = XOR_i (c_i (x) d_i)`` with (x) the carry-less product.
+  Printed with PyCuTe's ``F`` marks, ``(2,2,2):(F1,F2,F5)``.
+
+``parse_vocab(text)`` reads any of them (and plain layouts); ``parse_swizzle``,
+``parse_composed`` and ``parse_f2`` read one kind.
+"""
+
+import re
+
+from .errors import LayoutError
+from .integers import C
+from .layout import LayoutBase, check_inttuple, congruent, leaves
+from .notation import format_tuple, parse_layout_parts, parse_tuple
+
+__all__ = ["Swizzle", "ComposedLayoutBase", "SignedLayout", "F2Layout", "parse_swizzle",
+           "parse_composed", "parse_signed", "parse_f2", "parse_vocab", "is_vocab_value",
+           "SWIZZLE_BITS_LIMIT"]
+
+# CuTe's swizzle masks are 32-bit ints (swizzle.hpp: ``cute::constant<int, ...>``): the top
+# field must end below bit 31.  The values themselves allow more; adapters check this.
+SWIZZLE_BITS_LIMIT = 31
+
+_SW = re.compile(r"^\s*(?:Sw|S|Swizzle)\s*<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*>\s*$")
+
+
+def _int(x, what):
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise LayoutError(f"{what} is {x!r}, not an integer", condition="swizzle_params")
+    return int(x)
+
+
+class Swizzle:
+    """CuTe's ``Swizzle<B,M,S>``: keep the low M bits, xor the B bits at M + max(0,S) into the
+    B bits at M - min(0,S) (cute/swizzle.hpp).  Immutable and hashable."""
+
+    __slots__ = ("_b", "_m", "_s")
+
+    def __init__(self, bits, base, shift):
+        b, m, s = _int(bits, "BBits"), _int(base, "MBase"), _int(shift, "SShift")
+        if b < 0 or m < 0:
+            raise LayoutError(f"Swizzle<{b},{m},{s}>: BBits and MBase must be >= 0 "
+                              "(cute/swizzle.hpp static_assert)", condition="swizzle_params")
+        if abs(s) < b:
+            raise LayoutError(f"Swizzle<{b},{m},{s}>: |SShift| must be >= BBits, else the two bit "
+                              "fields overlap (cute/swizzle.hpp static_assert)",
+                              condition="swizzle_params")
+        object.__setattr__(self, "_b", b)
+        object.__setattr__(self, "_m", m)
+        object.__setattr__(self, "_s", s)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("swizzles are immutable")
+
+    @property
+    def bits(self):
+        return self._b
+
+    @property
+    def base(self):
+        return self._m
+
+    @property
+    def shift(self):
+        return self._s
+
+    @property
+    def params(self):
+        return (self._b, self._m, self._s)
+
+    @property
+    def span(self):
+        """B + M + |S|: the swizzle only touches bits below this (pycute's ``size()`` is
+        2^span)."""
+        return self._b + self._m + abs(self._s)
+
+    def __str__(self):
+        return f"Sw<{self._b},{self._m},{self._s}>"
+
+    def __repr__(self):
+        return f"Swizzle({self._b},{self._m},{self._s})"
+
+    def __eq__(self, other):
+        return isinstance(other, Swizzle) and self.params == other.params
+
+    def __hash__(self):
+        return hash(("Swizzle",) + self.params)
+
+    def __reduce__(self):
+        return (Swizzle, self.params)
+
+    @classmethod
+    def parse(cls, text):
+        return parse_swizzle(text)
+
+
+class SignedLayout:
+    """``shape:stride`` with strides of any sign (CuTe's decayed swizzle slices)."""
+
+    __slots__ = ("_shape", "_stride")
+
+    def __init__(self, shape, stride):
+        if isinstance(shape, LayoutBase):
+            shape, stride = shape.shape, shape.stride
+        shape = check_inttuple(shape, "shape", 1)
+        stride = _signed(stride)
+        if not congruent(shape, stride):
+            raise LayoutError(f"shape {format_tuple(shape)} and stride {format_tuple(stride)} have "
+                              "different profiles (they must be congruent)")
+        object.__setattr__(self, "_shape", shape)
+        object.__setattr__(self, "_stride", stride)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("layouts are immutable")
+
+    shape = property(lambda self: self._shape)
+    stride = property(lambda self: self._stride)
+
+    def as_layout(self):
+        """The same layout as a ``LayoutBase`` when every stride is >= 0, else None."""
+        if all(int(d) >= 0 for d in leaves(self._stride)):
+            return LayoutBase(self._shape, self._stride)
+        return None
+
+    def __str__(self):
+        return f"{format_tuple(self._shape)}:{format_tuple(self._stride)}"
+
+    __repr__ = __str__
+
+    def __eq__(self, other):
+        if isinstance(other, (SignedLayout, LayoutBase)):
+            return self._shape == other.shape and self._stride == other.stride
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((self._shape, self._stride))
+
+    def __reduce__(self):
+        return (SignedLayout, (self._shape, self._stride))
+
+
+def _signed(t):
+    if isinstance(t, (tuple, list)):
+        return tuple(_signed(x) for x in t)
+    if isinstance(t, bool) or not isinstance(t, int):
+        raise LayoutError(f"stride entry {t!r} is not an integer")
+    return t if isinstance(t, C) else int(t)
+
+
+class F2Layout:
+    """A layout with F2 strides (NVlabs PyCuTe pycute/swizzle.py): each stride is a bit vector,
+    ``+`` is XOR and ``*`` the carry-less product.  Shapes >= 1, strides >= 0."""
+
+    __slots__ = ("_shape", "_stride")
+
+    def __init__(self, shape, stride):
+        shape = check_inttuple(shape, "shape", 1)
+        stride = check_inttuple(stride, "F2 stride", 0)
+        if not congruent(shape, stride):
+            raise LayoutError(f"shape {format_tuple(shape)} and F2 stride {format_tuple(stride)} "
+                              "have different profiles (they must be congruent)")
+        object.__setattr__(self, "_shape", shape)
+        object.__setattr__(self, "_stride", stride)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("layouts are immutable")
+
+    shape = property(lambda self: self._shape)
+    stride = property(lambda self: self._stride)
+
+    def __str__(self):
+        return f"{format_tuple(self._shape)}:{_f_marks(self._stride)}"
+
+    __repr__ = __str__
+
+    def __eq__(self, other):
+        if not isinstance(other, F2Layout):
+            return NotImplemented
+        return self._shape == other._shape and self._stride == other._stride
+
+    def __hash__(self):
+        return hash(("F2", self._shape, self._stride))
+
+    def __reduce__(self):
+        return (F2Layout, (self._shape, self._stride))
+
+
+def _f_marks(t):
+    if isinstance(t, tuple):
+        return "(" + ",".join(_f_marks(x) for x in t) + ")"
+    return f"F{int(t)}"
+
+
+def _check_outer(outer):
+    if isinstance(outer, (Swizzle, LayoutBase)):
+        return outer
+    raise LayoutError(f"the outer function of a ComposedLayout must be a Swizzle or a layout, "
+                      f"got {outer!r}")
+
+
+class ComposedLayoutBase:
+    """CuTe's ``ComposedLayout``: ``c -> outer(offset + inner(c))`` (layout_composed.hpp);
+    its domain (shape, size, rank) is ``inner``'s.  Immutable, hashable, structural ``==``."""
+
+    __slots__ = ("_outer", "_offset", "_inner")
+
+    def __init__(self, outer, offset, inner):
+        outer = _check_outer(outer)
+        offset = check_inttuple(offset, "offset", 0)
+        if isinstance(offset, tuple):
+            raise LayoutError(f"the offset of a ComposedLayout is an integer, got {offset!r}")
+        if not isinstance(inner, LayoutBase):
+            raise LayoutError(f"the inner part of a ComposedLayout must be a layout, got {inner!r}")
+        object.__setattr__(self, "_outer", outer)
+        object.__setattr__(self, "_offset", offset)
+        object.__setattr__(self, "_inner", LayoutBase(inner.shape, inner.stride))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("composed layouts are immutable")
+
+    outer = property(lambda self: self._outer)
+    offset = property(lambda self: self._offset)
+    inner = property(lambda self: self._inner)
+    shape = property(lambda self: self._inner.shape)
+
+    def __str__(self):
+        return f"{self._outer} o {format_tuple(self._offset)} o {self._inner}"
+
+    def __repr__(self):
+        return f"ComposedLayout('{self}')"
+
+    def __eq__(self, other):
+        if not isinstance(other, ComposedLayoutBase):
+            return NotImplemented
+        return (self._outer == other._outer and int(self._offset) == int(other._offset)
+                and self._inner == other._inner)
+
+    def __hash__(self):
+        return hash(("Composed", self._outer, int(self._offset), self._inner))
+
+    def __reduce__(self):
+        return (ComposedLayoutBase, (self._outer, self._offset, self._inner))
+
+    @classmethod
+    def parse(cls, text):
+        return parse_composed(text)
+
+
+# --- notation ---------------------------------------------------------------------------
+
+def parse_swizzle(text):
+    """``Sw<B,M,S>`` / ``S<B,M,S>`` / ``Swizzle<B,M,S>`` -> Swizzle."""
+    if not isinstance(text, str):
+        raise LayoutError(f"expected swizzle text, got {type(text).__name__}")
+    m = _SW.match(text)
+    if not m:
+        raise LayoutError(f"malformed swizzle {text!r}: expected Sw<B,M,S> (e.g. Sw<3,4,3>)")
+    return Swizzle(*(int(g) for g in m.groups()))
+
+
+def _split_o(text):
+    """Split ``A o O o B`` at its top-level `` o `` separators."""
+    parts = re.split(r"\s+o\s+", text.strip())
+    return [p.strip() for p in parts]
+
+
+def parse_signed(text):
+    """A layout whose strides may be negative (``((16,2)):((1,-16))``)."""
+    shape, stride = parse_layout_parts(text)
+    return SignedLayout(shape, stride)
+
+
+def parse_composed(text):
+    """``OUTER o OFFSET o INNER`` -> ComposedLayoutBase (OUTER a swizzle or a layout)."""
+    if not isinstance(text, str):
+        raise LayoutError(f"expected composed-layout text, got {type(text).__name__}")
+    parts = _split_o(text)
+    if len(parts) != 3:
+        raise LayoutError(f"malformed composed layout {text!r}: expected OUTER o OFFSET o INNER, "
+                          "e.g. 'Sw<3,4,3> o _0 o (8,64):(64,1)'")
+    outer_text, offset_text, inner_text = parts
+    outer = parse_swizzle(outer_text) if _SW.match(outer_text) else LayoutBase.parse(outer_text)
+    offset = parse_tuple(offset_text)
+    if isinstance(offset, tuple):
+        raise LayoutError(f"malformed composed layout {text!r}: the offset {offset_text!r} is no integer")
+    return ComposedLayoutBase(outer, offset, LayoutBase.parse(inner_text))
+
+
+_F = re.compile(r"F(\d+)")
+
+
+def parse_f2(text):
+    """``(2,2):(F1,F3)`` -> F2Layout (the ``F`` marks are optional on input)."""
+    if not isinstance(text, str) or ":" not in text:
+        raise LayoutError(f"malformed F2 layout {text!r}: expected SHAPE:STRIDE like (2,2):(F1,F3)")
+    shape_text, _, stride_text = text.partition(":")
+    shape, stride = parse_layout_parts(shape_text + ":" + _F.sub(r"\1", stride_text))
+    return F2Layout(shape, stride)
+
+
+def parse_vocab(text):
+    """Any value of this module or a plain layout, recognised by its text."""
+    if not isinstance(text, str):
+        raise LayoutError(f"expected text, got {type(text).__name__}")
+    t = text.strip()
+    if _SW.match(t):
+        return parse_swizzle(t)
+    if re.search(r"\s+o\s+", t):
+        return parse_composed(t)
+    if "F" in t:
+        return parse_f2(t)
+    if "-" in t.partition(":")[2]:
+        return parse_signed(t)
+    return LayoutBase.parse(t)
+
+
+def is_vocab_value(x):
+    return isinstance(x, (Swizzle, ComposedLayoutBase, SignedLayout, F2Layout))
