@@ -4,9 +4,9 @@ Equal slices waste the budget: a pair that has long stopped producing anything n
 much time as one that keeps finding new behaviour.  The campaign runs in two phases:
 
 1. **Guaranteed minimum.**  ``MIN_FRACTION`` of the budget is spread over every pair, in
-   order (time a pair leaves unused rolls over to the next); each pair runs at least
-   ``MIN_CASES`` cases (one batch for a batched oracle) as long as the budget lasts, so a
-   20 s budget over 150 pairs still reaches every pair.  A pair the budget cannot reach at
+   order (time a pair leaves unused rolls over to the next); each pair runs at least one
+   case (one batch for a batched oracle) and up to ``MIN_CASES`` within twice its slice, as
+   long as the budget lasts, so a 20 s budget over 150 pairs still reaches every pair.  A pair the budget cannot reach at
    all is reported as not reached (``summary["not_reached"]``), never as a pass.
 2. **Adaptive rounds** (the idea of HypoFuzz).  Each round gives a quantum to the pair with
    the highest expected rate of *new behaviour*: the Good-Turing estimate of the chance that
@@ -21,8 +21,9 @@ much time as one that keeps finding new behaviour.  The campaign runs in two pha
 Budget discipline: the campaign ends within ``budget + grace(budget)`` plus at most one case
 in flight (an oracle call cannot be interrupted; module oracles have a per-call timeout).
 A new failure is shrunk for at most ``shrink_room`` (``SHRINK_FRACTION`` of the budget, at
-least ``MIN_SHRINK_S``, and never past the deadline plus the grace); re-shrinking a known
-finding's first case gets ``known_shrink_room`` and never passes the deadline.
+least ``MIN_SHRINK_S``, and never past the deadline plus the grace); shrinking a known
+finding's first case gets ``known_shrink_room`` and never passes the deadline; all shrinking
+together draws on a ``ShrinkPool`` of ``SHRINK_POOL`` of the budget.
 """
 
 import time
@@ -31,14 +32,15 @@ from layoutcheck.layout import LayoutBase, leaves
 
 from . import targets as _targets
 
-__all__ = ["Novelty", "Scheduler", "Observed", "features", "grace", "shrink_room", "known_shrink_room",
-           "MIN_FRACTION", "MIN_CASES", "MIN_STRETCH_S"]
+__all__ = ["Novelty", "Scheduler", "Observed", "ShrinkPool", "features", "grace", "shrink_room",
+           "known_shrink_room",
+           "MIN_FRACTION", "MIN_CASES"]
 
 MIN_FRACTION = 0.4   # of the budget: the guaranteed minimum, spread over every pair
 MIN_CASES = 4        # cases a pair runs in its guaranteed slice, even when the slice is short
-MIN_STRETCH_S = 0.5  # ... for which the slice may run this much (or its own length) over
 QUANTUM = (0.1, 5.0)  # seconds per adaptive round: bounds of remaining / (2 * active pairs)
-SHRINK_FRACTION = 0.15
+SHRINK_FRACTION = 0.15  # of the budget, at most, for one new failure
+SHRINK_POOL = 0.3       # of the budget, at most, for all shrinking together (plus the grace)
 MIN_SHRINK_S = 2.0
 KNOWN_SHRINK_S = 1.0
 
@@ -57,6 +59,28 @@ def shrink_room(budget, now, deadline):
 def known_shrink_room(budget, now, deadline):
     """Seconds for re-shrinking a known finding's case (within the budget itself)."""
     return max(0.0, min(KNOWN_SHRINK_S, 0.02 * budget, deadline - now))
+
+
+class ShrinkPool:
+    """The share of the budget that shrinking may take across all pairs (``SHRINK_POOL`` of it;
+    all of it for a single pair), so that many failing pairs cannot starve the others: once
+    the pool is spent a failure is reported as found (the smallest failing case seen)."""
+
+    def __init__(self, budget, deadline, fraction=None):
+        self.budget, self.deadline = budget, deadline
+        self.left = (SHRINK_POOL if fraction is None else fraction) * budget + grace(budget)
+        self.waiting = 0  # pairs still owed their guaranteed slice (set by the Scheduler)
+
+    def room(self, now, known=False):
+        """Seconds granted to a failure found at ``now`` (charged to the pool now); while
+        pairs still wait for their guaranteed slice, at most an even share of the pool."""
+        cap = (known_shrink_room if known else shrink_room)(self.budget, now, self.deadline)
+        granted = max(0.0, min(cap, self.left / (1 + self.waiting)))
+        self.left -= granted
+        return granted
+
+    def refund(self, seconds):
+        self.left += max(0.0, seconds)
 
 
 # --- behaviours --------------------------------------------------------------------------
@@ -142,8 +166,8 @@ class Scheduler:
     ``(cases owed, seconds the slice may stretch for them)`` for a guaranteed slice, else
     False."""
 
-    def __init__(self, pairs, budget, t0=None, clock=time.monotonic):
-        self.pairs, self.budget, self.clock = list(pairs), float(budget), clock
+    def __init__(self, pairs, budget, t0=None, clock=time.monotonic, pool=None):
+        self.pairs, self.budget, self.clock, self.pool = list(pairs), float(budget), clock, pool
         self.t0 = clock() if t0 is None else t0
         self.deadline = self.t0 + self.budget
 
@@ -161,12 +185,17 @@ class Scheduler:
                 p.not_reached = True
                 continue
             slice_s = max(0.0, (pool_end - now) / (len(pairs) - i))
-            # on schedule a pair owes MIN_CASES and may stretch its slice for them; behind
-            # schedule (slow oracles used up the pool) one case, so that every pair is reached
-            owed, stretch = (MIN_CASES, max(MIN_STRETCH_S, slice_s)) if slice_s > 0 else (1, 0.1)
+            # a pair owes MIN_CASES, for which its slice may stretch to twice its length;
+            # the first case runs whatever it takes (a slow oracle): every pair is reached
+            # unless the budget itself runs out
+            owed, stretch = (MIN_CASES, slice_s) if slice_s > 0 else (1, 0.0)
+            if self.pool is not None:
+                self.pool.waiting = len(pairs) - i - 1
             p.step(min(now + slice_s, self.deadline), minimum=(owed, stretch))
             if after_minimum:
                 after_minimum(i + 1, len(pairs), p)
+        if self.pool is not None:
+            self.pool.waiting = 0
         while True:
             now = clock()
             active = [p for p in pairs if not p.done and not p.not_reached]

@@ -33,7 +33,7 @@ from .recognise import known_failure
 from . import targets as _targets
 from .batched import BATCHED, Prefetching
 from .bounds import bounded
-from .budget import Novelty, Observed, Scheduler
+from .budget import Novelty, Observed, Scheduler, ShrinkPool
 from .pairs import BATCH, Pair
 from .pairs import Halt as _Halt
 from .properties import BY_NAME, CheckFailed, Skip, checks_for
@@ -273,10 +273,10 @@ def _known(ctx, check, args):
         return None
 
 
-def _pair(check, oracle, spec, seed=0, budget=None, deadline=None):
+def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None):
     proxy = Prefetching(oracle) if oracle.name in BATCHED else None
     runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec))
-    return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline)
+    return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline, pool=pool)
 
 
 def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, replays=()):
@@ -394,13 +394,15 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
     t0 = time.monotonic()
     deadline = None if max_examples is not None else t0 + budget
     rows, live = {}, []
+    pool = None if max_examples is not None else ShrinkPool(budget, deadline)
     for i, (check, name) in enumerate(pairs):
         reason = _skip_reason(check, objs[name], objs.get("spec"), reasons)
         if reason:
             rows[i] = result_row(check, name, "skipped", message=reason)
             continue
         p = _pair(check, objs[name], objs.get("spec"), seed,
-                  budget=None if max_examples is not None else budget, deadline=deadline)
+                  budget=None if max_examples is not None else budget, deadline=deadline,
+                  pool=pool)
         p.replay([e["inputs"] for e in db if e["check"] == check.name and e["oracle"] == name])
         live.append((i, p))
     shown = [0]
@@ -426,7 +428,7 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
             if p.proxy is None:
                 p.threaded()
         try:
-            Scheduler([p for _, p in live], budget, t0=t0).run(
+            Scheduler([p for _, p in live], budget, t0=t0, pool=pool).run(
                 after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)
         finally:
             for _, p in live:

@@ -68,11 +68,26 @@ def composition_not_composable(A, B=None, *rest):
     return B is not None and _raises(_spec().composition, A, B, sense="cute")
 
 
+def _condition(fn, *args, **kw):
+    try:
+        fn(*args, **kw)
+    except LayoutError as e:
+        return e.condition or "raised"
+    return None
+
+
 @predicate
 def product_not_composable(A, B=None, *rest):
-    """The spec (CuTe's sense) rejects logical_product(A, B): comp(A, size(A) cosize(B))
-    and B are not composable, or A is not complementable there."""
-    return B is not None and _raises(_spec().logical_product, A, B, sense="cute")
+    """The spec (CuTe's sense) rejects logical_product(A, B) because comp(A, size(A) cosize(B))
+    and B are not composable (condition is_composable)."""
+    return B is not None and _condition(_spec().logical_product, A, B, sense="cute") == "is_composable"
+
+
+@predicate
+def product_not_complementable(A, B=None, *rest):
+    """F-075 in the products: the spec (CuTe's sense) rejects logical_product(A, B) because A
+    has no complement in size(A) cosize(B) (condition is_complementable)."""
+    return B is not None and _condition(_spec().logical_product, A, B, sense="cute") == "is_complementable"
 
 
 @predicate
@@ -324,6 +339,7 @@ def pycute_not_complementable(*inputs, op=None):
     in CuTe's sense, and pycute (its model) computes one anyway: a layout, or a shape with a
     0 entry that the adapter reports as an invalid answer (oracles.protocol.INVALID_ANSWER)."""
     inside = (not_complementable_cute(*inputs) if op == "complement"
+              else product_not_complementable(*inputs) if op.endswith("_product")
               else _divisor_not_complementable(*inputs))
     if not inside:
         return False

@@ -8,7 +8,7 @@ import threading
 import time
 
 from .batched import BATCH_CASES, draw_cases, prefetch
-from .budget import MIN_CASES, MIN_STRETCH_S, known_shrink_room, shrink_room
+from .budget import MIN_CASES, ShrinkPool
 from .report import result_row
 from .steer import SKIP
 from .targets import case_key, decode, encode
@@ -44,20 +44,34 @@ class Pair:
     """A (check, oracle) pair across the rounds of a budget (``budget.Scheduler``) or a fixed
     number of cases (``--max-examples``)."""
 
-    def __init__(self, check, runner, proxy=None, seed=0, budget=None, deadline=None):
+    def __init__(self, check, runner, proxy=None, seed=0, budget=None, deadline=None,
+                 pool=None):
         """``runner``: the campaign's ``_Runner`` over the oracle (``proxy``: its
-        ``batched.Prefetching`` wrapper for a batched oracle, else None)."""
+        ``batched.Prefetching`` wrapper for a batched oracle, else None); with a budget,
+        ``pool`` is the campaign's ``budget.ShrinkPool`` (default: one for this pair alone)."""
         self.check, self.name, self.seed, self.proxy = check, runner.ctx.oracle.name, seed, proxy
         self.runner = r = runner
+        self.granted = None  # (start, seconds) of the shrinking granted from the pool
         if budget:
             r.hard_stop = deadline
-            r.shrink_room = lambda now, known: (known_shrink_room if known else shrink_room)(
-                budget, now, deadline)
+            self.pool = pool or ShrinkPool(budget, deadline, fraction=1.0)
+            r.shrink_room = self._grant
         self.novelty, self.strategy, self.error = r.novelty, None, None
         self.chunk = self.idle = self.rounds = 0
         self.seconds, self.per_example, self.finished_at = 0.0, None, None
         self.done = self.not_reached = False
         self.resumable = None      # a Resumable run (budget mode in a campaign), or None
+
+    def _grant(self, now, known):
+        seconds = self.pool.room(now, known)
+        self.granted = (now, seconds)
+        return seconds
+
+    def _refund(self):
+        if self.granted is not None:
+            start, seconds = self.granted
+            self.pool.refund(seconds - max(0.0, min(time.monotonic() - start, seconds)))
+            self.granted = None
 
     def threaded(self):
         """Keep one hypothesis run alive across this pair's turns (``Resumable``)."""
@@ -93,7 +107,7 @@ class Pair:
             return
         r, t = self.runner, time.monotonic()
         owed, stretch = minimum if isinstance(minimum, tuple) else \
-            (MIN_CASES, max(MIN_STRETCH_S, (until or t) - t)) if minimum else (0, 0.0)
+            (MIN_CASES, max(0.0, (until or t) - t)) if minimum else (0, 0.0)
         r.min_start = r.cases + r.steer.skipped
         r.stop_at, r.min_cases = until, r.min_start + owed
         r.min_until = None if until is None else until + stretch
@@ -106,6 +120,7 @@ class Pair:
             (self._batches if self.proxy else self._resumed if self.resumable else self._runs)()
         except Exception as e:  # noqa: BLE001 - the harness itself failed on this pair
             self.error, self.done = e, True
+        self._refund()
         self.rounds += 1
         self.finished_at = time.monotonic()
         self.seconds += self.finished_at - t
@@ -164,6 +179,7 @@ class Pair:
                 return
             marked = [(a, r.region(a)) for a in cases if r.fresh(case_key(a))]
             marked = [(a, m) for a, m in marked if m is not SKIP]
+            self.proxy.cache.clear()  # the cases are distinct: answers of earlier batches are dead
             prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked])
             for args, region in sorted(marked, key=lambda am: sum(map(len, encode(am[0])))):
                 if r.best is not None:

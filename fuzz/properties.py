@@ -316,6 +316,9 @@ CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
 from .api_checks import API_CHECKS  # noqa: E402  (issue 11: coordinates, slices, IntTuples)
 
 CHECKS += API_CHECKS
+from .vocab_checks import VOCAB_CHECKS  # noqa: E402  (issue 16: swizzles, recast, tiling)
+
+CHECKS += VOCAB_CHECKS
 BY_NAME = {c.name: c for c in CHECKS}
 
 

@@ -27,6 +27,10 @@ from .divide import (logical_divide, zipped_divide, tiled_divide, flat_divide,  
 from .coords import (crd2idx, idx2crd, crd2crd, eval_coord, get_mode, dice,  # noqa: F401
                      slice_and_offset, shape_div, prefix_product, product, inner_product,
                      elem_scale, congruent, compatible, filter_profile, natural_coord)
+from . import recast as _recast, swizzle as _swizzle, tiling as _tiling  # noqa: E402  (issue 16)
+from .recast import *  # noqa: F401,F403
+from .swizzle import *  # noqa: F401,F403
+from .tiling import *  # noqa: F401,F403
 
 __all__ = [
     "LayoutError", "C",
@@ -45,4 +49,4 @@ __all__ = [
     "crd2idx", "idx2crd", "crd2crd", "eval_coord", "get_mode", "dice", "slice_and_offset",
     "shape_div", "prefix_product", "product", "inner_product", "elem_scale", "congruent",
     "compatible", "filter_profile", "natural_coord",
-]
+] + list(_swizzle.__all__) + list(_recast.__all__) + list(_tiling.__all__)

@@ -32,7 +32,8 @@ from .integers import C
 from .layout import LayoutBase, check_inttuple, congruent, leaves
 from .notation import format_tuple, parse_layout_parts, parse_tuple
 
-__all__ = ["Swizzle", "ComposedLayoutBase", "SignedLayout", "F2Layout", "parse_swizzle",
+__all__ = ["Swizzle", "ComposedLayoutBase", "SignedLayout", "F2Layout", "parse_swizzle", "parse_smem",
+           "looks_like_vocab",
            "parse_composed", "parse_signed", "parse_f2", "parse_vocab", "is_vocab_value",
            "SWIZZLE_BITS_LIMIT"]
 
@@ -249,13 +250,19 @@ class ComposedLayoutBase:
         return f"ComposedLayout('{self}')"
 
     def __eq__(self, other):
+        """Same printed form, staticness included (a memo keyed by inputs must not mix
+        ``_4`` and ``4``); ``same_values`` ignores staticness."""
         if not isinstance(other, ComposedLayoutBase):
             return NotImplemented
-        return (self._outer == other._outer and int(self._offset) == int(other._offset)
-                and self._inner == other._inner)
+        return str(self) == str(other)
 
     def __hash__(self):
-        return hash(("Composed", self._outer, int(self._offset), self._inner))
+        return hash(("Composed", str(self)))
+
+    def same_values(self, other):
+        """Same parts as values (staticness ignored), like ``LayoutBase ==``."""
+        return (isinstance(other, ComposedLayoutBase) and self._outer == other._outer
+                and int(self._offset) == int(other._offset) and self._inner == other._inner)
 
     def __reduce__(self):
         return (ComposedLayoutBase, (self._outer, self._offset, self._inner))
@@ -285,8 +292,10 @@ def _split_o(text):
 
 def parse_signed(text):
     """A layout whose strides may be negative (``((16,2)):((1,-16))``)."""
-    shape, stride = parse_layout_parts(text)
-    return SignedLayout(shape, stride)
+    if not isinstance(text, str) or text.count(":") != 1:
+        raise LayoutError(f"malformed layout {text!r}: expected SHAPE:STRIDE")
+    shape_text, stride_text = text.split(":")
+    return SignedLayout(parse_tuple(shape_text), parse_tuple(stride_text))
 
 
 def parse_composed(text):
@@ -335,3 +344,15 @@ def parse_vocab(text):
 
 def is_vocab_value(x):
     return isinstance(x, (Swizzle, ComposedLayoutBase, SignedLayout, F2Layout))
+
+
+def parse_smem(text):
+    """A shared-memory layout argument: a composed layout or a plain layout."""
+    return parse_composed(text) if re.search(r"\s+o\s+", str(text)) else LayoutBase.parse(text)
+
+
+def looks_like_vocab(text):
+    """Whether ``text`` is written in this module's notation (not plain CuTe layout text)."""
+    t = str(text)
+    return bool(_SW.match(t) or re.search(r"\s+o\s+", t) or re.search(r":.*F\d", t)
+                or re.search(r":.*-\d", t))

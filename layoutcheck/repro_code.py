@@ -133,7 +133,7 @@ def _cpp_claim(k, c):
     if kind == "values":
         return [_cpp_array(f"want{k}", c["table"]),
                 f"  for (long long i = 0; i < {len(c['table'])}; ++i) {{",
-                f"    long long got = (long long)R(i);",
+                "    long long got = (long long)R(i);",
                 f"    if (got != want{k}[i]) {{ ++bad; {_say('R(%lld) = %lld, expected %lld (' + why + ')', 'i', 'got', f'want{k}[i]')} }}",
                 "  }"]
     if kind == "points":

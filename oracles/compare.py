@@ -47,6 +47,9 @@ from layoutcheck.layout import LayoutBase
 
 from .postconditions import violation
 from .protocol import ANSWERS, Outcome, format_arg, format_value
+from .vocab_compare import REQUIRED_VOCAB
+from .vocab_compare import handles as _vocab_handles
+from .vocab_compare import vocab_level as _vocab_level
 
 __all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "CHECK",
            "verdict"]
@@ -68,6 +71,7 @@ REQUIRED = {
                                   "inner_product", "elem_scale", "congruent", "compatible",
                                   "flatten")},
 }
+REQUIRED.update(REQUIRED_VOCAB)  # issue 16: swizzles, composed layouts, recast, tiling
 # Layouts up to this size are compared on their whole domain; larger ones on a fixed
 # sample of 4096 evenly spaced indices plus both ends (the detail says so).
 FULL_EVAL_LIMIT = 1 << 16
@@ -121,6 +125,8 @@ def compare(op, inputs, expected, actual):
 
 def _level(op, inputs, e, a):
     kind = ANSWERS.get(op, "layout")
+    if _vocab_handles(op, kind):  # issue 16 (oracles/vocab_compare.py)
+        return _vocab_level(op, kind, inputs, e, a)
     if kind == "layout_offset":
         return _pair_level(op, inputs, e, a)
     if isinstance(e, LayoutBase) != isinstance(a, LayoutBase):

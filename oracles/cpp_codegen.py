@@ -80,6 +80,21 @@ OPS = {
     "congruent": Op({2: "cute::congruent({0}, {1})"}),
     "compatible": Op({2: "cute::compatible({0}, {1})"}),
     "flatten": Op({1: "cute::flatten({0})"}),
+    # issue 16 (layout.hpp, int_tuple.hpp): recast and vectorization, tiling helpers; the ops on
+    # swizzles, composed layouts and tensors run in oracles/cpp_vocab.py
+    "upcast": Op({2: "cute::upcast<{1}>({0})"}, literal=(1,)),
+    "downcast": Op({2: "cute::downcast<{1}>({0})"}, literal=(1,)),
+    "recast_layout": Op({3: "cute::recast_layout<cute::uint_bit_t<{1}>, cute::uint_bit_t<{2}>>({0})"},
+                        literal=(1, 2), note="element types of the given bit widths (uint_bit_t)"),
+    "max_common_vector": Op({2: "cute::max_common_vector({0}, {1})"}),
+    "max_common_layout": Op({2: "cute::max_common_layout({0}, {1})"}),
+    "nullspace": Op({1: "cute::nullspace({0})"}),
+    "product_each": Op({1: "cute::product_each({0})"}),
+    "make_ordered_layout": Op({2: "cute::make_ordered_layout({0}, {1})"}),
+    "make_layout_like": Op({1: "cute::make_layout_like({0})"}),
+    "tile_to_shape": Op({2: "cute::tile_to_shape({0}, {1})", 3: "cute::tile_to_shape({0}, {1}, {2})"}),
+    "zip_layout": Op({1: "cute::zip({0})"}, note="C++ calls it zip"),
+    "group_modes": Op({3: "cute::group<{1},{2}>({0})"}, literal=(1, 2), note="C++: group<B,E>(L)"),
 }
 
 # The protocol's argument kinds -> how a neutral value is written in C++.

@@ -21,6 +21,7 @@ a runtime abort and restarts at the next case; a case it hangs on is killed and 
 ``HANG`` (a crash, not a refusal), and the run restarts after it.
 """
 
+import hashlib
 import os
 import re
 import sqlite3
@@ -174,7 +175,6 @@ class Library:
     def _compile(self, source, static):
         """(compiled, compiler stderr, name): name is the binary's file name (driver) or the
         unit's source name (static)."""
-        import hashlib
         h = hashlib.sha256(source.encode()).hexdigest()[:24]
         folder = self.tc.folder
         srcname = f"unit-{h}.cpp"

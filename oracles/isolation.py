@@ -29,7 +29,6 @@ import pickle
 import signal
 import subprocess
 import sys
-import time
 import weakref
 from multiprocessing.connection import Connection
 
@@ -236,6 +235,8 @@ class IsolatedOracle(Oracle):
     def _run_many(self, cases):
         out = []
         while len(out) < len(cases):
+            if self._proc is not None and self._proc.poll() is not None:
+                self._death()  # it ended while idle: no case is to blame, start a fresh one
             if self._proc is None:
                 reason = self._start()
                 self.restarts += 1

@@ -306,15 +306,31 @@ def cpp_rejects_composable(A, B=None, *rest):
     return cute_sense_rejected(A, B, lambda: _model_rejects("composition", (A, B), "Divisibility Condition"))
 
 
-@predicate
-def cpp_rejects_beyond_spec_model(A, B=None, *rest):
-    """F-058: A∘B exists (CuTe's sense), the spec's model of CuTe's checks (on coalesce(A))
-    accepts, and CuTe C++ rejects: its coalesce_x keeps a trailing size-1 mode (static with a
-    non-zero stride, seeded as _2:d; or any runtime 1), so the walk crosses A's other modes."""
-    S = _spec()
-    if B is None or not isinstance(A, LayoutBase) or S.cute_composition_check(A, B) is not None:
+def rejected_as_written(model_outcome, op, inputs):
+    """The spec gives the op a result (CuTe's sense), the implementation (model_outcome:
+    op, *args -> Outcome) refuses it with a divisibility failure, and accepts the same op
+    with A written coalesced (spec.coalesce): CuTe's checks walk A as written, and
+    coalesce_x keeps what it cannot merge or drop at compile time (a trailing size-1 mode,
+    static with a non-zero stride seeded as _2:d, or any runtime 1)."""
+    if len(inputs) < 2 or not isinstance(inputs[0], LayoutBase) or isinstance(inputs[1], tuple):
         return False
-    return S.is_composable(A, B, sense="cute") and _model_rejects("composition", (A, B), "Divisibility Condition")
+    from layoutcheck.findings import cute_reference
+    A, rest = inputs[0], inputs[1:]
+    out = model_outcome(op, *inputs)
+    if out is None or out.kind != "raised" or cute_reference(op, *inputs).kind != "ok":
+        return False
+    cA = _spec().coalesce(A)
+    if cA == A:
+        return False
+    again = model_outcome(op, cA, *rest)
+    return again is not None and again.kind == "ok"
+
+
+@predicate
+def cpp_rejects_as_written(*inputs, op=None):
+    """F-058 in CuTe C++ (rejected_as_written with its model; a divisibility static_assert)."""
+    return (rejected_as_written(_cpp_model_outcome, op, inputs)
+            and "Divisibility Condition" in _cpp_model_outcome(op, *inputs).message)
 
 
 @predicate
@@ -364,12 +380,6 @@ def cpp_complement_keeps_runtime_size1(L=None, N=None, *rest):
             and _model_ok("complement", args))
 
 
-@predicate
-def cpp_past_end_as_written(A=None, B=None, *rest):
-    """F-048: B reaches past size(A), A is not written coalesced, and CuTe C++ composes
-    (extending A's last mode as written)."""
-    return bool(beyond_size_not_coalesced(A, B)) and _model_ok("composition", (A, B))
-
 
 @predicate
 def cpp_empty_layout_rejected(*inputs, op=None):
@@ -404,6 +414,8 @@ def cpp_not_complementable(*inputs, op=None):
     from layoutcheck.findings import PREDICATES
     if op == "complement":
         inside = PREDICATES["not_complementable_cute"](*inputs)
+    elif op.endswith("_product"):
+        inside = PREDICATES["product_not_complementable"](*inputs)
     else:
         inside = PREDICATES["divide_divisor_not_complementable"](*inputs)
     return bool(inside) and _model_ok(op, inputs)
@@ -425,3 +437,96 @@ def cpp_left_inverse_not_quasi(L=None, *rest):
         return False
     R = _cpp_model("left_inverse", L)
     return R is not None and not is_quasi_inverse(L, R)
+
+
+def _reaches_past_end(op, A, T):
+    """The composition inside the op reads A (or the complement it composes with) past its
+    size: composition B beyond size(A); a divide's (T, complement(T, shape(coalesce(A)))) beyond
+    size(A); a product's B beyond the size of complement(A, size(A) cosize(B)) (CuTe's model)."""
+    from . import models_cpp as M
+    S = _spec()
+    if isinstance(T, tuple) or not isinstance(A, LayoutBase):
+        return False
+    Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, C(1))
+    if op == "composition":
+        return max(S.values(Tl)) >= S.size(A)
+    if op.endswith("_divide"):
+        comp = M.complement(M._to(Tl), M.coalesce(M._to(A)).shape)
+        inner = LayoutBase((Tl.shape, comp.shape), (Tl.stride, comp.stride))
+        return max(S.values(inner)) >= S.size(A)
+    if op.endswith("_product"):
+        a = M._to(A)
+        comp = M.complement(a, M._product(a.shape) * M._cosize(M._to(Tl)))
+        return max(S.values(Tl)) >= S.size(LayoutBase(comp.shape, comp.stride))
+    return False
+
+
+def past_end_as_written(model_outcome, op, inputs):
+    """F-048: the op's inner composition reaches past the end, the implementation's answer
+    differs from the spec's (CuTe's sense: coalesce(A)'s last mode extended), and with A
+    written coalesced the implementation gives the spec's answer: it extends A's last mode as
+    written."""
+    from layoutcheck.findings import cute_reference
+    from layoutcheck.oracles.compare import compare
+    if len(inputs) != 2 or not isinstance(inputs[0], LayoutBase):
+        return False
+    A, T = inputs
+    try:
+        if not _reaches_past_end(op, A, T):
+            return False
+    except Exception:  # noqa: BLE001 - CuTe's own complement refuses: not this finding
+        return False
+    want, got = cute_reference(op, A, T), model_outcome(op, A, T)
+    if want.kind != "ok" or got is None or got.kind != "ok" or compare(op, inputs, want, got).ok:
+        return False
+    cA = _spec().coalesce(A)
+    again = model_outcome(op, cA, T)
+    return again is not None and again.kind == "ok" and compare(op, (cA, T), cute_reference(op, cA, T), again).ok is True
+
+
+@predicate
+def cpp_past_end_as_written(*inputs, op=None):
+    """F-048 in CuTe C++ (past_end_as_written with its model)."""
+    return past_end_as_written(_cpp_model_outcome, op, inputs)
+
+
+def cpp_inner_composition(op, A, T):
+    """The composition CuTe C++ computes inside a divide, (A, (T, complement(T,
+    shape(coalesce(A))))), or a product, (complement(A, size(A) cosize(T)), T), as neutral
+    layouts (the C++ model's complement); None for a Tile tuple or where it is refused."""
+    from . import models_cpp as M
+    if isinstance(T, tuple) or not isinstance(A, LayoutBase) or T is None:
+        return None
+    Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, M._compact_left(T, C(1)))
+    try:
+        if op.endswith("_divide"):
+            comp = M.complement(M._to(Tl), M.coalesce(M._to(A)).shape)
+            return A, LayoutBase((Tl.shape, comp.shape), (Tl.stride, comp.stride))
+        if op.endswith("_product"):
+            a = M._to(A)
+            comp = M.complement(a, M._product(a.shape) * M._cosize(M._to(Tl)))
+            return LayoutBase(comp.shape, comp.stride), Tl
+    except (M.Reject, M.Abort, LayoutError):
+        return None
+    return None
+
+
+def _inner_in(region, op, inputs, static_only=True):
+    from layoutcheck.findings import PREDICATES
+    if len(inputs) != 2 or (static_only and not _all_static(*inputs)):
+        return False
+    pair = cpp_inner_composition(op, *inputs)
+    return pair is not None and bool(PREDICATES[region](*pair))
+
+
+@predicate
+def cpp_inner_weak_stride_branch(*inputs, op=None):
+    """F-030 / F-059 inside a divide or product: all integers static, and CuTe's checks accept
+    the inner composition only through the weak stride branch."""
+    return _inner_in("cute_weak_stride_branch", op, inputs) and _model_ok(op, inputs)
+
+
+@predicate
+def cpp_inner_non_additive(*inputs, op=None):
+    """F-088 inside a divide or product (all integers static)."""
+    return _inner_in("cute_accepts_non_additive", op, inputs) and _model_ok(op, inputs)

@@ -211,6 +211,8 @@ def dsl_not_complementable(*inputs, op=None):
     from layoutcheck.findings import PREDICATES
     if op == "complement":
         inside = PREDICATES["not_complementable_cute"](*inputs)
+    elif op.endswith("_product"):
+        inside = PREDICATES["product_not_complementable"](*inputs)
     else:
         inside = PREDICATES["divide_divisor_not_complementable"](*inputs)
     return bool(inside) and _dsl_model(op, *inputs) is not None
@@ -246,3 +248,34 @@ def dsl_rejects_composable(A=None, B=None, *rest):
         out = answer("composition", A, B)
         return out is not None and out.kind == "raised"
     return cute_sense_rejected(A, B, rejects)
+
+
+@predicate
+def dsl_rejects_as_written(*inputs, op=None):
+    """F-058 in the DSL (oracles/known.py: rejected_as_written with the DSL's model)."""
+    from layoutcheck.oracles.known import rejected_as_written
+    return rejected_as_written(answer, op, inputs)
+
+
+@predicate
+def dsl_past_end_as_written(*inputs, op=None):
+    """F-048 in the DSL (oracles/known.py: past_end_as_written with the DSL's model)."""
+    from layoutcheck.oracles.known import past_end_as_written
+    return past_end_as_written(answer, op, inputs)
+
+
+@predicate
+def dsl_inner_weak_stride_branch(*inputs, op=None):
+    """F-082 inside the DSL's divides and products: the inner composition passes CuTe's checks
+    only through the weak stride branch."""
+    from layoutcheck.oracles.known import _inner_in
+    st = tuple(_static(x) for x in inputs)
+    return _inner_in("cute_weak_stride_branch", op, st) and _dsl_model(op, *inputs) is not None
+
+
+@predicate
+def dsl_inner_non_additive(*inputs, op=None):
+    """F-088 inside the DSL's divides and products."""
+    from layoutcheck.oracles.known import _inner_in
+    st = tuple(_static(x) for x in inputs)
+    return _inner_in("cute_accepts_non_additive", op, st) and _dsl_model(op, *inputs) is not None

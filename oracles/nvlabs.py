@@ -198,7 +198,13 @@ def nvlabs_calls():
         "compatible": opt("compatible"),
         "slice_": Call(("Layout._offset_and_slice", "rank"), _slice),
         "slice_and_offset": Call(("Layout._offset_and_slice",), _slice_and_offset),
+        **_vocab_calls(),  # issue 16: Swizzle, F2 strides, nullspace, recast, ...
     }
+
+
+def _vocab_calls():
+    from .vocab_pyapi import nvlabs_vocab_calls
+    return nvlabs_vocab_calls()
 
 
 # ops whose optional trailing argument PyCuTe's function does not take

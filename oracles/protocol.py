@@ -60,6 +60,42 @@ OPS = {
     "congruent": ("inttuple", "inttuple"),
     "compatible": ("inttuple", "inttuple"),
     "flatten": ("inttuple",),
+    # issue 16: CuTe's vocabulary beyond the paper (DESIGN.md "Swizzles, composed layouts,
+    # recast, tiling"); kinds: "swizzle" (Sw<B,M,S>), "composed" (A o O o B), "f2layout"
+    # ((2,2):(F1,F3)), "smem" (a layout or a composed layout)
+    "swizzle_apply": ("swizzle", "int"),
+    "swizzle_values": ("swizzle",),
+    "f2_values": ("f2layout",),
+    "composed_values": ("composed",),
+    "composed_size": ("composed",),
+    "composed_cosize": ("composed",),
+    "swizzle_composition": ("swizzle", "layout"),
+    "layout_swizzle_composition": ("layout", "swizzle"),
+    "composed_composition": ("composed", "tiler"),
+    "composed_logical_divide": ("composed", "tiler"),
+    "composed_zipped_divide": ("composed", "tiler"),
+    "composed_tiled_divide": ("composed", "tiler"),
+    "composed_slice_and_offset": ("composed", "coord"),
+    "composed_right_inverse": ("composed",),
+    "composed_upcast": ("composed", "int"),
+    "composed_downcast": ("composed", "int"),
+    "bank_conflicts": ("smem", "layout", "int"),
+    "upcast": ("layout", "int"),
+    "downcast": ("layout", "int"),
+    "recast_layout": ("layout", "int", "int"),
+    "max_common_vector": ("layout", "layout"),
+    "max_common_layout": ("layout", "layout"),
+    "nullspace": ("layout",),
+    "product_each": ("inttuple",),
+    "make_ordered_layout": ("inttuple", "inttuple"),
+    "make_layout_like": ("layout",),
+    "tile_to_shape": ("layout", "inttuple", "inttuple?"),
+    "local_tile": ("layout", "tiler", "coord"),
+    "local_partition": ("layout", "layout", "int"),
+    "inner_partition": ("layout", "tiler", "coord"),
+    "outer_partition": ("layout", "tiler", "coord"),
+    "zip_layout": ("layout",),
+    "group_modes": ("layout", "int", "int"),
 }
 
 # op name -> answer kind (DESIGN.md table): "layout" (a LayoutBase; slice_ without a ``_``
@@ -73,6 +109,20 @@ ANSWERS.update({op: "inttuple" for op in ("idx2crd", "crd2crd", "shape_div", "pr
                                           "elem_scale", "flatten")})
 ANSWERS.update(congruent="bool", compatible="bool", values="values",
                slice_and_offset="layout_offset")
+# issue 16: "composed" is a ComposedLayoutBase, or a layout where CuTe decays one (a
+# SignedLayout when its strides are negative); "composed_offset" a pair (composed, int)
+ANSWERS.update({op: "int" for op in ("swizzle_apply", "composed_size", "composed_cosize",
+                                     "max_common_vector")})
+ANSWERS.update({op: "values" for op in ("swizzle_values", "f2_values", "composed_values")})
+ANSWERS.update({op: "composed" for op in ("swizzle_composition", "layout_swizzle_composition",
+                                          "composed_composition", "composed_logical_divide",
+                                          "composed_zipped_divide", "composed_tiled_divide",
+                                          "composed_right_inverse", "composed_upcast",
+                                          "composed_downcast")})
+ANSWERS.update({op: "layout_offset" for op in ("local_tile", "local_partition", "inner_partition",
+                                               "outer_partition")})
+ANSWERS.update(composed_slice_and_offset="composed_offset", bank_conflicts="inttuple",
+               product_each="inttuple")
 
 
 @dataclass(frozen=True)
@@ -171,6 +221,10 @@ def decode_arg(text):
     """Any neutral argument from its CuTe text, without knowing its kind (what
     ``format_arg`` printed): a layout, a tiler (layouts, ints, ``_``), a coordinate or an
     IntTuple (integers >= 0, ``_``).  ``decode_arg(format_arg(x)) == x``."""
+    from layoutcheck.composed import looks_like_vocab, parse_vocab
+    if looks_like_vocab(text):  # issue 16: Sw<B,M,S>, A o O o B, F2 strides
+        return parse_vocab(str(text))
+
     def build(node):
         kind = node[0]
         if kind == "layout":
@@ -188,14 +242,22 @@ def parse_args(op, texts):
     check_op(op, texts)
     parsers = {"layout": neutral_layout, "tiler": lambda t: parse_tile(t, LayoutBase),
                "int": neutral_int, "coord": neutral_coord, "inttuple": neutral_inttuple,
-               "profile": neutral_inttuple}
+               "profile": neutral_inttuple, **_vocab_parsers()}
     return tuple(parsers[kind.rstrip("?")](text) for kind, text in zip(OPS[op], texts))
+
+
+def _vocab_parsers():
+    """The argument kinds of issue 16 (layoutcheck/composed.py)."""
+    from layoutcheck.composed import parse_composed, parse_f2, parse_smem, parse_swizzle
+    return {"swizzle": parse_swizzle, "composed": parse_composed, "f2layout": parse_f2,
+            "smem": parse_smem}
 
 
 def format_arg(x):
     """A neutral argument or answer in CuTe notation (layouts, tilers, coordinates with
     ``_``, ``_N`` / ``N`` integers; a bool as ``true`` / ``false``)."""
-    if isinstance(x, LayoutBase):
+    from layoutcheck.composed import is_vocab_value
+    if isinstance(x, LayoutBase) or is_vocab_value(x):
         return str(x)
     if isinstance(x, tuple):
         return "(" + ",".join(format_arg(e) for e in x) + ")"

@@ -79,6 +79,9 @@ PYCUTE_CALLS = {
     "compatible": _opt("compatible"),
     "flatten": _opt("flatten"),
 }
+from .vocab_pyapi import VOCAB_CALLS  # noqa: E402  (issue 16: swizzles, composed layouts, ...)
+
+PYCUTE_CALLS.update(VOCAB_CALLS)
 assert set(PYCUTE_CALLS) == set(OPS), set(OPS) ^ set(PYCUTE_CALLS)
 
 
@@ -123,6 +126,10 @@ class PyApi:
         """A neutral argument of ``kind`` (an OPS argument kind) as the module's value."""
         if isinstance(x, Underscore):
             return self.underscore
+        from layoutcheck.composed import is_vocab_value
+        if is_vocab_value(x):  # issue 16 (oracles/vocab_pyapi.py)
+            from .vocab_pyapi import to_module_vocab
+            return to_module_vocab(self, x)
         if isinstance(x, LayoutBase):
             return self.mod.Layout(_plain(x.shape), _plain(x.stride))
         if isinstance(x, tuple):

@@ -86,8 +86,9 @@ class Expr:
                 parts += [op, str(a)]
             return " ".join(parts)
         a, b = self.args
-        sep = "" if self.value in ("*", "/", "**") else " "
-        return f"{_paren(a)}{sep}{self.value}{sep}{_paren(b)}"
+        op = self.value
+        sep = "" if op in ("*", "/", "**") else " "
+        return f"{_operand(a, op, False)}{sep}{op}{sep}{_operand(b, op, True)}"
 
     def evaluate(self, env):
         """The value under ``env`` (name -> int); ZeroDivisionError, ArithmeticError on an
@@ -129,6 +130,21 @@ class Expr:
 
 def _paren(e):
     return str(e) if e.kind in ("int", "var") else f"({e})"
+
+
+_LEVEL = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2, "**": 3}
+
+
+def _operand(e, op, right):
+    """``e`` as an operand of ``op``: parentheses only where precedence needs them."""
+    if e.kind in ("int", "var") and not (e.kind == "int" and e.value < 0):
+        return str(e)
+    if e.kind == "bin":
+        inner, outer = _LEVEL[e.value], _LEVEL[op]
+        if inner > outer or (inner == outer and not right and op != "**") or \
+                (inner == outer and right and op in ("+", "*") and e.value == op):
+            return str(e)
+    return f"({e})"
 
 
 def _compare(op, x, y):

@@ -143,7 +143,7 @@ class Problem:
         already imply: what the answer assumes beyond the user's assumptions."""
         out, known = [], list(self.assumed) + self.env.defs
         for text, cond, _ in self.implicit:
-            if self.solve([z3.Not(cond)], min(self.timeout, 2.0), base=known)[0] != "unsat":
+            if self.solve([z3.Not(cond)], 2.0, base=known)[0] != "unsat":
                 out.append(text)
             known.append(cond)
         return out
@@ -190,10 +190,12 @@ class Problem:
         return None
 
     def check_wellformed(self):
-        """LayoutError unless the assumptions can hold and imply every obligation."""
+        """LayoutError unless the assumptions can hold and imply every obligation (with at
+        least 10 s per query, whatever the property's timeout)."""
         plain = self.assumed + [p for _, _, p in self.implicit]
+        budget = max(self.timeout, 10.0)  # the question's own checks, not the property's
         for text, cond in self.env.obligations:
-            res, model = self.solve([z3.Not(cond)], base=plain)
+            res, model = self.solve([z3.Not(cond)], budget, base=plain)
             if res == "sat":
                 env = _show(self.assignment(model))
                 if "exact" in text:
@@ -205,7 +207,7 @@ class Problem:
             if res == "unknown":
                 raise LayoutError(f"cannot establish that {text} from the assumptions "
                                   "(solver timeout): state it as an assumption")
-        res, _ = self.solve([])
+        res, _ = self.solve([], budget)
         if res == "unsat":
             raise LayoutError("the assumptions contradict each other (with the layouts' "
                               "shape entries >= 1): every claim would hold vacuously")

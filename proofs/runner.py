@@ -62,10 +62,36 @@ def _fresh(query, timeout):
     """The query copied into a new z3 context and solved there with the defaults: its
     answer (and model) depend on the query alone, not on what the process built before
     (z3's search follows the ids of the terms, so the same query can take 0.1 s in one
-    process and time out in another)."""
+    process and time out in another).  A model is the smallest one z3 finds (sum of the
+    layout's shapes and strides, by bisection): a canonical counterexample."""
     ctx = z3.Context()
-    res, model = _check([a.translate(ctx) for a in query.assertions], timeout, True, ctx)
+    todo = [a.translate(ctx) for a in query.assertions]
+    res, model = _check(todo, timeout, True, ctx)
+    if model is not None and query.layout is not None:
+        model = _smallest(todo, ctx, model, query.layout, min(timeout, 5.0))
     return res, (None if model is None else _Model(model, ctx))
+
+
+def _smallest(todo, ctx, model, layout, timeout, rounds=16):
+    terms = [t.translate(ctx) for m in layout.modes for t in (m.s, m.d)]
+    cost = z3.Sum(terms)
+    s = z3.Solver(ctx=ctx)
+    s.set("timeout", max(1, int(timeout * 1000)))
+    s.add(*todo)
+    lo, hi = 0, model.eval(cost, model_completion=True).as_long()
+    for _ in range(rounds):
+        if lo >= hi:
+            break
+        mid = (lo + hi) // 2
+        s.push()
+        s.add(cost <= mid)
+        if s.check() == z3.sat:
+            model = s.model()
+            hi = model.eval(cost, model_completion=True).as_long()
+        else:
+            lo = mid + 1
+        s.pop()
+    return model
 
 
 def solve(query, timeout, fast=False):

@@ -147,99 +147,75 @@ def _operation(problem, layout, name, rest, sense):
         names["B"] = _operand(problem, layout, args[1], "B")
     if rhs is not None:
         names["R"] = problem.layout(rhs, "R")
-    conc = lambda env: {k: v.concrete(env) for k, v in names.items()}  # noqa: E731
-
-    def confirm_with(test):
-        def confirm(env, val):
-            try:
-                return test(env)
-            except LayoutError as e:
-                return str(e).split("\n")[0]
-        return confirm
-
-    if name in ("composable", "composition"):
-        tA, tB = tree_of(A), tree_of(names["B"])
-        if name == "composition":
-            def holds(env):
-                c = conc(env)
-                _small(c["A"], c["B"])
-                return spec.composition(c["A"], c["B"]) == c["R"]
-
-            def test(env):
-                c = conc(env)
-                _small(c["A"], c["B"])
-                got = spec.composition(c["A"], c["B"])
-                return None if got == c["R"] else f"composition(A, B) = {got}, not R = {c['R']}"
-            checks = lambda: composition_checks(problem, tA, tB, tree_of(names["R"]),  # noqa
-                                                confirm_with(test))
-            return Question(checks, _false_on_error(holds), "the paper's composite (Def 2.3.7.1):"
-                            " image, shape(R) refines shape(B) coalesced, pointwise", names)
-        if sense == "cute":
-            def holds(env):
-                c = conc(env)
-                return spec.cute_composition_check(c["A"], c["B"]) is None
-
-            def test(env):
-                r = spec.cute_composition_check(*(conc(env)[k] for k in "AB"))
-                return None if r is None else f"CuTe's static_assert fails: {r}"
-            return Question(lambda: cute_checks(problem, tA, tB, confirm_with(test)), holds,
-                            "CuTe's composition_impl checks, step by step", names)
-
-        def holds(env):
-            c = conc(env)
-            _small(c["A"], c["B"])
-            return spec.is_composable(c["A"], c["B"])
-
-        def test(env):
-            return None if holds(env) else "composition(A, B) is not defined (Def 2.3.7.1)"
-        return Question(lambda: composable_checks(problem, tA, tB, confirm_with(test)), holds,
-                        "image in [0, size A); each leaf of B a layout function (explicit "
-                        "candidates, verified pointwise); the leaves add up", names)
-    if name in ("divides", "logical_divide"):
-        T = parse_tiler(args[1])
-        tA = tree_of(A)
+    T = parse_tiler(args[1]) if name in ("divides", "logical_divide") else None
+    if T is not None:
         _tiler_conditions(problem, T)
+    if name == "complement":
+        Nexpr, N = problem.expr(args[1], "the N of complement")
+    tA = tree_of(A)
+    tB, tR = (tree_of(names[k]) if k in names else None for k in "BR")
 
-        def result(env):
-            c = conc(env)
-            _small(c["A"])
-            return c, spec.logical_divide(c["A"], concrete_tiler(T, env), sense)
-
-        def test(env):
-            c, got = result(env)
-            if name == "logical_divide":
-                return None if got == c["R"] else f"logical_divide(A, T) = {got}, not R"
-            return _runs_past(c["A"], T, env) if sense == "cute" else None
-
-        def holds(env):
-            return test(env) is None
-        R = tree_of(names["R"]) if "R" in names else None
-        return Question(lambda: divide_checks(problem, tA, T, confirm_with(test),
-                                              R, sense),
-                        _false_on_error(holds), "by mode: the tile's complement in size(A) "
-                        "(Def 2.1.6.25), then " + ("CuTe's checks and the tiled index map "
-                                                  "within size(A)" if sense == "cute" else
-                                                  "the composite with (tile, complement)"), names)
-    # complement
-    Nexpr, N = problem.expr(args[1], "the N of complement")
+    def conc(env, *big):
+        c = {k: v.concrete(env) for k, v in names.items()}
+        _small(*(c[k] for k in big))
+        return c
 
     def test(env):
-        c = conc(env)
-        got = spec.complement(c["A"], Nexpr.evaluate(env), sense)
-        return None if got == c["R"] else f"complement(A, N) = {got}, not R = {c['R']}"
-    return Question(lambda: complement_checks(problem, tree_of(A), N, tree_of(names["R"]),
-                                              confirm_with(test), sense),
-                    _false_on_error(lambda env: test(env) is None),
-                    "sort(squeeze(A)) case by case, Def 2.1.6.25, coal(comp^b(A, N))", names)
+        """The claim at ``env`` on the spec: None when it holds, else what fails."""
+        if name == "composition":
+            c = conc(env, "A", "B")
+            got = spec.composition(c["A"], c["B"])
+            return None if got == c["R"] else f"composition(A, B) = {got}, not R = {c['R']}"
+        if name == "composable" and sense == "cute":
+            c = conc(env)
+            r = spec.cute_composition_check(c["A"], c["B"])
+            return None if r is None else f"CuTe's static_assert fails: {r}"
+        if name == "composable":
+            c = conc(env, "A", "B")
+            return None if spec.is_composable(c["A"], c["B"]) else \
+                "composition(A, B) is not defined (Def 2.3.7.1)"
+        if name == "complement":
+            c = conc(env)
+            got = spec.complement(c["A"], Nexpr.evaluate(env), sense)
+            return None if got == c["R"] else f"complement(A, N) = {got}, not R = {c['R']}"
+        c = conc(env, "A")
+        got = spec.logical_divide(c["A"], concrete_tiler(T, env), sense)
+        if name == "logical_divide":
+            return None if got == c["R"] else f"logical_divide(A, T) = {got}, not R"
+        return _runs_past(c["A"], T, env) if sense == "cute" else None
 
-
-def _false_on_error(holds):
-    def h(env):
+    def confirm(env, val):
         try:
-            return holds(env)
+            return test(env)
+        except LayoutError as e:
+            return str(e).split("\n")[0]
+
+    def holds(env):
+        try:
+            return test(env) is None
         except LayoutError:
             return False
-    return h
+
+    if name == "composition":
+        checks = lambda: composition_checks(problem, tA, tB, tR, confirm)  # noqa: E731
+        method = "the paper's composite (Def 2.3.7.1): image, shape(R) refines shape(B) " \
+                 "coalesced, pointwise"
+    elif name == "composable" and sense == "cute":
+        checks = lambda: cute_checks(problem, tA, tB, confirm)  # noqa: E731
+        method = "CuTe's composition_impl checks, step by step"
+    elif name == "composable":
+        checks = lambda: composable_checks(problem, tA, tB, confirm)  # noqa: E731
+        method = "image in [0, size A); each leaf of B a layout function (explicit " \
+                 "candidates, verified pointwise); the leaves add up"
+    elif name == "complement":
+        checks = lambda: complement_checks(problem, tA, N, tR, confirm, sense)  # noqa: E731
+        method = "sort(squeeze(A)) case by case, Def 2.1.6.25, coal(comp^b(A, N))"
+    else:
+        checks = lambda: divide_checks(problem, tA, T, confirm, tR, sense)  # noqa: E731
+        method = "by mode: the tile's complement in size(A) (Def 2.1.6.25), then " + (
+            "CuTe's checks and the tiled index map within size(A)" if sense == "cute" else
+            "the composite with (tile, complement)")
+    return Question(checks, holds, method, names)
 
 
 def _tiler_conditions(problem, T):
@@ -261,8 +237,9 @@ def _tiler_conditions(problem, T):
 
 
 def _runs_past(A, T, env):
-    """Where CuTe's logical_divide(A, T) runs past the tensor: a mode whose tiled index
-    map (tile, complement(tile, size)) reaches outside [0, size of the mode)."""
+    """Where CuTe's logical_divide(A, T) fails: a mode whose composition with (tile,
+    complement(tile, size)) trips CuTe's static checks, or whose tiled index map reaches
+    outside [0, size of the mode) (the result runs past the tensor)."""
     ms = spec.algebra._modes(A) if isinstance(T, tuple) else [A]
     Ts = T if isinstance(T, tuple) else (T,)
     for k, (m, t) in enumerate(zip(ms, Ts)):
@@ -275,9 +252,10 @@ def _runs_past(A, T, env):
             n = spec.size(m)
             B = spec.make_layout(tl, spec.complement(tl, n, "cute"))
             top = max(spec.values(B))
-            r = None if top < n else (f"mode {k}: the tile and its CuTe complement reach index "
-                                      f"{top} >= size {n}: the result runs past the tensor "
-                                      f"(B = {B})")
+            check = spec.cute_composition_check(m, B)
+            r = (f"mode {k}: CuTe's static_assert fails: {check}" if check else None) or \
+                (None if top < n else f"mode {k}: the tile and its CuTe complement reach index "
+                 f"{top} >= size {n}: the result runs past the tensor (B = {B})")
         if r:
             return r
     return None
@@ -416,8 +394,8 @@ def _exhaustive(problem, q, limit):
         if not vs:
             break
         bound *= 4
-    return {"assignments": tried, "skipped_too_large": skipped, "held": True,
-            "largest": seen[-1] if seen else None}
+    ranges = {n: [min(e[n] for e in seen), max(e[n] for e in seen)] for n in vs} if seen else {}
+    return {"assignments": tried, "skipped_too_large": skipped, "held": True, "ranges": ranges}
 
 
 # ---------------------------------------------------------------- text
@@ -431,7 +409,8 @@ def format_row(r):
              f"layout    {r['layout']}" if r["layout"] else None,
              f"assumed   {', '.join(r['assume']) or '(nothing)'}",
              f"implicit  {', '.join(r['implicit'])}" if r["implicit"] else None,
-             f"proved    {'; '.join(r['obligations'])}" if r["obligations"] else None]
+             f"exact     {', '.join(o.split(' is ')[0] for o in r['obligations'])} (proved "
+             "from the assumptions)" if r["obligations"] else None]
     head = f"result    {r['result']}"
     c = r["counterexample"]
     if r["result"] == "proved":
@@ -448,8 +427,9 @@ def format_row(r):
         lines.append(f"          {r['note']}")
     ex = r["exhaustive"]
     if ex and ex["held"]:
+        span = ", ".join(f"{n} in {lo}..{hi}" for n, (lo, hi) in ex["ranges"].items())
         lines.append(f"          checked exhaustively for the {ex['assignments']} assignments "
-                     f"tried (not a proof; up to {_env_text(ex['largest'] or {})}): holds"
+                     f"tried (not a proof; {span or 'no variables'}): holds"
                      + (f"; {ex['skipped_too_large']} too large to enumerate"
                         if ex["skipped_too_large"] else ""))
     lines.append(f"method    {r['method']}")

@@ -21,3 +21,7 @@ from .coords import *  # noqa: F401,F403   coordinates, slicing, IntTuple helper
 from .mutual_refinement import *  # noqa: F401,F403   composition algorithm (4)
 from .categories import *  # noqa: F401,F403   the categories Tuple and Nest (3)
 from .examples import *  # noqa: F401,F403   the paper's numbered examples as checks
+from .swizzle import *  # noqa: F401,F403   swizzles, F2 strides, composed layouts (issue 16)
+from .recast import *  # noqa: F401,F403   upcast / downcast / recast, max_common_vector, nullspace
+from .tiling import *  # noqa: F401,F403   make_ordered_layout .. local_partition, zip, group
+from .banks import *  # noqa: F401,F403   shared-memory bank conflicts of a warp's access

@@ -23,7 +23,6 @@ Literal and enumerating, like the rest of the spec.  Sources (CuTe features the 
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_composed, parse_f2, parse_swizzle
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase
 
 from . import tuples as T
 from .algebra import composition, logical_divide, right_inverse, tiled_divide, zipped_divide
@@ -380,7 +379,7 @@ def composed_upcast(Cl, N):
     if int(Cl.offset) % int(N):
         raise LayoutError(f"upcast<{N}> of the offset {Cl.offset}: not divisible",
                           condition="divisibility")
-    off = Cl.offset // N
+    off = Cl.offset // C(int(N))  # CuTe divides by the static C<N>
     return ComposedLayout(_outer_cast(Cl.outer, N, True), off, upcast(Cl.inner, N))
 
 
@@ -389,8 +388,5 @@ def composed_downcast(Cl, N):
     from .recast import downcast
     Cl = as_composed(Cl)
     _log2_pow2(N)
-    return ComposedLayout(_outer_cast(Cl.outer, N, False), Cl.offset * N, downcast(Cl.inner, N))
-
-
-def _layout_value(x):  # pragma: no cover - helper for callers holding text
-    return x if isinstance(x, LayoutBase) else as_layout(x)
+    return ComposedLayout(_outer_cast(Cl.outer, N, False), Cl.offset * C(int(N)),
+                          downcast(Cl.inner, N))

@@ -247,3 +247,26 @@ def test_demo_never_passes_a_crashing_module(hostile, name):
             env=hostile, timeout=1500)
     assert_not_green(r)
     assert "CRASHED" in r.out
+
+
+def test_a_worker_that_died_while_idle_blames_no_case(hostile):
+    import signal
+    o = get_oracle("pycute")
+    if o.unavailable_reason():
+        pytest.skip(o.unavailable_reason())
+    L = LayoutBase.parse(INPUT)
+    assert o.run("size", L) == Outcome.ok(4)
+    os.kill(o._proc.pid, signal.SIGKILL)
+    o._proc.wait(10)
+    assert o.run("size", L) == Outcome.ok(4) and o.restarts == 1
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGUSR1"])
+def test_a_module_that_signals_the_harness_never_passes(tmp_path, sig):
+    """CLI only: in this process it would signal the test runner itself."""
+    (tmp_path / "hxp_signal.py").write_text(
+        "import os, signal, time\n"
+        "class Layout:\n    def __init__(self, s, d=None): self.shape, self.stride = s, d\n"
+        f"def coalesce(L, profile=None):\n    os.kill(os.getppid(), signal.{sig}); time.sleep(30)\n")
+    r = cli("op", "coalesce", INPUT, "--against", "module:hxp_signal", env={"PYTHONPATH": str(tmp_path)})
+    assert r.rc != 0 and "Traceback" not in r.err, (r.rc, r.err[-2000:])

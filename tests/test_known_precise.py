@@ -451,3 +451,31 @@ def test_F125_dsl_dies_on_a_zero_size_complement():
     if not dsl.unavailable_reason():
         out = dsl.run("logical_product", *args)
         assert out.kind == "crashed" and "SIGFPE" in out.message, out
+
+
+def test_F058_rejected_as_written():
+    """F-058: CuTe refuses (a divisibility check on A as written: coalesce_x keeps a trailing
+    size-1 mode), accepts A written coalesced, and the spec gives a result."""
+    cases = [("cute-cpp", "composition", (P("(_21,_1,_1):(_2,_42,_4)"), P("_1:_22"))),
+             ("cute-cpp", "composition", (P("((_1,_3),_1,_1,1):((_0,_2),_0,_3,0)"), P("(_3):(_2)"))),
+             ("cute-dsl", "composition", (P("(19,(_1,1)):(4,(_19,19))"), P("(19,(_1,1)):(1,(_21,0))"))),
+             ("cute-dsl", "logical_divide", (P("(5,1):(4,52)"), P("(5):(2)")))]
+    for oracle, op, args in cases:
+        model = MODEL[oracle][0]
+        out = model(op, *args)
+        assert out.kind == "raised", (op, args, out)
+        assert model(op, spec.coalesce(args[0]), *args[1:]).kind == "ok"
+        assert find_known(oracle, op, f"diff.{op}", args, out) == "F-058", (oracle, op, args)
+        assert find_known(oracle, op, f"diff.{op}", args, Outcome.ok(P("3:3"))) is None
+
+
+def test_F048_past_the_end_as_written():
+    """Past the end of A CuTe extends A's last mode as written: the answer differs from the
+    spec's (coalesce(A)'s last mode) and equals it once A is written coalesced."""
+    cases = [("composition", (P("(_4,_1,_1):(_1,_4,_1)"), P("_4:_12"))),
+             ("logical_divide", (P("(_1,_1):(_0,_1)"), P("_2:_1")))]
+    for op, args in cases:
+        for oracle in ("cute-cpp", "cute-dsl"):
+            out = MODEL[oracle][0](op, *args)
+            assert find_known(oracle, op, f"diff.{op}", args, out) == "F-048", (oracle, op, out)
+            assert find_known(oracle, op, f"diff.{op}", args, Outcome.ok(P("(_7,_1):(_1,_0)"))) is None

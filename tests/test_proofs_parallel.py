@@ -1,6 +1,11 @@
 """The catalogue in parallel processes (proofs.parallel) gives the sequential run's rows;
 the solver portfolio and the fresh z3 context per (lemma, rank) change no answer."""
 
+import json
+import os
+from pathlib import Path
+
+import pytest
 import z3
 
 from layoutcheck.cli import main
@@ -55,3 +60,17 @@ def test_portfolio_answers_like_the_default():
     for name in sorted(NO_GROEBNER)[:4]:
         for q in get_lemma(name).queries(2):
             assert solve(q, 30, fast=True)[0] == solve(q, 30, fast=False)[0] == "unsat"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("LAYOUTCHECK_SLOW") != "1", reason="LAYOUTCHECK_SLOW=1")
+def test_rank6_catalogue_results_unchanged():
+    """The recorded table of the sequential runner before the parallel one (rank 6): every
+    (lemma, rank) ends the same; refuted rows may name another re-checked counterexample."""
+    before = json.loads((Path(__file__).resolve().parents[1] / "proofs" / "tables" /
+                         "rank6_before.json").read_text())
+    after = run(max_rank=6, timeout=20, jobs=max(2, os.cpu_count() or 1))
+    same = ("lemma", "rank", "result", "for_all_ranks", "queries")
+    assert [tuple(r[k] for k in same) for r in before] == \
+        [tuple(r[k] for k in same) for r in after]
+    assert all(r["as_expected"] for r in after)
