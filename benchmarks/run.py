@@ -220,12 +220,11 @@ def values_table(m):
 
 
 def _verdict(stat, worst, worst_inter):
-    note = (f"{stat}s: {'met' if worst and worst >= 5 else 'MISSED'} "
-            f"(worst {worst and f'{worst:.1f}x'})")
-    if worst_inter:
-        note += (f", interleaved passes: {'met' if worst_inter >= 5 else 'MISSED'} "
-                 f"(worst {worst_inter:.1f}x)")
-    return note
+    """'met' / 'MISSED' with the worst ratio, of the suite's statistic and of the interleaved
+    passes (each only when measured)."""
+    notes = [f"{what}: {'met' if w >= 5 else 'MISSED'} (worst {w:.1f}x)"
+             for what, w in ((f"{stat}s", worst), ("interleaved passes", worst_inter)) if w]
+    return ", ".join(notes) or "not measured"
 
 
 def main(argv=None):

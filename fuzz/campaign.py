@@ -87,7 +87,6 @@ class _Runner:
         self.novelty = Novelty()
         self.region_cases = 0      # cases run inside a hit finding's region, not known hits
         self.first_failure_at = self.first_known_at = None
-        self.pause = None          # () -> None: hand the turn back to the scheduler (threaded)
         self.in_run = False        # inside a hypothesis run (not a replay of stored cases)
         self.seen, self.duplicates = {}, 0  # keys of the cases judged (bounded), drawn again
 
@@ -111,14 +110,11 @@ class _Runner:
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
         per-example cost is shared; on a failure hypothesis shrinks the batch down to the
         failing case).  Once the pair's slice (or its shrinking time) is over, the whole
-        hypothesis run ends at once (_Halt) instead of drawing examples it would not run;
-        a run in its own thread (``pairs.Resumable``) pauses instead and goes on next turn."""
+        hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
         self.examples += 1
         for args in cases:
-            while self.halted():
-                if self.pause is None or self.best is not None:
-                    raise _Halt
-                self.pause()  # raises _Halt when the campaign is over
+            if self.halted():
+                raise _Halt
             key = case_key(args)
             if self.fresh(key):
                 self.judge(args, self.region(args))
@@ -424,15 +420,8 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
                 p.not_run = True
     else:
         order = {id(p): i for i, p in live}
-        for _, p in live:
-            if p.proxy is None:
-                p.threaded()
-        try:
-            Scheduler([p for _, p in live], budget, t0=t0, pool=pool).run(
-                after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)
-        finally:
-            for _, p in live:
-                p.close()
+        Scheduler([p for _, p in live], budget, t0=t0, pool=pool).run(
+            after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)
     for i, p in live:
         rows[i] = p.result(t0)
         if getattr(p, "not_run", False) or (fail_fast and not p.rounds and p.runner.best is None

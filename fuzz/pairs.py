@@ -4,7 +4,6 @@ database replay, and the pair's result row (``report.result_row``)."""
 
 import hashlib
 import shlex
-import threading
 import time
 
 from .batched import BATCH_CASES, draw_cases, prefetch
@@ -13,13 +12,11 @@ from .report import result_row
 from .steer import SKIP
 from .targets import case_key, decode, encode
 
-__all__ = ["Pair", "Resumable", "Halt", "finish", "CHUNK", "BATCH", "MAX_RUN"]
+__all__ = ["Pair", "Halt", "finish", "CHUNK", "BATCH", "MAX_RUN"]
 
 CHUNK = 20           # examples per seeded hypothesis run with --max-examples
 BATCH = 16           # cases per hypothesis example (at most; drawn, so it shrinks)
 MAX_RUN = 200        # examples per hypothesis run in budget mode (sized to the slice)
-THREAD_RUN = 100     # examples per resumable run: hypothesis opens a run with min(n//10, 50)
-                     # "small" examples; 100 keeps that at 10% (and bounds the engine's memory)
 
 
 class Halt(KeyboardInterrupt):
@@ -60,7 +57,6 @@ class Pair:
         self.chunk = self.idle = self.rounds = 0
         self.seconds, self.per_example, self.finished_at = 0.0, None, None
         self.done = self.not_reached = False
-        self.resumable = None      # a Resumable run (budget mode in a campaign), or None
 
     def _grant(self, now, known):
         seconds = self.pool.room(now, known)
@@ -72,16 +68,6 @@ class Pair:
             start, seconds = self.granted
             self.pool.refund(seconds - max(0.0, min(time.monotonic() - start, seconds)))
             self.granted = None
-
-    def threaded(self):
-        """Keep one hypothesis run alive across this pair's turns (``Resumable``)."""
-        self.resumable = Resumable(self)
-        self.runner.pause = self.resumable.pause
-        return self
-
-    def close(self):
-        if self.resumable is not None:
-            self.resumable.stop()
 
     def run_once(self, n):
         self.runner.hypothesis_run(self.strategy, n, _seed(self.seed, self.check.name,
@@ -117,7 +103,7 @@ class Pair:
         try:
             if self.strategy is None:
                 self.strategy = self.check.strategy()
-            (self._batches if self.proxy else self._resumed if self.resumable else self._runs)()
+            (self._batches if self.proxy else self._runs)()
         except Exception as e:  # noqa: BLE001 - the harness itself failed on this pair
             self.error, self.done = e, True
         self._refund()
@@ -134,16 +120,6 @@ class Pair:
         r = self.runner
         return not r.halted() and (r.limit is not None or time.monotonic() < r.stop_at
                                    or r.cases + r.steer.skipped < r.min_cases)
-
-    def _resumed(self):
-        r = self.runner
-        while r.best is None and self._left():
-            before = r.cases + r.steer.skipped
-            ended = self.resumable.resume()
-            if self.resumable.error is not None:
-                raise self.resumable.error
-            if not ended or r.cases + r.steer.skipped == before:
-                return  # paused at the end of the slice, or the strategy space is exhausted
 
     def _runs(self):
         r = self.runner
@@ -229,53 +205,3 @@ def finish(runner, oracle_name, seconds, t0, **extra):
                  message=getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}",
                  replay=_replay_line(oracle_name, check, inputs))
     return r
-
-
-class Resumable:
-    """A pair's hypothesis run in a thread of its own, paused at the end of each of the pair's
-    slices and resumed at its next turn, so that a run is not restarted (with its set-up cost
-    and its simplest-example-first opening) at every slice.  Exactly one thread runs at a
-    time: ``resume`` blocks until the run pauses (``pause``, called by the runner in the run's
-    thread) or ends; ``stop`` ends a paused run (``Halt``)."""
-
-    def __init__(self, pair):
-        self.pair, self.error = pair, None
-        self._go, self._back = threading.Semaphore(0), threading.Semaphore(0)
-        self._thread, self.running, self._stopping = None, False, False
-
-    def resume(self):
-        """Give the run its turn; True when the run ended (rather than paused)."""
-        if not self.running:
-            self.running = True
-            self._thread = threading.Thread(target=self._main, daemon=True,
-                                            name=f"layoutcheck {self.pair.check.name}")
-            self._thread.start()
-        else:
-            self._go.release()
-        self._back.acquire()
-        return not self.running
-
-    def pause(self):
-        self._back.release()
-        self._go.acquire()
-        if self._stopping:
-            raise Halt
-
-    def stop(self):
-        if self.running:
-            self._stopping = True
-            self._go.release()
-            self._back.acquire()
-        if self._thread is not None:
-            self._thread.join(5)
-
-    def _main(self):
-        try:
-            self.pair.run_once(THREAD_RUN)
-        except Halt:
-            pass
-        except BaseException as e:  # noqa: BLE001 - handed to the scheduler's thread
-            self.error = e
-        finally:
-            self.running = False
-            self._back.release()

@@ -60,7 +60,7 @@ def _fn(x):
     if isinstance(x, ComposedLayoutBase):
         outer = (lambda v: _sw(x.outer, v)) if isinstance(x.outer, Swizzle) else \
             (lambda v: _ext(x.outer, v))
-        return [outer(int(x.offset) + v) for v in table(x.inner)]
+        return [outer(int(x.offset) + v) for v in _fn(x.inner)]
     if isinstance(x, SignedLayout):
         vals = [0]
         for s, d in zip(leaves(x.shape), leaves(x.stride)):
@@ -270,11 +270,13 @@ def law_bank_bounds(ctx, args):
 
 def law_recast_roundtrip(ctx, args):
     """downcast<N>(upcast<N>(L)) == L when L's static stride-1 modes have sizes divisible by N
-    and every other stride is a static multiple of N (or 0)."""
+    and every other stride is a static multiple of N other than N itself (or 0: a stride N
+    would become a second unit stride)."""
     L, N = args
     s, d = leaves(L.shape), leaves(L.stride)
     ok = any(isinstance(x, C) and x == 1 for x in d) and all(
-        isinstance(y, C) and (y == 0 or (y == 1 and int(x) % N == 0) or (y != 1 and y % N == 0))
+        isinstance(y, C) and (y == 0 or (y == 1 and int(x) % N == 0) or
+                              (y != 1 and y % N == 0 and y != N))
         for x, y in zip(s, d))
     if not ok or N == 1:
         raise Skip("outside the round-trip's conditions")

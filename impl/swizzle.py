@@ -312,7 +312,16 @@ def composed_right_inverse(Cl):
     Cl = as_composed(Cl)
     if not isinstance(Cl.outer, Swizzle) or int(Cl.offset) != 0:
         raise LayoutError(f"right_inverse({Cl}): Sw o 0 o L only", condition="offset_zero")
-    return layout_swizzle_composition(right_inverse(Cl.inner), Cl.outer)
+    R = layout_swizzle_composition(right_inverse(Cl.inner), Cl.outer)
+    r = _composed_array(R) if isinstance(R, ComposedLayoutBase) else \
+        np.asarray(values(as_layout(R)), dtype=np.int64)
+    n = T.size(Cl.inner.shape)
+    ok = bool(r.size == 0 or (r.min() >= 0 and r.max() < n))
+    if ok:
+        ok = bool(np.array_equal(_composed_array(Cl)[r], np.arange(r.size)))
+    if not ok:
+        raise LayoutError(f"right_inverse({Cl}): {R} is no right inverse", condition="right_inverse")
+    return R
 
 
 def _log2(N):

@@ -229,11 +229,13 @@ class ComposedLayoutBase:
         offset = check_inttuple(offset, "offset", 0)
         if isinstance(offset, tuple):
             raise LayoutError(f"the offset of a ComposedLayout is an integer, got {offset!r}")
-        if not isinstance(inner, LayoutBase):
+        if not isinstance(inner, (LayoutBase, SignedLayout)):
             raise LayoutError(f"the inner part of a ComposedLayout must be a layout, got {inner!r}")
+        if isinstance(inner, LayoutBase):  # a SignedLayout inner only in answers (CuTe's decays)
+            inner = LayoutBase(inner.shape, inner.stride)
         object.__setattr__(self, "_outer", outer)
         object.__setattr__(self, "_offset", offset)
-        object.__setattr__(self, "_inner", LayoutBase(inner.shape, inner.stride))
+        object.__setattr__(self, "_inner", inner)
 
     def __setattr__(self, name, value):
         raise AttributeError("composed layouts are immutable")
@@ -311,7 +313,9 @@ def parse_composed(text):
     offset = parse_tuple(offset_text)
     if isinstance(offset, tuple):
         raise LayoutError(f"malformed composed layout {text!r}: the offset {offset_text!r} is no integer")
-    return ComposedLayoutBase(outer, offset, LayoutBase.parse(inner_text))
+    inner = parse_signed(inner_text) if "-" in inner_text.partition(":")[2] else \
+        LayoutBase.parse(inner_text)
+    return ComposedLayoutBase(outer, offset, inner)
 
 
 _F = re.compile(r"F(\d+)")

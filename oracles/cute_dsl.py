@@ -24,6 +24,7 @@ from layoutcheck.notation import parse_tuple
 
 from .isolation import IsolatedOracle
 from .protocol import ANSWERS, Oracle, Outcome, static_everywhere
+from .vocab_dsl import UNSUPPORTED_DSL, VOCAB_DSL, dsl_answer
 
 __all__ = ["CuteDslOracle"]
 
@@ -79,6 +80,10 @@ class _InProcessDsl(Oracle):
 
     def _to(self, x):
         cute = self._cute
+        from .vocab_dsl import to_dsl  # issue 16: Swizzle, ComposedLayout
+        v = to_dsl(cute, x, self._to)
+        if v is not None:
+            return v
         if isinstance(x, LayoutBase):
             return cute.make_layout(_plain(x.shape), stride=_plain(x.stride))
         if isinstance(x, tuple):
@@ -99,6 +104,12 @@ class _InProcessDsl(Oracle):
         elif op == "complement" and len(args) == 1:
             return Outcome.unsupported("the DSL's complement(L, cotarget) has no default cotarget "
                                        "(CuTe C++ uses cosize(L)); give N explicitly")
+        elif op in VOCAB_DSL or op in UNSUPPORTED_DSL:  # issue 16 (oracles/vocab_dsl.py)
+            fn = VOCAB_DSL.get(op, {}).get(len(args))
+            if fn is None:
+                return Outcome.unsupported(UNSUPPORTED_DSL.get(
+                    op, f"cutlass.cute has no {op} of {len(args)} argument(s)"))
+            call = _bind(fn, cute)
         elif op in _API and len(args) in _API[op]:
             call = _bind(_API[op][len(args)], cute)
         elif op in _BEYOND or (op == "filter" and len(args) == 2):
@@ -131,6 +142,8 @@ class _InProcessDsl(Oracle):
                 if isinstance(value, tuple):
                     raise LayoutError(f"expected an integer, got {text!r}")
                 return Outcome.ok(static_everywhere(value))
+            if op in VOCAB_DSL:
+                return Outcome.ok(dsl_answer(op, ANSWERS[op], text))
             if op in _API:
                 return Outcome.ok(_api_answer(op, text))
             return Outcome.ok(static_everywhere(LayoutBase.parse(text)))

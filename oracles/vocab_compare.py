@@ -55,6 +55,15 @@ def _size(s):
 def answer_values(x):
     """The function of a composed answer on its whole domain, as an int64 array."""
     from layoutcheck import impl
+    if isinstance(x, ComposedLayoutBase) and isinstance(x.inner, SignedLayout):
+        inner = answer_values(x.inner) + int(x.offset)
+        if isinstance(x.outer, LayoutBase):
+            return np.asarray([int(impl.crd2idx(int(v), x.outer.shape, x.outer.stride)) for v in inner],
+                              dtype=np.int64)
+        B, M, S = x.outer.params  # CuTe's int arithmetic: x ^ shiftr(x & Y, S), any sign
+        y = ((1 << B) - 1) << (M + max(0, S))
+        t = inner & y
+        return inner ^ ((t >> S) if S >= 0 else (t << -S))
     if isinstance(x, ComposedLayoutBase):
         return np.asarray(impl.composed_values(x), dtype=np.int64)
     if isinstance(x, SignedLayout):

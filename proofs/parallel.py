@@ -80,9 +80,9 @@ def run_parallel(chosen, max_rank, timeout, induction, on_row, jobs):
                     name, rank, _ = keys[emitted]
                     row = rows[(name, rank)]
                     done.setdefault(name, []).append(row)
-                    report(row)
                     emitted += 1
-                    _finish_lemma(name, done, keys, emitted)
+                    _finish_lemma(name, done, keys, emitted)  # before its last row is out
+                    report(row)
         except BaseException:
             for f in futures:
                 f.cancel()

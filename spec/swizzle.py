@@ -328,8 +328,8 @@ def composed_slice_and_offset(Cl, coord):
 
 
 def composed_right_inverse(Cl):
-    """``right_inverse(Sw o _0 o L)`` = composition(right_inverse(L), Sw) (swizzle_layout.hpp);
-    R satisfies C(R(i)) == i for i < size(R).  Offsets other than 0 and outer functions that
+    """``right_inverse(Sw o _0 o L)`` = composition(right_inverse(L), Sw) (swizzle_layout.hpp),
+    checked: R must satisfy C(R(i)) == i for i < size(R) (else ``condition="right_inverse"``).  Offsets other than 0 and outer functions that
     are not swizzles are refused (``condition="offset_zero"``: CuTe's answer there is no
     ComposedLayout of a layout)."""
     Cl = as_composed(Cl)
@@ -337,6 +337,14 @@ def composed_right_inverse(Cl):
         raise LayoutError(f"right_inverse({Cl}): the spec covers Sw o 0 o L only",
                           condition="offset_zero")
     R = layout_swizzle_composition(right_inverse(Cl.inner), Cl.outer)
+    n = composed_size(Cl)
+    vals = composed_values(as_composed(R)) if isinstance(R, ComposedLayoutBase) else \
+        tuple(R(i) for i in range(T.size(R.shape)))
+    for i, r in enumerate(vals):  # the defining property, C(R(i)) == i
+        if not 0 <= r < n or composed_eval(Cl, r) != i:
+            raise LayoutError(f"right_inverse({Cl}): CuTe's composition(right_inverse(L), Sw) = {R} "
+                              f"is no right inverse (C(R({i})) != {i}): the swizzle moves "
+                              "offsets out of L's image", condition="right_inverse")
     return R
 
 

@@ -311,10 +311,13 @@ def test_F154_blocked_and_raked_products_are_too_small(adapter):
 
 
 @needs_snapshot
-def test_the_gate_has_no_new_failure_on_the_snapshot():
+def test_the_gate_has_no_new_failure_on_the_snapshot(monkeypatch):
     """A short, fixed run of the checks where the findings show (the 300 s gate is the
-    README's command)."""
+    README's command).  The per-case limit is raised: on a loaded machine a slow case is a
+    crash of the worker, which is no statement about PyCuTe's answers."""
     from layoutcheck.fuzz.campaign import run_campaign
+    from layoutcheck.oracles.isolation import TIMEOUT_ENV
+    monkeypatch.setenv(TIMEOUT_ENV, "120")
     checks = ["diff.coalesce", "diff.composition", "diff.logical_divide", "diff.blocked_product",
               "law.coalesce.minimal"]
     report = run_campaign(oracles=["nvlabs"], checks=checks, max_examples=10, seed=3, use_db=False)
@@ -322,5 +325,6 @@ def test_the_gate_has_no_new_failure_on_the_snapshot():
     new = [(r["check"], r["counterexample"], r["message"]) for r in report["results"]
            if r["status"] in ("fail", "error") and not r["known_finding"]]
     assert not new, new
-    assert report["summary"]["cases"] > 0 and report["exit_status"] == 0
+    rows = [(r["check"], r["status"], r["known_finding"], r["message"][:200]) for r in report["results"]]
+    assert report["summary"]["cases"] > 0 and report["exit_status"] == 0, (report["summary"], rows)
     assert "NVlabs PyCuTe from" in report["oracle_stats"]["nvlabs"]["loaded"]

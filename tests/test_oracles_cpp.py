@@ -302,7 +302,7 @@ def test_toolchain_version_key_and_flag(tmp_path, monkeypatch):
     with pytest.raises(LayoutError, match="no cute/layout.hpp"):
         cpp_toolchain.apply_cute_include(Args())
     Args.cute_include = str(inc)
-    monkeypatch.delenv(cpp_toolchain.ENV_INCLUDE, raising=False)
+    monkeypatch.setenv(cpp_toolchain.ENV_INCLUDE, "")  # restored after the test, set or not
     cpp_toolchain.apply_cute_include(Args())
     assert os.environ[cpp_toolchain.ENV_INCLUDE] == str(inc.resolve())
     assert get_oracle("cute-cpp").include_dir == inc.resolve()

@@ -1,0 +1,72 @@
+"""Spec-vs-impl differential throughput of the fuzz campaign, in CPU time (issue 14).
+
+    .venv/bin/python benchmarks/fuzz_throughput.py [--max-examples 300 | --budget 30] [--all]
+        [--rounds 1]
+
+Runs ``run_campaign(["impl"], kinds=["differential"])`` on the 18 algebra operations (``--all``:
+every differential check) and prints, per round, the distinct cases judged, the CPU seconds
+of this process, distinct cases per CPU-second, and where the CPU went: the reference (the
+spec, memoised), the oracle under test, the rest of judging (comparison, bookkeeping) and
+everything outside judging (hypothesis drawing the cases).  CPU time, not wall time, so
+that a loaded machine changes the figures less; rounds alternate nothing (one variant),
+so compare two trees by running this script in each, interleaved.
+"""
+
+import argparse
+import resource
+import time
+
+ALGEBRA = ("coalesce filter size cosize values right_inverse left_inverse complement "
+           "composition logical_divide zipped_divide tiled_divide flat_divide logical_product "
+           "zipped_product tiled_product blocked_product raked_product").split()
+
+
+def _cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _timed(cls, attr, into, key):
+    real = getattr(cls, attr)
+
+    def wrapper(*a, **k):
+        t = time.process_time()
+        try:
+            return real(*a, **k)
+        finally:
+            into[key] = into.get(key, 0.0) + time.process_time() - t
+    setattr(cls, attr, wrapper)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--max-examples", type=int, default=None)
+    ap.add_argument("--budget", type=float, default=None)
+    ap.add_argument("--all", action="store_true", help="every differential check")
+    ap.add_argument("--rounds", type=int, default=1)
+    a = ap.parse_args(argv)
+    from layoutcheck.fuzz import budget, campaign, targets
+    spent = {}
+    _timed(targets.MemoReference, "run", spent, "reference")
+    _timed(budget.Observed, "run", spent, "oracle")
+    _timed(campaign._Runner, "judge", spent, "judge")
+    kw = {"budget": a.budget} if a.budget else {"max_examples": a.max_examples or 300}
+    for rnd in range(a.rounds):
+        spent.clear()
+        t = _cpu()
+        rep = campaign.run_campaign(oracles=["impl"], kinds=["differential"],
+                                    ops=None if a.all else list(ALGEBRA), use_db=False, **kw)
+        cpu = _cpu() - t
+        s = rep["summary"]
+        judge = spent.get("judge", 0.0)
+        parts = {"reference": spent.get("reference", 0.0), "oracle": spent.get("oracle", 0.0)}
+        parts["rest of judging"] = judge - sum(parts.values())
+        parts["drawing (hypothesis)"] = cpu - judge
+        print(f"round {rnd}: {s['cases']} distinct cases ({s['duplicates']} duplicates not run), "
+              f"{cpu:.2f} CPU-s -> {s['cases'] / cpu:.0f} cases per CPU-second; "
+              + ", ".join(f"{k} {100 * v / cpu:.0f}%" for k, v in parts.items())
+              + f"; new failures {s['new_failures']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
