@@ -192,11 +192,12 @@ def swizzle_as_f2(sw):
     B, M, S = sw.params
     if sw.span == 0:
         return F2Layout(C(1), C(0))
-    y0, z0 = M + max(0, S), M - min(0, S)
+    z0 = M - min(0, S)
+    y_field = 3 if S >= 0 else 1  # which of the two B-bit fields is YYY
     fields = [(0, M), (M, B), (M + B, abs(S) - B), (M + abs(S), B)]
     shapes, strides = [], []
-    for start, width in fields:
-        d = (1 << start) | ((1 << z0) if start == y0 and width else 0)
+    for k, (start, width) in enumerate(fields):
+        d = (1 << start) | ((1 << z0) if k == y_field and width else 0)
         shapes.append(C(1 << width))
         strides.append(C(d))
     return F2Layout(tuple(shapes), tuple(strides))

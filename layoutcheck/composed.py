@@ -41,7 +41,8 @@ __all__ = ["Swizzle", "ComposedLayoutBase", "SignedLayout", "F2Layout", "parse_s
 # field must end below bit 31.  The values themselves allow more; adapters check this.
 SWIZZLE_BITS_LIMIT = 31
 
-_SW = re.compile(r"^\s*(?:Sw|S|Swizzle)\s*<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*>\s*$")
+_SW = re.compile(r"^\s*(?:(?:Sw|S|Swizzle)\s*<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*>"
+                 r"|SW_(\d+)_(\d+)_(-?\d+))\s*$")  # CuTe's and the DSL's print; pycute's SW_B_M_S
 
 
 def _int(x, what):
@@ -277,13 +278,13 @@ class ComposedLayoutBase:
 # --- notation ---------------------------------------------------------------------------
 
 def parse_swizzle(text):
-    """``Sw<B,M,S>`` / ``S<B,M,S>`` / ``Swizzle<B,M,S>`` -> Swizzle."""
+    """``Sw<B,M,S>`` / ``S<B,M,S>`` / ``Swizzle<B,M,S>`` / pycute's ``SW_B_M_S`` -> Swizzle."""
     if not isinstance(text, str):
         raise LayoutError(f"expected swizzle text, got {type(text).__name__}")
     m = _SW.match(text)
     if not m:
         raise LayoutError(f"malformed swizzle {text!r}: expected Sw<B,M,S> (e.g. Sw<3,4,3>)")
-    return Swizzle(*(int(g) for g in m.groups()))
+    return Swizzle(*(int(g) for g in m.groups() if g is not None))
 
 
 def _split_o(text):

@@ -65,7 +65,7 @@ def _load_predicates():
 
 PREDICATE_MODULES = ("layoutcheck.oracles.known", "layoutcheck.fuzz.known", "layoutcheck.oracles.known_dsl",
                      "layoutcheck.spec.known", "layoutcheck.oracles.known_nvlabs",
-                     "layoutcheck.oracles.known_api")
+                     "layoutcheck.oracles.known_api", "layoutcheck.oracles.known_vocab")
 
 
 @lru_cache(maxsize=1)
@@ -184,12 +184,6 @@ def image_beyond_size(A, B=None, *rest):
     S = _spec()
     return max(S.values(B)) >= S.size(A)
 
-
-@predicate
-def cute_rejects_composable(A, B=None, *rest):
-    """F-025: the paper composes A and B; CuTe's static checks reject them."""
-    S = _spec()
-    return S.is_composable(A, B) and S.cute_composition_check(A, B) is not None
 
 
 @predicate

@@ -227,6 +227,12 @@ CONVENTIONS["cute-dsl"] = _shared() + [
                "CuTe's checks",
                "cutlass/cute/core.py logical_product (the cute.logical_product op); 02_layout_algebra.md",
                "F-085"),
+    Convention("checks-walk-A-as-written", ("composition", "logical_divide", "logical_product"),
+               "a trailing size-1 mode of A with a non-zero stride is kept (seeded as _2:d), so the "
+               "divisibility checks cross A's other modes and refuse, as CuTe C++ (F-058)",
+               "the same algorithm as layout.hpp coalesce_x ('preserves the Layout function inside "
+               "its domain and outside'), which cutlass/cute/core.py composition follows",
+               "F-058"),
     Convention("past-the-end-as-written", ("composition",),
                "past size(A) the last mode of A as written is extended, as CuTe C++",
                "the same algorithm as layout.hpp composition (coalesce_x); cutlass/cute/core.py composition",

@@ -44,15 +44,6 @@ def empty_layout(L=None, *rest):
     return isinstance(L, LayoutBase) and L.shape == ()
 
 
-@predicate
-def beyond_size_not_coalesced(A=None, B=None, *rest):
-    """B reaches past size(A) and A is not written coalesced (CuTe extends A's last
-    written mode, pycute and the spec's CuTe reading extend coalesce(A)'s)."""
-    if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
-        return False
-    from layoutcheck import spec
-    return max(spec.values(B)) >= spec.size(A) and spec.coalesce(A) != A
-
 
 # --- F-053..F-069 (triage of the cute-cpp fuzz gate) ------------------------------------
 
@@ -121,27 +112,6 @@ def product_fails_cute_stride_divisibility(A=None, B=None, *rest):
         return False
     return S.cute_composition_check(comp, B) == "Stride Divisibility Condition"
 
-
-@predicate
-def cpp_keeps_trailing_size1_mode(A=None, B=None, *rest):
-    """F-058: A's last flat mode has size 1 and a non-zero stride; CuTe C++'s coalesce_x
-    keeps it (it preserves A's function past its end, the mode being seeded as 2:d), so the
-    stride-divisibility check walks over coalesce(A[:-1])'s modes, where the spec's model
-    (on coalesce(A)) sees a rank-1 A and passes.  The spec composes (CuTe's sense)."""
-    if B is None or not isinstance(A, LayoutBase) or isinstance(B, (int, tuple)):
-        return False
-    shapes, strides = list(leaves(A.shape)), list(leaves(A.stride))
-    if not shapes or int(shapes[-1]) != 1 or int(strides[-1]) == 0:
-        return False
-    S = _spec()
-    try:
-        if S.cute_composition_check(A, B) is not None:
-            return False
-        S.composition(A, B, sense="cute")
-    except LayoutError:
-        return False
-    x = LayoutBase(tuple(int(v) for v in shapes[:-1]) + (2,), tuple(int(v) for v in strides))
-    return S.cute_composition_check(x, B) == "Stride Divisibility Condition"
 
 
 # --- the symptom, and regions that need CuTe's own answer (its model) ----------------------
@@ -393,8 +363,15 @@ def cpp_empty_layout_rejected(*inputs, op=None):
 def cpp_product_rejects_stride_divisibility(A=None, B=None, *rest, op=None):
     """F-056: the spec multiplies, the inner composition fails CuTe's stride-divisibility
     check, and CuTe C++ (its model) rejects the product at compile time."""
-    return (bool(product_fails_cute_stride_divisibility(A, B))
-            and _model_rejects(op, (A, B), "Stride Divisibility Condition"))
+    from layoutcheck.findings import cute_reference
+    if B is None or not _model_rejects(op, (A, B), "Divisibility Condition"):
+        return False
+    if product_fails_cute_stride_divisibility(A, B):
+        return True
+    # CuTe's own inner composition (its complement, typed like CuTe's integers) is refused
+    # although the spec multiplies, and not only because of how A is written (F-058)
+    return (cute_reference(op, A, B).kind == "ok"
+            and not rejected_as_written(_cpp_model_outcome, op, (A, B)))
 
 
 @predicate

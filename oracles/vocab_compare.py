@@ -23,12 +23,15 @@ from layoutcheck.layout import LayoutBase, leaves
 __all__ = ["REQUIRED_VOCAB", "handles", "vocab_level", "answer_values"]
 
 REQUIRED_VOCAB = {
+    # numbers: one right answer each
     **{op: "structure" for op in ("swizzle_apply", "swizzle_values", "f2_values", "composed_values",
-                                  "composed_size", "composed_cosize", "bank_conflicts", "upcast",
-                                  "downcast", "recast_layout", "max_common_vector", "nullspace",
-                                  "product_each", "make_ordered_layout", "make_layout_like",
-                                  "zip_layout", "group_modes")},
-    **{op: "function" for op in ("swizzle_composition", "layout_swizzle_composition",
+                                  "composed_size", "composed_cosize", "bank_conflicts",
+                                  "max_common_vector", "product_each")},
+    # layouts: the function and the modes (a size-1 mode's stride carries nothing: CuTe gives
+    # a static _1 mode stride _0, NVlabs PyCuTe 1)
+    **{op: "function" for op in ("upcast", "downcast", "recast_layout", "nullspace",
+                                 "make_ordered_layout", "make_layout_like", "zip_layout",
+                                 "group_modes", "swizzle_composition", "layout_swizzle_composition",
                                  "composed_composition", "composed_logical_divide",
                                  "composed_zipped_divide", "composed_tiled_divide",
                                  "composed_upcast", "composed_downcast",

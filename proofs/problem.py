@@ -142,7 +142,8 @@ class Problem:
         """The implicit conditions that the assumptions (and the ones listed before) do not
         already imply: what the answer assumes beyond the user's assumptions."""
         out, known = [], list(self.assumed) + self.env.defs
-        for text, cond, _ in self.implicit:
+        shapes_first = sorted(self.implicit, key=lambda c: not c[0].endswith(">= 1"))
+        for text, cond, _ in shapes_first:
             if self.solve([z3.Not(cond)], 2.0, base=known)[0] != "unsat":
                 out.append(text)
             known.append(cond)
