@@ -335,7 +335,7 @@ def _oracles(names):
 
 def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_examples=None,
                  checks=None, kinds=None, use_db=True, db_path=None, jobs=1, progress=None,
-                 command=None, fail_fast=False, against=None):
+                 command=None, fail_fast=False, against=None, cluster=None):
     """Run the gate; return the report dict (see the module docstring).
 
     oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
@@ -344,20 +344,25 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
     run is a pure function of seed); jobs > 1 shards by seed across processes;
     progress(done, total, result) is called after each pair (with a budget: after each
     pair's guaranteed slice, with its result so far); fail_fast stops at the first new
-    failure (the remaining pairs are reported as skipped).
+    failure (the remaining pairs are reported as skipped).  cluster ("local[:N]",
+    "tcp://HOST:PORT", "processes:N"; jobs > 1 alone means "local:jobs") runs the units of
+    ``fuzz.cluster`` there; db_path may also be "redis://HOST:PORT/N" (``fuzz.exampledb``).
     """
     if against is not None:  # alias: the CLI's --against
         oracles = against.split(",") if isinstance(against, str) else against
-    db_path = Path(db_path) if db_path else DB_PATH
+    from .exampledb import open_store
+    store = open_store(db_path) if use_db else None
     selected = checks_for(ops, kinds, checks)
     if not selected:
         raise LayoutError(f"no check matches ops={ops} checks={checks} kinds={kinds}")
     names = list(dict.fromkeys(list(oracles)))
     objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
     t0 = time.monotonic()
-    db = load_db(db_path) if use_db else []
-    if jobs and jobs > 1:
-        results = _sharded(names, ops, budget, seed, max_examples, checks, kinds, jobs, db)
+    db = store.load([(c.name, n) for n in names for c in selected]) if store else []
+    sharded = None
+    if cluster or (jobs and jobs > 1):
+        results, sharded = _sharded(names, selected, budget, seed, max_examples, jobs, db,
+                                    cluster, store, progress)
     else:
         results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
                              progress, fail_fast)
@@ -368,15 +373,11 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
               "summary": summary(results, seconds, None if max_examples else budget),
               "oracle_stats": oracle_stats(objs, names, results),
               "reference_cache": memo_stats(objs.get("spec"))}
+    if sharded is not None:
+        report["cluster"] = sharded
     report["exit_status"] = exit_status(report)
-    if use_db:
-        replayed = {(r["check"], r["oracle"]) for r in results if r["status"] != "skipped"}
-        keep = [e for e in db if (e["check"], e["oracle"]) not in replayed]
-        keep += [{"check": r["check"], "oracle": r["oracle"], "inputs": r["counterexample"]}
-                 for r in results if r["status"] in ("fail", "error") and r["counterexample"]
-                 and not r["known_finding"]]
-        if keep or db_path.exists():
-            save_db(keep, db_path)
+    if store:  # a pair that ran forgets what it no longer fails on; new failures are kept
+        store.commit(db, results)
     return report
 
 
@@ -436,76 +437,16 @@ def _shard(kw):
     return run_campaign(**kw)["results"]
 
 
-def _sharded(names, ops, budget, seed, max_examples, checks, kinds, jobs, db):
-    """--jobs N: N processes, shard k fuzzing with seed + k; results merged per pair.  A
-    shard whose process dies (killed, os._exit, out of memory) ends the run with a
-    LayoutError naming the shard and how it ended, never a hang; the others are stopped."""
-    import multiprocessing as mp
-    import signal
-    from multiprocessing.connection import wait
-
-    def shard_process(kw, conn):  # a forked shard: ("ok", results) or ("error", one line)
-        try:
-            conn.send(("ok", _shard(kw)))
-        except BaseException as e:  # noqa: BLE001 - reported to the parent, which stops the run
-            conn.send(("error", f"{type(e).__name__}: {e}"[:2000]))
-
-    def ended(code):
-        if code is None:
-            return "did not end"
-        if code < 0:
-            try:
-                return f"was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"was killed by signal {-code}"
-        return f"exited with status {code}"
-
-    per = None if max_examples is None else max(1, -(-max_examples // jobs))
-    kws = [dict(oracles=names, ops=ops, budget=budget, seed=seed + k, max_examples=per,
-                checks=checks, kinds=kinds, use_db=False, jobs=1) for k in range(jobs)]
-    ctx = mp.get_context("fork")
-    procs, pending, shards = [], {}, [None] * jobs
-    try:
-        for k, kw in enumerate(kws):
-            recv, send = ctx.Pipe(duplex=False)
-            p = ctx.Process(target=shard_process, args=(kw, send), daemon=True,
-                            name=f"layoutcheck shard {k}")
-            p.start()
-            send.close()
-            procs.append(p)
-            pending[recv] = k
-        while pending:
-            for conn in wait(list(pending)):
-                k = pending.pop(conn)
-                try:
-                    kind, value = conn.recv()
-                except (EOFError, OSError):
-                    procs[k].join(5)
-                    raise LayoutError(f"--jobs {jobs}: lost shard {k} (seed {seed + k}): its process "
-                                      f"{ended(procs[k].exitcode)} before it reported; the run is "
-                                      "incomplete") from None
-                if kind == "error":
-                    raise LayoutError(f"--jobs {jobs}: shard {k} (seed {seed + k}) failed: {value}")
-                shards[k] = value
-    finally:
-        for p in procs:
-            if p.is_alive():
-                p.kill()
-            p.join(5)
-    order = {"error": 3, "fail": 2, "pass": 1, "skipped": 0}
-    merged = []
-    for rs in zip(*shards):
-        base = dict(rs[0])
-        base["cases"] = sum(r["cases"] for r in rs)
-        base["known_cases"] = sum(r["known_cases"] for r in rs)
-        base["seconds"] = max(r["seconds"] for r in rs)
-        base["cases_per_s"] = round(base["cases"] / base["seconds"], 1) if base["seconds"] else 0.0
-        worst = max(rs, key=lambda r: (order[r["status"]], r["known_finding"] is None))
-        for k in ("status", "counterexample", "answers", "message", "known_finding", "replay"):
-            base[k] = worst[k]
-        merged.append(base)
-    del db
-    return merged
+def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None, store=None,
+             progress=None):
+    """--jobs N / --cluster: the run cut into (oracle, checks, seed) units on Dask distributed
+    (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
+    whose worker dies is retried; one still lost is reported as ``error`` rows
+    ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
+    from .cluster import run_sharded
+    return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
+                       jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
+                       progress=progress)
 
 
 def replay_cases(cases, oracles, command=None):

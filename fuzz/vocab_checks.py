@@ -364,6 +364,27 @@ def law_tile_to_shape(ctx, args):
         _fail("tile_to_shape of a compact block is not compact", block=block, target=trg, result=R)
 
 
+def _vals_many(ctx, op, arglist):
+    """The oracle's answers to ``op`` on each argument tuple, in one batch (one C++ program
+    for cute-cpp), judged as ``_val`` judges one."""
+    from layoutcheck.oracles.protocol import is_invalid_answer
+
+    from .checking import _no_crash
+    run_many = getattr(ctx.oracle, "run_many", None)
+    outs = run_many([(op, a) for a in arglist]) if run_many else [ctx.oracle.run(op, *a) for a in arglist]
+    vals = []
+    for out in outs:
+        _no_crash(ctx.oracle, op, out)
+        if out.kind == "unsupported":
+            raise Skip(out.message)
+        if is_invalid_answer(out):
+            _fail(f"{ctx.oracle.name} answers no valid value for {op}", answer=out.message)
+        if out.kind == "raised":
+            raise Skip(out.message)
+        vals.append(out.value)
+    return vals
+
+
 def _rest_coords(L, tiler):
     n, m = 1, 1
     for s, t in zip(L.shape, tiler):
@@ -376,8 +397,7 @@ def law_local_tile_covers(ctx, args):
     once (each tile has size(tiler) points)."""
     L, tiler, _c = args
     seen = Counter()
-    for c in _rest_coords(L, tiler):
-        S, off = _val(ctx, "local_tile", L, tiler, c)
+    for S, off in _vals_many(ctx, "local_tile", [(L, tiler, c) for c in _rest_coords(L, tiler)]):
         seen.update(int(off) + v for v in table(S))
     if seen != Counter(table(L)):
         _fail("the tiles of local_tile do not cover L exactly once", L=L, tiler=tiler)
@@ -387,8 +407,7 @@ def law_local_partition_covers(ctx, args):
     """local_partition of L over a thread layout covers L exactly once across the threads."""
     L, thr, _i = args
     seen = Counter()
-    for i in range(_size(thr.shape)):
-        S, off = _val(ctx, "local_partition", L, thr, i)
+    for S, off in _vals_many(ctx, "local_partition", [(L, thr, i) for i in range(_size(thr.shape))]):
         seen.update(int(off) + v for v in table(S))
     if seen != Counter(table(L)):
         _fail("the threads' partitions do not cover L exactly once", L=L, threads=thr)
@@ -420,6 +439,8 @@ def law_product_each(ctx, args):
     (t,) = args
     r = _val(ctx, "product_each", t)
     modes = t if isinstance(t, tuple) else (t,)
+    if not isinstance(r, tuple):
+        _fail("product_each is not a tuple (CuTe wraps an integer first)", t=t, result=r)
     if len(r) != len(modes) or any(int(x) != _size(m) for x, m in zip(r, modes)):
         _fail("product_each is not the product of each mode", t=t, result=r)
 

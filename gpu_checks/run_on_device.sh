@@ -45,6 +45,8 @@ if [ "$MODE" = prepare ]; then
     "$PYTHON" -m pip download -q --no-deps --only-binary=:all: -d "$CARRY/wheels" "${ver:-nvidia-cutlass}"
   LAYOUTCHECK_CACHE="$CARRY/cache" "$PYTHON" -m layoutcheck.gpu_checks --compile-only \
     ${LAYOUTCHECK_GPU_ARGS:-} >/dev/null
+  # issue 16: the swizzle / bank-conflict kernels (gpu_checks/swizzle_gpu.py)
+  LAYOUTCHECK_CACHE="$CARRY/cache" "$PYTHON" -m layoutcheck.gpu_checks.swizzle_gpu --compile-only >/dev/null
   du -sh "$CARRY"
   echo "prepared $CARRY: carry it as .layoutcheck/gpu-carry"
   exit 0
@@ -106,4 +108,14 @@ timeout 270 "$PYTHON" -m layoutcheck.gpu_checks --report "$OUTDIR/report.json" \
 rc=$?
 cat "$OUTDIR/report.txt"
 say "check finished with status $rc in $(( $(date +%s) - T0 )) s"
+
+# issue 16: swizzled addresses (plain CUDA and CuTe), bank-conflict addresses and their timing
+# against a conflict-free control (gpu_checks/swizzle_gpu.py): swizzle.json / swizzle.txt
+say "running the swizzle and bank-conflict check"
+timeout 120 "$PYTHON" -m layoutcheck.gpu_checks.swizzle_gpu --report "$OUTDIR/swizzle.json" \
+  >"$OUTDIR/swizzle.txt" 2>>"$LOG"
+rc2=$?
+cat "$OUTDIR/swizzle.txt"
+say "swizzle check finished with status $rc2 in $(( $(date +%s) - T0 )) s"
+[ "$rc" -eq 0 ] && rc=$rc2
 exit $rc

@@ -14,7 +14,7 @@ from .protocol import OPS, Oracle, Outcome, parse_args
 __all__ = ["get_oracle", "available_oracles", "ORACLE_NAMES", "compare", "Comparison", "Outcome",
            "Oracle", "OPS", "LEVELS", "REQUIRED", "CHECK", "verdict", "parse_args"]
 
-ORACLE_NAMES = ("spec", "impl", "pycute", "cute-cpp", "cute-dsl")
+ORACLE_NAMES = ("spec", "impl", "pycute", "nvlabs", "cute-cpp", "cute-dsl")
 
 
 def get_oracle(name, **options):

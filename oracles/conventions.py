@@ -357,3 +357,72 @@ CONVENTIONS["nvlabs"] = [
                "test/test_coalesce.py relies on it (coalesce(L) == composition(L, Layout(size(L), 1)))",
                "F-149"),
 ]
+
+
+# --- issue 16: swizzles, composed layouts, recast, tiling ------------------------------------
+# CuTe C++ cited from the 4.2 headers of the nvidia-cutlass wheel (layout.hpp,
+# swizzle_layout.hpp), the DSL from its own docstrings and error texts (nvidia-cutlass-dsl
+# 4.8.1), NVlabs PyCuTe from the snapshot's docstrings (pycute/layout.py, htuple.py).
+CONVENTIONS["cute-cpp"] += [
+    Convention("upcast-assumes-divisible-dynamic-strides", ("upcast", "recast_layout"),
+               "upcast<N> divides a dynamic (runtime) stride by N without a check, so a stride N "
+               "does not divide truncates (a runtime 1 becomes 0)",
+               "layout.hpp upcast: '// Assume dynamic strides are larger than N and divisible' and "
+               "the commented-out '// assert(stride % N == 0);' (safe_div, math.hpp, has its assert "
+               "commented out too)",
+               "F-222"),
+    Convention("common-vector-static-only", ("max_common_vector", "max_common_layout"),
+               "with runtime integers max_common_vector is _1 and max_common_layout _1:_0",
+               "layout.hpp max_common_vector / max_common_layout: '// Keep only the static identity "
+               "component of the common layout' (is_static shape and is_constant<1> stride, else "
+               "Int<1> / Layout<_1,_0>)",
+               "F-223"),
+]
+
+CONVENTIONS["cute-dsl"] += [
+    Convention("no-cosize-for-affine-outer", ("composed_cosize",),
+               "cosize of a composed layout whose outer function is a layout is refused",
+               "the DSL's error text: \"can't derive meaningful cosize of composed layout when inner "
+               "is affine\" (the DSL calls the outer function 'inner')",
+               "F-203"),
+    Convention("product-each-of-an-integer", ("product_each",),
+               "product_each of an integer is the integer (not the 1-tuple)",
+               "cute.product_each's signature takes an Int or a tuple and returns an IntTuple; "
+               "CuTe C++ wraps first (int_tuple.hpp product_each: transform(wrap(t), product))",
+               "F-213"),
+    Convention("group-needs-begin-before-end", ("group_modes",),
+               "group_modes(L, b, e) refuses b == e",
+               "the DSL's ValueError text 'Expected begin < end'",
+               "F-214"),
+    Convention("local-tile-coordinate-of-rest-rank", ("local_tile",),
+               "local_tile needs a coordinate of the rest modes' rank; CuTe C++ also indexes the "
+               "rest flat with one integer",
+               "cute.local_tile docstring: coord 'selects within the remainder (\"rest\") modes'; "
+               "tensor_impl.hpp inner_partition: '// Flat indexing if coord is not tuple'",
+               "F-215"),
+    Convention("composed-composition-drops-untiled-modes", ("composed_composition",),
+               "composition(Sw o O o L, Tile) with fewer tiles than L's modes drops L's other modes "
+               "(F-087 inside a composed layout)",
+               "as F-087: the DSL composes by mode the modes the tiler names",
+               "F-216"),
+]
+
+CONVENTIONS["nvlabs"] += [
+    Convention("recast-has-no-adjacency-precondition", ("downcast", "recast_layout"),
+               "recast(L, Fraction(1, N)) scales every stride without CuTe's 'Downcast requires "
+               "adjacent elements' (a static stride-1 mode)",
+               "pycute/layout.py recast docstring: the only pre-condition is that 'at each leaf the "
+               "stride and scale divide cleanly'",
+               "F-220"),
+    Convention("product-each-takes-a-tuple", ("product_each",),
+               "product_each takes a tuple: an integer raises TypeError",
+               "pycute/htuple.py product_each: 'The product of each top-level mode of s, as a flat "
+               "tuple' (examples on tuples only)",
+               "F-221"),
+    Convention("tied-orders-left-to-right", ("make_ordered_layout",),
+               "equal orders are laid out left to right (compact), where CuTe starts them at the "
+               "same stride",
+               "pycute/layout.py make_ordered_layout docstring: (2,3,4,2) by (0,2,3,0) is "
+               "(2,3,4,2):(1,4,12,2)",
+               "F-225"),
+]

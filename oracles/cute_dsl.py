@@ -24,7 +24,7 @@ from layoutcheck.notation import parse_tuple
 
 from .isolation import IsolatedOracle
 from .protocol import ANSWERS, Oracle, Outcome, static_everywhere
-from .vocab_dsl import UNSUPPORTED_DSL, VOCAB_DSL, dsl_answer
+from .vocab_dsl import UNSUPPORTED_DSL, VOCAB_DSL, dsl_answer, dsl_case
 
 __all__ = ["CuteDslOracle"]
 
@@ -105,6 +105,9 @@ class _InProcessDsl(Oracle):
             return Outcome.unsupported("the DSL's complement(L, cotarget) has no default cotarget "
                                        "(CuTe C++ uses cosize(L)); give N explicitly")
         elif op in VOCAB_DSL or op in UNSUPPORTED_DSL:  # issue 16 (oracles/vocab_dsl.py)
+            args, why = dsl_case(op, args)
+            if why:
+                return Outcome.unsupported(why)
             fn = VOCAB_DSL.get(op, {}).get(len(args))
             if fn is None:
                 return Outcome.unsupported(UNSUPPORTED_DSL.get(

@@ -428,12 +428,12 @@ def _reaches_past_end(op, A, T):
     if op == "composition":
         return max(S.values(Tl)) >= S.size(A)
     if op.endswith("_divide"):
-        comp = M.complement(M._to(Tl), M.coalesce(M._to(A)).shape)
+        comp = M.checked(M.complement, M._to(Tl), M.coalesce(M._to(A)).shape)
         inner = LayoutBase((Tl.shape, comp.shape), (Tl.stride, comp.stride))
         return max(S.values(inner)) >= S.size(A)
     if op.endswith("_product"):
         a = M._to(A)
-        comp = M.complement(a, M._product(a.shape) * M._cosize(M._to(Tl)))
+        comp = M.checked(M.complement, a, M._product(a.shape) * M._cosize(M._to(Tl)))
         return max(S.values(Tl)) >= S.size(LayoutBase(comp.shape, comp.stride))
     return False
 
@@ -477,11 +477,11 @@ def cpp_inner_composition(op, A, T):
     Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, M._compact_left(T, C(1)))
     try:
         if op.endswith("_divide"):
-            comp = M.complement(M._to(Tl), M.coalesce(M._to(A)).shape)
+            comp = M.checked(M.complement, M._to(Tl), M.coalesce(M._to(A)).shape)
             return A, LayoutBase((Tl.shape, comp.shape), (Tl.stride, comp.stride))
         if op.endswith("_product"):
             a = M._to(A)
-            comp = M.complement(a, M._product(a.shape) * M._cosize(M._to(Tl)))
+            comp = M.checked(M.complement, a, M._product(a.shape) * M._cosize(M._to(Tl)))
             return LayoutBase(comp.shape, comp.stride), Tl
     except (M.Reject, M.Abort, LayoutError):
         return None

@@ -96,7 +96,7 @@ def _run(op, args):
     if op == "raked_product":
         return _coalesce_modes(M.run("raked_product", A, T))  # F-086
     if op == "complement":  # no injectivity check: a zero shape is returned (F-075)
-        r = M.complement(M._to(A), T, injective_check=False)
+        r = M.checked(M.complement, M._to(A), T, injective_check=False)
         if 0 in [int(s) for s in M._flat(r.shape)]:
             raise _Refused(f"unparseable output '{_text(r.shape)}:{_text(r.stride)}'")
         return LayoutBase(r.shape, r.stride)
@@ -135,10 +135,10 @@ def _zero_size_complement(op, A, T):
         return False
     Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, C(1))
     if op.endswith("_divide"):
-        r = M.complement(M._to(Tl), M.coalesce(M._to(A)).shape, injective_check=False)
+        r = M.checked(M.complement, M._to(Tl), M.coalesce(M._to(A)).shape, injective_check=False)
     elif op.endswith("_product"):
         a = M._to(A)
-        r = M.complement(a, M._product(a.shape) * M._cosize(M._to(Tl)), injective_check=False)
+        r = M.checked(M.complement, a, M._product(a.shape) * M._cosize(M._to(Tl)), injective_check=False)
     else:
         return False
     return _has_zero(r)

@@ -187,6 +187,13 @@ def cute_divisibility_rejection(inputs, answer, reference):
     return _raised(answer, "Divisibility Condition")
 
 
+@predicate
+def dynamic_integer_in_composed(Cl=None, *rest):
+    """F-206: the composed layout's inner layout holds a runtime integer."""
+    return isinstance(Cl, ComposedLayoutBase) and any(
+        not isinstance(x, C) for x in leaves(Cl.inner.shape) + leaves(Cl.inner.stride))
+
+
 @symptom
 def dsl_process_died(inputs, answer, reference):
     """The DSL's native code aborted (the worker died): never a finding's answer at a gate
@@ -570,3 +577,60 @@ def ties_broken_by_position(inputs, answer, reference):
     modes = shape if isinstance(shape, tuple) else (shape,)
     want = LayoutBase(tuple(modes), tuple(S.compact_col_major(m, C(st)) for m, st in zip(modes, starts)))
     return _ok(answer) and isinstance(answer.value, LayoutBase) and _fn(answer.value) == _fn(want)
+
+
+# --- F-226: a composed layout's algebra inherits the inner layout's findings -------------------
+
+_INNER_OP = {"composed_composition": "composition", "composed_logical_divide": "logical_divide",
+             "composed_zipped_divide": "zipped_divide", "composed_tiled_divide": "tiled_divide"}
+
+
+def _inner_known(oracle, inputs, answer, op):
+    from layoutcheck.findings import find_known
+    from layoutcheck.oracles.protocol import Outcome
+    inner_op = _INNER_OP.get(op)
+    Cl = inputs[0] if inputs else None
+    if inner_op is None or not isinstance(Cl, ComposedLayoutBase) or answer is None:
+        return None
+    args = (LayoutBase(Cl.inner.shape, Cl.inner.stride),) + tuple(inputs[1:])
+    S = _spec()
+    try:
+        ref = Outcome.ok(getattr(S, inner_op)(*args, sense="cute"))
+    except LayoutError as e:
+        ref = Outcome.raised(str(e))
+    if answer.kind == "ok":
+        got = answer.value
+        if not (isinstance(got, ComposedLayoutBase) and got.outer == Cl.outer
+                and int(got.offset) == int(Cl.offset) and isinstance(got.inner, LayoutBase)):
+            return None
+        inner_answer = Outcome.ok(got.inner)
+    elif answer.kind == "raised":
+        inner_answer = answer
+    else:
+        return None
+    return find_known(oracle, inner_op, "agreement", args, inner_answer, ref)
+
+
+@predicate
+def composed_algebra(Cl=None, *rest):
+    """F-226: a composed layout under composition or a divide."""
+    return isinstance(Cl, ComposedLayoutBase)
+
+
+@symptom
+def cpp_inner_finding(inputs, answer, reference, op=None):
+    """CuTe C++ computes A o O o op(B, T): the answer keeps A and O and its inner part is
+    CuTe C++'s op(B, T), which a finding of the layout algebra explains."""
+    return _inner_known("cute-cpp", inputs, answer, op) is not None
+
+
+cpp_inner_finding.wants_op = True
+
+
+@symptom
+def dsl_inner_finding(inputs, answer, reference, op=None):
+    """The same for the DSL (its op on the inner layout, explained by a DSL finding)."""
+    return _inner_known("cute-dsl", inputs, answer, op) is not None
+
+
+dsl_inner_finding.wants_op = True

@@ -21,7 +21,7 @@ from layoutcheck.layout import LayoutBase, Underscore
 
 from .protocol import Outcome
 
-__all__ = ["answer", "matches", "run", "Reject", "Abort", "SUPPORTED", "OPS"]
+__all__ = ["answer", "matches", "run", "checked", "Reject", "Abort", "SUPPORTED", "OPS"]
 
 
 class Reject(Exception):
@@ -30,20 +30,24 @@ class Reject(Exception):
 
 class Abort(Exception):
     """The program dies at run time (a division by a runtime zero: SIGFPE); ``where`` names
-    the CuTe function that divided (``composition`` or ``complement``)."""
+    the CuTe function that divided first (``composition`` or ``complement``).  A case that
+    does not compile never runs, so a compile-time rejection anywhere in it wins."""
 
     where = None
+
+
+_WHERE = []   # the CuTe functions being modelled (innermost last)
+_ABORTS = []  # where a runtime division by zero happened in this run
 
 
 def _located(where):
     def wrap(fn):
         def located(*args, **kw):
+            _WHERE.append(where)
             try:
                 return fn(*args, **kw)
-            except Abort as e:
-                if e.where is None:
-                    e.where = where
-                raise
+            finally:
+                _WHERE.pop()
         located.__name__, located.__doc__ = fn.__name__, fn.__doc__
         return located
     return wrap
@@ -62,8 +66,14 @@ def _typed(v, *src):  # static iff every source is static
 
 
 def _div(a, b):
+    """a / b.  A static division by zero does not compile; a runtime one dies (SIGFPE) when
+    the program runs, which it only does if every case compiles: it is noted, and the model
+    goes on (with b = 1) so that a compile-time rejection later in the case still wins."""
     if int(b) == 0:
-        raise Reject("division by zero in a constant expression") if _st(a) and _st(b) else Abort("SIGFPE")
+        if _st(a) and _st(b):
+            raise Reject("division by zero in a constant expression")
+        _ABORTS.append(_WHERE[-1] if _WHERE else None)
+        b = 1
     return a // b
 
 
@@ -451,12 +461,35 @@ def _to(x):
     return x
 
 
+def checked(fn, *args, **kw):
+    """``fn(*args)`` of this module on its own layouts (a helper's piece of an op): raises
+    Abort if it divided by a runtime zero."""
+    del _ABORTS[:], _WHERE[:]
+    r = fn(*args, **kw)
+    if _ABORTS:
+        raise Abort("SIGFPE")
+    return r
+
+
 def run(op, *args, static=False):
     """The model's result: a ``LayoutBase`` (raises Reject / Abort / KeyError)."""
     if static:
         args = tuple(_static(a) for a in args)
-    r = OPS[op](*[_to(a) for a in args])
-    return LayoutBase(r.shape, r.stride)
+    del _ABORTS[:], _WHERE[:]
+    try:
+        r = OPS[op](*[_to(a) for a in args])
+        result = LayoutBase(r.shape, r.stride)
+    except Reject:
+        raise
+    except Exception:  # noqa: BLE001 - a value computed after a runtime zero
+        if not _ABORTS:
+            raise
+        result = None
+    if _ABORTS:  # it compiled; running it divides by zero
+        e = Abort("SIGFPE")
+        e.where = _ABORTS[0]
+        raise e
+    return result
 
 
 def answer(op, *args, static=False):

@@ -21,7 +21,7 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 from layoutcheck.notation import parse_tuple
 
-__all__ = ["VOCAB_DSL", "UNSUPPORTED_DSL", "to_dsl", "dsl_answer"]
+__all__ = ["VOCAB_DSL", "UNSUPPORTED_DSL", "to_dsl", "dsl_answer", "dsl_case"]
 
 
 def to_dsl(cute, x, convert):
@@ -59,15 +59,9 @@ def _local_partition(cute, t, thr, i):
     return cute.local_partition(t, thr, cutlass.Int32(i))
 
 
-def _sw_span(sw):
-    """2^(B+M+|S|) of a DSL swizzle, read from its print ``S<B,M,S>``."""
-    b, m, sh = (int(v) for v in re.findall(r"-?\d+", str(sw))[:3])
-    return 1 << (b + m + abs(sh))
-
-
 VOCAB_DSL = {
     "swizzle_apply": {2: lambda cute, sw, x: str(_through(cute, sw, x + 1)(x))},
-    "swizzle_values": {1: lambda cute, sw: _vals(cute, _through(cute, sw, _sw_span(sw)))},
+    "swizzle_values": {2: lambda cute, sw, n: _vals(cute, _through(cute, sw, n))},
     "composed_values": {1: _vals},
     "composed_size": {1: lambda cute, c: str(cute.size(c))},
     "composed_cosize": {1: lambda cute, c: str(cute.cosize(c))},
@@ -108,6 +102,17 @@ UNSUPPORTED_DSL = {
 }
 
 
+def dsl_case(op, args):
+    """(args the DSL call takes, or an unsupported reason): swizzle_values gets the span the
+    neutral swizzle has (the DSL prints an identity swizzle as S<0,4,3>, whatever its M and
+    S); up/downcast by 1 is no recast_layout (recast_layout(1, 1, L) is L itself)."""
+    if op == "swizzle_values":
+        return (args[0], 1 << args[0].span), None
+    if op in ("upcast", "downcast", "composed_upcast", "composed_downcast") and int(args[1]) == 1:
+        return args, "the DSL has no upcast / downcast but recast_layout, and recast_layout(1, 1, L) is L"
+    return args, None
+
+
 def _static(x):
     if isinstance(x, tuple):
         return tuple(_static(e) for e in x)
@@ -128,7 +133,8 @@ def _text(t):
 
 
 def _composed(t):
-    t = re.sub(r"^S<", "Sw<", t.strip())
+    # the DSL 4.8.1 prints a negative shift without its '>' ("S<1,1,-5 o 0 o ..."): read both
+    t = re.sub(r"^S<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)(?:\s*>)?", r"Sw<\1,\2,\3>", t.strip())
     return _static(parse_vocab(_text(t)))
 
 

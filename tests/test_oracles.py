@@ -23,7 +23,7 @@ def values_of(layout):
 # --- protocol -----------------------------------------------------------------------------
 
 def test_names_and_unknown_oracle():
-    assert set(ORACLE_NAMES) == {"spec", "impl", "pycute", "cute-cpp", "cute-dsl"}
+    assert set(ORACLE_NAMES) == {"spec", "impl", "pycute", "nvlabs", "cute-cpp", "cute-dsl"}
     with pytest.raises(LayoutError, match="unknown oracle 'nope'"):
         get_oracle("nope")
     with pytest.raises(LayoutError, match="module:NAME"):

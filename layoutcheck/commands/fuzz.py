@@ -46,8 +46,17 @@ def add_arguments(parser):
     parser.add_argument("--case", nargs="+", metavar=("CHECK", "ARG"),
                         help="rerun one case: a check name and its inputs in CuTe notation")
     parser.add_argument("--jobs", default=1,
-                        help=f"processes (1..{MAX_JOBS}); shards the run by seed and merges the "
-                             "results")
+                        help=f"workers (1..{MAX_JOBS}) of an embedded Dask cluster (--cluster "
+                             "local:N); shards the run by seed and merges the results")
+    parser.add_argument("--cluster", metavar="SPEC", default=None,
+                        help="run on Dask distributed: local[:N] (an embedded cluster of N "
+                             "workers; --jobs N alone means local:N), tcp://HOST:PORT (an "
+                             "existing scheduler), processes:N (forked processes, no Dask)")
+    parser.add_argument("--db", metavar="URL|FILE", default=None,
+                        help="the example database: redis://HOST:PORT/N (shared by every worker "
+                             "and machine) or a JSON file (default ./.layoutcheck/failures.json)")
+    parser.add_argument("--html", metavar="FILE",
+                        help="write a self-contained HTML report (tables, pictures, plot) here")
     parser.add_argument("--no-db", action="store_true",
                         help="neither replay nor store failures in ./.layoutcheck/")
     parser.add_argument("--fail-fast", action="store_true",
@@ -93,6 +102,25 @@ def _check_case(case):
         raise LayoutError(f"--case {name} takes {want} input(s) in CuTe notation, got {len(inputs)}")
 
 
+def _check_scale_out(args):
+    """--cluster, --db and --html, checked before any work (one line, exit 2)."""
+    from layoutcheck.fuzz.cluster import parse_cluster
+    from layoutcheck.fuzz.exampledb import is_redis, parse_redis_url
+    if args.cluster is not None:
+        parse_cluster(args.cluster, args.jobs)
+    if args.db is not None:
+        if args.no_db:
+            raise LayoutError("--db and --no-db cannot be combined")
+        if is_redis(args.db):
+            parse_redis_url(args.db)
+        else:
+            check_output_path(args.db, "--db")
+    check_output_path(args.html, "--html")
+    outputs = [p for p in (args.report, args.junit, args.html) if p]
+    if len(set(outputs)) < len(outputs):
+        raise LayoutError("--report, --junit and --html must name different files")
+
+
 def run(args):
     from layoutcheck.fuzz.campaign import (format_failure, junit_xml, progress_printer,
                                            replay_cases, replay_report, run_campaign,
@@ -117,6 +145,7 @@ def run(args):
     check_output_path(args.junit, "--junit")
     if args.report and args.junit and args.report == args.junit:
         raise LayoutError("--report and --junit name the same file")
+    _check_scale_out(args)
     if args.case and args.replay:
         raise LayoutError("--case and --replay cannot be combined")
     command = "layoutcheck fuzz " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \
@@ -133,7 +162,7 @@ def run(args):
                               checks=_split(args.checks), kinds=[args.kind] if args.kind else None,
                               use_db=not args.no_db, jobs=args.jobs,
                               progress=progress_printer(sys.stderr), command=command,
-                              fail_fast=args.fail_fast)
+                              fail_fast=args.fail_fast, cluster=args.cluster, db_path=args.db)
     unavailable = [n for n, state in report["oracles"].items() if state != "available"]
     for name in unavailable:
         print(f"oracle {name} unavailable: {report['oracles'][name]}", file=sys.stderr)
@@ -147,6 +176,12 @@ def run(args):
         write_output(args.report, json.dumps(report, indent=1), "--report")
     if args.junit:
         write_output(args.junit, junit_xml(report), "--junit")
+    if args.html:
+        from layoutcheck.fuzz.html_report import render
+        write_output(args.html, render(report), "--html")
+    for r in report["results"]:  # a lost unit: say so (its rows are errors, never passes)
+        if r["status"] == "error" and r["message"].startswith("incomplete:"):
+            print(f"ERROR {r['check']} [{r['oracle']}]: {r['message']}", file=sys.stderr)
     status = report["exit_status"]
     if status == 2 and not s["new_failures"]:
         why = "every check was skipped" if s["skipped"] == s["checks"] else "a check errored"
