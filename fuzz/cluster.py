@@ -43,7 +43,7 @@ MAX_WORKERS = 64
 ALLOWED_FAILURES = 2    # worker deaths a unit survives (then: incomplete)
 NO_WORKER_S = 60.0      # a cluster without any worker this long: the remaining units are lost
 WAIT_WORKERS_S = 60.0   # tcp://: how long to wait for a first worker
-CONNECT_S = 20.0
+CONNECT_S = float(os.environ.get("LAYOUTCHECK_CLUSTER_CONNECT_S", "10"))  # tcp:// connect
 POLL_S = 0.2
 TOPIC = "layoutcheck-units"
 
@@ -221,7 +221,7 @@ class DaskEngine:
                 self._tmp = tempfile.TemporaryDirectory(prefix="layoutcheck-dask-")
                 self.cluster = LocalCluster(n_workers=self.spec.workers, threads_per_worker=1,
                                             processes=True, host="127.0.0.1", scheduler_port=0,
-                                            dashboard_address=None, silence_logs=logging.CRITICAL,
+                                            dashboard_address=":0", silence_logs=logging.CRITICAL,
                                             local_directory=self._tmp.name)
                 self.client = Client(self.cluster, timeout=CONNECT_S)
             else:

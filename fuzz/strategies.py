@@ -17,10 +17,18 @@ Use them in your own tests::
 
     @given(lst.layouts(max_size=64, injective=True))
     def test_my_coalesce(L): ...
+
+How they are built (issue 14: drawing was most of a campaign's CPU time): each public
+strategy is one ``@st.composite`` over plain helpers that take ``draw`` (no nested
+strategy objects per draw, no spans of their own), and each logical choice is one integer
+choice where that keeps the distribution: a leaf shape is an index into a table of small
+values followed by the rest, a stride is one integer that encodes its kind and value, the
+staticness of a layout's leaves is one bit mask.  The factories memoise their strategies
+by argument (a strategy is an immutable description; building one costs more than a draw).
 """
 
 import builtins
-from functools import lru_cache
+from functools import lru_cache, wraps
 from math import prod
 
 from hypothesis import assume
@@ -38,44 +46,69 @@ _SMALL_SHAPES = (2, 1, 4, 3, 8, 6, 16, 5)
 _BOOL = st.booleans()
 
 
+def _memoised(factory):
+    """The factory with its strategies memoised by (hashable) arguments, types included
+    (``static=True`` and ``static=1`` are different keys)."""
+    cache = {}
+
+    @wraps(factory)
+    def make(*args, **kw):
+        key = (tuple((type(a), a) for a in args),
+               tuple(builtins.sorted((k, type(v), v) for k, v in kw.items())))
+        try:
+            return cache[key]
+        except KeyError:
+            pass
+        except TypeError:  # an argument that is not hashable: not memoised
+            return factory(*args, **kw)
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = s = factory(*args, **kw)
+        return s
+    return make
+
+
+# --- one choice each ---------------------------------------------------------------------
+
 @lru_cache(maxsize=4096)
 def _ints(lo, hi):
     """st.integers, built once per bound pair (building strategies costs more than drawing)."""
     return st.integers(lo, hi)
 
 
-@lru_cache(maxsize=4096)
-def _shape_value(lo, hi):
-    """A leaf shape in [lo, hi]: a small/power-of-two value first, else anything."""
-    small = sorted({x for x in _SMALL_SHAPES if lo <= x <= hi} or {lo})
-    return st.one_of(st.sampled_from(small), st.integers(lo, max(lo, hi)))
+def _int(draw, lo, hi):
+    """An integer in [lo, hi]: one choice, shrinking toward lo."""
+    return draw(_ints(lo, hi)) if hi > lo else lo
 
 
-@lru_cache(maxsize=256)
-def _subset(n, k):
-    """1..k distinct indices of range(n), in drawn order."""
-    return st.lists(st.sampled_from(range(n)), unique=True, min_size=1, max_size=k)
-
-
-@lru_cache(maxsize=256)
-def _perm(n):
-    return st.permutations(range(n))
-
-
-def _pick(values):
-    return _pick_cached(tuple(values))
+def _pick(draw, values):
+    """One of ``values`` (a sequence): one choice, shrinking toward the first."""
+    return values[_int(draw, 0, len(values) - 1)]
 
 
 @lru_cache(maxsize=4096)
-def _pick_cached(values):
-    return st.sampled_from(values)
+def _shape_table(lo, hi):
+    """Leaf shapes in [lo, hi] for one choice: the small / power-of-two values first (so
+    shrinking goes to the smallest of them), repeated until they are about half of the
+    table, then every other value (half of the draws: a small value, half: anything)."""
+    small = builtins.sorted({x for x in _SMALL_SHAPES if lo <= x <= hi} or {lo})
+    rest = [v for v in range(lo, max(lo, hi) + 1) if v not in small]
+    return tuple(small * max(1, -(-len(rest) // len(small))) + rest)
 
 
-def _static(draw, static):
-    return draw(_BOOL) if static is None else static
+def _shape_value(draw, lo, hi):
+    return _pick(draw, _shape_table(lo, hi))
 
 
-def _int(value, is_static):
+def _static_flags(draw, n, static):
+    """n staticness flags: one bit mask (shrinks toward all dynamic), or all ``static``."""
+    if static is not None:
+        return [static] * n
+    mask = _int(draw, 0, (1 << n) - 1)
+    return [bool(mask >> i & 1) for i in range(n)]
+
+
+def _as_int(value, is_static):
     return C(value) if is_static else int(value)
 
 
@@ -85,23 +118,25 @@ def integers(min_value=1, max_value=16, static=None):
     Small and power-of-two values come first, so shrinking goes to ``min_value``.
     """
     small = [v for v in _SMALL_SHAPES if min_value <= v <= max_value]
-    values = st.one_of(st.sampled_from(sorted(small)), st.integers(min_value, max_value)) \
+    values = st.one_of(st.sampled_from(builtins.sorted(small)), st.integers(min_value, max_value)) \
         if small else st.integers(min_value, max_value)
     flags = st.booleans() if static is None else st.just(static)
-    return st.builds(_int, values, flags)
+    return st.builds(_as_int, values, flags)
 
+
+# --- nesting ---------------------------------------------------------------------------
 
 def _group(draw, items, max_rank, depth_left, empty):
     """Nest a flat list of leaves into a tuple tree of depth <= depth_left (top rank <= max_rank)."""
     out, rest = [], list(items)
     while rest:
-        if depth_left > 1 and len(rest) > 1 and draw(_ints(0, 3)) == 3:
-            k = draw(_ints(2, len(rest)))
+        if depth_left > 1 and len(rest) > 1 and _int(draw, 0, 3) == 3:
+            k = _int(draw, 2, len(rest))
             out.append(_group(draw, rest[:k], max_rank, depth_left - 1, empty))
             rest = rest[k:]
         else:
             out.append(rest.pop(0))
-        if empty and draw(_ints(0, 7)) == 7:
+        if empty and _int(draw, 0, 7) == 7:
             out.append(())
     if len(out) > max_rank:  # fold the tail into one nested mode to respect the rank bound
         out = out[:max_rank - 1] + [tuple(out[max_rank - 1:])]
@@ -117,6 +152,15 @@ def _rebuild(template, flat):
     return go(template)
 
 
+def _nest(draw, flat, max_rank, max_depth, empty):
+    if max_depth == 0:
+        return flat[0] if len(flat) == 1 else tuple(flat)
+    if len(flat) == 1 and draw(_BOOL):
+        return flat[0]  # a bare leaf (``8:1``), as opposed to ``(8):(1)``
+    return _group(draw, flat, max_rank, max_depth, empty)
+
+
+@_memoised
 @st.composite
 def nested_tuples(draw, elements=None, max_leaves=6, max_rank=4, max_depth=2, empty=False,
                   min_leaves=1):
@@ -125,7 +169,7 @@ def nested_tuples(draw, elements=None, max_leaves=6, max_rank=4, max_depth=2, em
     With ``max_depth=0`` a single leaf; the top level is a bare leaf or a tuple.
     """
     elements = integers() if elements is None else elements
-    n = draw(_ints(min_leaves, max_leaves))
+    n = _int(draw, min_leaves, max_leaves)
     vals = [draw(elements) for _ in range(n)]
     if max_depth == 0 or (n == 1 and draw(_BOOL)):
         if n == 1:
@@ -136,73 +180,85 @@ def nested_tuples(draw, elements=None, max_leaves=6, max_rank=4, max_depth=2, em
 
 def profiles(max_leaves=6, max_rank=4, max_depth=2, empty=False):
     """A profile: a nested tuple whose leaves are ``'*'`` (seed 001)."""
-    return nested_tuples(st.just("*"), max_leaves, max_rank, max_depth, empty, min_leaves=1)
+    return nested_tuples(_STAR, max_leaves, max_rank, max_depth, empty, min_leaves=1)
 
 
-@st.composite
+_STAR = st.just("*")
+
+
+# --- shapes and strides ------------------------------------------------------------------
+
 def _flat_shape(draw, n_min, n_max, max_size, degenerate, static):
     """A flat list of leaf shapes with product <= max_size (leaves >= 2 unless degenerate)."""
-    n = draw(_ints(n_min, n_max))
-    out, room = [], max_size
-    for _ in range(n):
-        lo = 1 if degenerate else 2
+    n = _int(draw, n_min, n_max)
+    flags = _static_flags(draw, max(n, 1), static)
+    out, room, lo = [], max_size, 1 if degenerate else 2
+    for k in range(n):
         if room < lo:
             break
-        v = draw(_shape_value(lo, min(room, 64)))
+        v = _shape_value(draw, lo, min(room, 64))
         room //= v
-        out.append(_int(v, _static(draw, static)))
+        out.append(_as_int(v, flags[k]))
     if not out and n_min > 0:
-        out.append(_int(1 if degenerate else min(2, max_size), _static(draw, static)))
+        out.append(_as_int(1 if degenerate else min(2, max_size), flags[0]))
     return out
 
 
+@_memoised
 @st.composite
 def shapes(draw, max_leaves=5, max_rank=4, max_depth=2, max_size=256, degenerate=True,
            static=None, empty=False):
     """A shape: nested tuple of positive integers with size <= max_size."""
-    flat = draw(_flat_shape(1, max_leaves, max_size, degenerate, static))
-    return draw(_nest(flat, max_rank, max_depth, empty))
-
-
-@st.composite
-def _nest(draw, flat, max_rank, max_depth, empty):
-    if max_depth == 0:
-        return flat[0] if len(flat) == 1 else tuple(flat)
-    if len(flat) == 1 and draw(_BOOL):
-        return flat[0]  # a bare leaf (``8:1``), as opposed to ``(8):(1)``
-    return _group(draw, flat, max_rank, max_depth, empty)
+    flat = _flat_shape(draw, 1, max_leaves, max_size, degenerate, static)
+    return _nest(draw, flat, max_rank, max_depth, empty)
 
 
 def _stride_like(value, shape_leaf):
     """A stride leaf that is static exactly when its shape leaf is."""
-    return _int(value, isinstance(shape_leaf, C))
+    return _as_int(value, isinstance(shape_leaf, C))
 
 
-@st.composite
+_STRIDE_KINDS = 6
+_POWERS = (1, 2, 4, 8, 16)
+
+
 def _general_strides(draw, flat_shape, max_stride, zero_strides):
-    """Strides of every kind: compact prefix products, multiples, zeros, near-misses (+1)."""
+    """Strides of every kind: compact prefix products, multiples, zeros, near-misses (+1).
+
+    One choice per stride: u = kind + 6 * k, the six kinds equally likely and k the kind's
+    own value, so that shrinking u goes to kind 0 (column-major), then to small values."""
+    lo = 0 if zero_strides else 1
+    width = max(1, max_stride - lo + 1)  # the arbitrary strides: lo .. max_stride
     out, pre = [], 1
     for s in flat_shape:
-        lo = 0 if zero_strides else 1
-        kind = draw(_ints(0, 5))
+        u = _int(draw, 0, _STRIDE_KINDS * width - 1)
+        kind, k = u % _STRIDE_KINDS, u // _STRIDE_KINDS
         if kind == 0:
             d = pre                                   # column-major
         elif kind == 1:
-            d = draw(_ints(lo, max_stride))     # anything
+            d = lo + k                                # anything
         elif kind == 2:
-            d = pre * draw(_ints(1, 4))         # a multiple: still divisible
+            d = pre * (1 + k % 4)                     # a multiple: still divisible
         elif kind == 3:
             d = pre + 1                               # just fails divisibility
         elif kind == 4:
             d = 0 if zero_strides else 1              # broadcast
         else:
-            d = draw(_pick([1, 2, 4, 8, 16]))
+            d = _POWERS[k % len(_POWERS)]
         out.append(_stride_like(d, s))
         pre = pre * int(s)
     return out
 
 
-@st.composite
+def _perm(draw, n):
+    """A permutation of range(n) (Fisher-Yates: n - 1 choices, shrinking to the identity)."""
+    order = list(range(n))
+    for i in range(n - 1):
+        j = _int(draw, i, n - 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 def _ordered_strides(draw, flat_shape, kind, zero_strides):
     """Strides in a drawn order, each mode starting where the previous one ends (times a gap).
 
@@ -211,26 +267,28 @@ def _ordered_strides(draw, flat_shape, kind, zero_strides):
     strides allowed).  Size-1 modes get an arbitrary stride: they change nothing but stay awkward.
     """
     n = len(flat_shape)
-    order = draw(_perm(n)) if n > 1 else list(range(n))
+    order = _perm(draw, n)
     strides = [0] * n
-    cur = 1 if kind == "compact" else draw(_pick([1, 2, 3, 4]))
+    cur = 1 if kind == "compact" else _pick(draw, (1, 2, 3, 4))
     for k in order:
         s = int(flat_shape[k])
         if s == 1 and kind != "tractable":  # tractable sorts without squeezing (Def 2.1.8.1)
-            strides[k] = draw(_pick([0, 1, cur, cur + 1, 7]))
+            strides[k] = _pick(draw, (0, 1, cur, cur + 1, 7))
             continue
-        if kind == "tractable" and zero_strides and draw(_ints(0, 4)) == 0:
+        if kind == "tractable" and zero_strides and _int(draw, 0, 4) == 0:
             strides[k] = 0
             continue
         strides[k] = cur
         if kind == "compact":
             cur = cur * s
         elif kind == "injective":
-            cur = cur * s + draw(_pick([0, 0, 1, 2, 3]))
+            cur = cur * s + _pick(draw, (0, 0, 1, 2, 3))
         else:
-            cur = cur * s * draw(_pick([1, 1, 2, 3, 4]))
+            cur = cur * s * _pick(draw, (1, 1, 2, 3, 4))
     return [_stride_like(d, s) for d, s in zip(strides, flat_shape)]
 
+
+# --- layouts -------------------------------------------------------------------------------
 
 def layouts(*, max_leaves=5, max_size=256, max_stride=64, degenerate=True, **kw):
     """A layout ``shape:stride`` with the requested properties (all constructive).
@@ -244,6 +302,12 @@ def layouts(*, max_leaves=5, max_size=256, max_stride=64, degenerate=True, **kw)
     that satisfy the property; sorted orders the flat modes (Def 2.1.3.23); coalesced gives
     CuTe's coalesced form (Def 2.1.4).  Bad bounds raise LayoutError.
     """
+    _check_bounds(max_leaves, max_size, max_stride, degenerate)
+    return _layouts(max_leaves=max_leaves, max_size=max_size, max_stride=max_stride,
+                    degenerate=degenerate, **kw)
+
+
+def _check_bounds(max_leaves, max_size, max_stride, degenerate):
     if max_leaves < 1:
         raise LayoutError(f"max_leaves must be at least 1, got {max_leaves}")
     if max_size < (1 if degenerate else 2):
@@ -251,34 +315,37 @@ def layouts(*, max_leaves=5, max_size=256, max_stride=64, degenerate=True, **kw)
                           f"{'' if degenerate else ' without degenerate modes'}, got {max_size}")
     if max_stride < 0:
         raise LayoutError(f"max_stride must be non-negative, got {max_stride}")
-    return _layouts(max_leaves=max_leaves, max_size=max_size, max_stride=max_stride,
-                    degenerate=degenerate, **kw)
 
 
+@_memoised
 @st.composite
-def _layouts(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_stride=64,
+def _layouts(draw, **kw):
+    return _layout(draw, **kw)
+
+
+def _layout(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_stride=64,
             degenerate=True, zero_strides=True, static=None, empty=False, flat=False,
             injective=False, compact=False, sorted=False, coalesced=False, tractable=False,
             complementable=False, min_leaves=1, cls=LayoutBase):
+    """One layout drawn with ``draw`` (the body of ``layouts``; its bounds already checked)."""
     if coalesced:
-        return draw(_coalesced_layouts(max_leaves, max_size, max_stride, static, cls))
-    if min_leaves == 0 and draw(_ints(0, 9)) == 0:
+        return _coalesced_layout(draw, max_leaves, max_size, max_stride, static, cls)
+    if min_leaves == 0 and _int(draw, 0, 9) == 0:
         return cls((), ())
-    fs = draw(_flat_shape(max(1, min_leaves), max_leaves, max_size,
-                          degenerate, static))
+    fs = _flat_shape(draw, max(1, min_leaves), max_leaves, max_size, degenerate, static)
     kind = ("compact" if compact else "complementable" if complementable else
             "injective" if injective else "tractable" if tractable else None)
     if kind:
-        fd = draw(_ordered_strides(fs, kind, zero_strides))
+        fd = _ordered_strides(draw, fs, kind, zero_strides)
     else:
-        fd = draw(_general_strides(fs, max_stride, zero_strides))
+        fd = _general_strides(draw, fs, max_stride, zero_strides)
     if sorted:
         pairs = _sorted_modes(fs, fd)
         fs, fd = [p[0] for p in pairs], [p[1] for p in pairs]
     if flat:
         shape = fs[0] if len(fs) == 1 and draw(_BOOL) else tuple(fs)
     else:
-        shape = draw(_nest(fs, max_rank, max_depth, empty))
+        shape = _nest(draw, fs, max_rank, max_depth, empty)
     stride = _rebuild(shape, fd) if isinstance(shape, tuple) else fd[0]
     return cls(shape, stride)
 
@@ -293,17 +360,16 @@ def flat_layouts(**kw):
     return layouts(flat=True, **kw)
 
 
-@st.composite
-def _coalesced_layouts(draw, max_leaves, max_size, max_stride, static, cls):
+def _coalesced_layout(draw, max_leaves, max_size, max_stride, static, cls):
     """CuTe's coalesced form: ``_1:_0``, a single mode, or a flat tuple of modes with
     shape >= 2 where no neighbours merge (s_i d_i != d_{i+1}) and no stride-0... merges."""
-    fs = draw(_flat_shape(1, max_leaves, max_size, False, static))
+    fs = _flat_shape(draw, 1, max_leaves, max_size, False, static)
     fs = [s for s in fs if int(s) > 1]
     if not fs:
         return cls(C(1), C(0))
     fd = []
     for i, s in enumerate(fs):
-        d = draw(_ints(0, max_stride))
+        d = _int(draw, 0, max_stride)
         if i and d == int(fs[i - 1]) * int(fd[-1]):
             d += 1
         fd.append(_stride_like(d, s))
@@ -323,6 +389,7 @@ def coordinates(L):
 
 # --- the shape's prime atoms: the building block of admissible second arguments ------------
 
+@lru_cache(maxsize=1024)
 def _primes(n):
     out, p = [], 2
     while n > 1 and p * p <= n:
@@ -332,7 +399,7 @@ def _primes(n):
         p += 1
     if n > 1:
         out.append(n)
-    return out
+    return tuple(out)
 
 
 def atoms(shape):
@@ -345,38 +412,62 @@ def atoms(shape):
     return out
 
 
-@st.composite
 def _runs(draw, shape, max_modes=4, cover=False):
     """Disjoint runs of consecutive atoms: each run is a mode (product of its atoms : first
-    atom's stride).  cover=True uses every atom (so the runs tile [0, size))."""
+    atom's stride), in a drawn order.  cover=True uses every atom (so the runs tile [0, size));
+    else 1..max_modes of them."""
     at = atoms(shape)
     if not at:
         return []
     i, runs = 0, []
     while i < len(at):
-        j = draw(_ints(i + 1, len(at)))
+        j = _int(draw, i + 1, len(at))
         runs.append((prod(p for p, _ in at[i:j]), at[i][1]))
         i = j
+    order = _perm(draw, len(runs))
     if not cover:
-        keep = draw(_subset(len(runs), min(max_modes, len(runs))))
-        runs = [runs[k] for k in keep]
-    else:
-        runs = [runs[i] for i in draw(_perm(len(runs)))]
-    return list(runs)
+        order = order[:_int(draw, 1, min(max_modes, len(runs)))]
+    return [runs[k] for k in order]
 
 
 def _mk(modes, draw, static, max_rank=3, max_depth=2):
     """A layout from a list of (shape, stride) modes, nested by a drawn grouping."""
     if not modes:
         return LayoutBase(C(1), C(0))
-    is_static = _static(draw, static)
-    fs = [_int(s, is_static) for s, _ in modes]
-    fd = [_int(d, is_static) for _, d in modes]
-    shape = draw(_nest(fs, max_rank, max_depth, False))
+    is_static = draw(_BOOL) if static is None else static
+    fs = [_as_int(s, is_static) for s, _ in modes]
+    fd = [_as_int(d, is_static) for _, d in modes]
+    shape = _nest(draw, fs, max_rank, max_depth, False)
     stride = _rebuild(shape, fd) if isinstance(shape, tuple) else fd[0]
     return LayoutBase(shape, stride)
 
 
+def _draw_layout(draw, kw):
+    """``draw(layouts(**kw))`` without building a strategy (the bounds checked first)."""
+    _check_bounds(kw.get("max_leaves", 5), kw.get("max_size", 256), kw.get("max_stride", 64),
+                  kw.get("degenerate", True))
+    return _layout(draw, **kw)
+
+
+def _composable_pair(draw, sense="paper", max_size=256, static=None, near_miss=False, **kw):
+    A = _draw_layout(draw, dict(kw, max_size=max_size, static=static))
+    modes = _runs(draw, A.shape)
+    extra = _int(draw, 0, 3)
+    if extra == 1:
+        modes.append((_pick(draw, (2, 3, 4)), 0))        # broadcast mode
+    elif extra == 2:
+        modes.insert(0, (1, _pick(draw, (0, 1, 5))))     # size-1 mode, any stride
+    elif extra == 3 and sense == "cute":
+        modes.append((_pick(draw, (2, 3)), prod(int(x) for x in leaves(A.shape))))
+    if near_miss and modes:
+        k = _int(draw, 0, len(modes) - 1)
+        s, d = modes[k]
+        modes[k] = (max(s, 2), d + 1)
+    B = _mk([modes[i] for i in _perm(draw, len(modes))], draw, static)
+    return A, B
+
+
+@_memoised
 @st.composite
 def composable_pairs(draw, sense="paper", max_size=256, static=None, near_miss=False, **kw):
     """``(A, B)`` with ``composition(A, B, sense=sense)`` defined (CuTe names: result(i) =
@@ -389,29 +480,28 @@ def composable_pairs(draw, sense="paper", max_size=256, static=None, near_miss=F
     near_miss=True perturbs one stride by +1 so the pair *just* fails divisibility (then
     the pair may not compose: that is the point).
     """
-    A = draw(layouts(max_size=max_size, static=static, **kw))
-    modes = draw(_runs(A.shape))
-    extra = draw(_ints(0, 3))
-    if extra == 1:
-        modes.append((draw(_pick([2, 3, 4])), 0))       # broadcast mode
-    elif extra == 2:
-        modes.insert(0, (1, draw(_pick([0, 1, 5]))))    # size-1 mode, any stride
-    elif extra == 3 and sense == "cute":
-        modes.append((draw(_pick([2, 3])), prod(int(x) for x in leaves(A.shape))))
-    if near_miss and modes:
-        k = draw(_ints(0, len(modes) - 1))
-        s, d = modes[k]
-        modes[k] = (max(s, 2), d + 1)
-    B = _mk([modes[i] for i in draw(_perm(len(modes)))] if len(modes) > 1 else modes, draw, static)
-    return A, B
+    return _composable_pair(draw, sense, max_size, static, near_miss, **kw)
 
 
+@_memoised
 @st.composite
 def composable_triples(draw, max_size=128, static=None):
     """``(A, B, C)`` with A∘B and (A∘B)∘C composable (for the associativity law)."""
-    A, B = draw(composable_pairs(sense="paper", max_size=max_size, static=static))
-    modes = draw(_runs(B.shape))
-    return A, B, _mk(modes, draw, static)
+    A, B = _composable_pair(draw, "paper", max_size, static)
+    return A, B, _mk(_runs(draw, B.shape), draw, static)
+
+
+def _tiler(draw, A, static=None, by_mode=None):
+    rank = len(A.shape) if isinstance(A.shape, tuple) else 1
+    if (by_mode or (by_mode is None and _int(draw, 0, 3) == 0)) and rank >= 1 \
+            and isinstance(A.shape, tuple) and rank > 0:
+        k = _int(draw, 1, rank)
+        return tuple(_tiler(draw, LayoutBase(A.shape[i], A.stride[i]), static, by_mode=False)
+                     for i in range(k))
+    modes = _runs(draw, A.shape)
+    if _int(draw, 0, 4) == 0 and modes:
+        return int(modes[0][0]) if modes[0][1] == 1 else _mk(modes, draw, static)
+    return _mk(modes, draw, static)
 
 
 @st.composite
@@ -419,29 +509,22 @@ def tilers(draw, A, static=None, by_mode=None):
     """A tiler for ``logical_divide(A, T)``: a layout made of disjoint atom runs of A's shape
     (injective, complementable within size(A), admissible), an int ``n`` dividing size(A),
     or (by_mode) a tuple of such tilers, one per leading mode of A."""
-    rank = len(A.shape) if isinstance(A.shape, tuple) else 1
-    if (by_mode or (by_mode is None and draw(_ints(0, 3)) == 0)) and rank >= 1 \
-            and isinstance(A.shape, tuple) and rank > 0:
-        k = draw(_ints(1, rank))
-        return tuple(draw(tilers(LayoutBase(A.shape[i], A.stride[i]), static, by_mode=False))
-                     for i in range(k))
-    modes = draw(_runs(A.shape))
-    if draw(_ints(0, 4)) == 0 and modes:
-        return int(modes[0][0]) if modes[0][1] == 1 else _mk(modes, draw, static)
-    return _mk(modes, draw, static)
+    return _tiler(draw, A, static, by_mode)
 
 
+@_memoised
 @st.composite
 def divide_args(draw, max_size=256, static=None, near_miss=False, **kw):
     """``(A, T)`` for logical_divide and the derived divides (zipped/tiled/flat)."""
-    A = draw(layouts(max_size=max_size, static=static, **kw))
-    T = draw(tilers(A, static))
+    A = _draw_layout(draw, dict(kw, max_size=max_size, static=static))
+    T = _tiler(draw, A, static)
     if near_miss and isinstance(T, LayoutBase):
         fs, fd = leaves(T.shape), leaves(T.stride)
         T = LayoutBase(tuple(fs), tuple(int(d) + 1 for d in fd))
     return A, T
 
 
+@_memoised
 @st.composite
 def product_args(draw, max_size=64, static=None, ints=True, valid=True, sense="paper"):
     """``(A, B)`` for logical_product: A complementable (so comp(A, size(A) cosize(B))
@@ -451,13 +534,13 @@ def product_args(draw, max_size=64, static=None, ints=True, valid=True, sense="p
     (the inner composition comp(A, size(A) cosize(B)) ∘ B must exist; judged by the spec,
     by impl where the spec refuses to enumerate).  valid=False also yields the pairs it
     rejects (about a quarter), for tests of the refusal."""
-    A = draw(layouts(max_size=max_size, complementable=True, max_leaves=3, static=static,
-                     degenerate=draw(_BOOL)))
-    if ints and draw(_ints(0, 5)) == 0:
-        B = draw(_ints(1, 4))  # an int tiler n means n:1 (CuTe's Tile)
+    A = _layout(draw, max_size=max_size, complementable=True, max_leaves=3, static=static,
+                degenerate=draw(_BOOL))
+    if ints and _int(draw, 0, 5) == 0:
+        B = _int(draw, 1, 4)  # an int tiler n means n:1 (CuTe's Tile)
     else:
-        B = draw(layouts(max_size=16, max_leaves=3, static=static,
-                         compact=draw(_BOOL), injective=True))
+        B = _layout(draw, max_size=16, max_leaves=3, static=static, compact=draw(_BOOL),
+                    injective=True)
     if valid:
         assume(_multiplies(A, B, sense))
     return A, B
@@ -476,28 +559,30 @@ def _multiplies(A, B, sense):
     return False
 
 
+@_memoised
 @st.composite
 def complement_args(draw, max_size=256, static=None, valid=True, **kw):
     """``(L, N)`` for ``complement(L, N)``: L complementable (Def 2.1.6.11) and N a multiple of
     cosize(L), a value just above it, or 1.  valid=False draws any layout (often not
     complementable: the spec must refuse it)."""
-    L = draw(layouts(max_size=max_size, static=static, complementable=valid, **kw))
+    L = _draw_layout(draw, dict(kw, max_size=max_size, static=static, complementable=valid))
     fs, fd = leaves(L.shape), leaves(L.stride)
     cos = 1 + sum((int(s) - 1) * int(d) for s, d in zip(fs, fd))
-    how = draw(_ints(0, 4))
+    how = _int(draw, 0, 4)
     if how == 0:
         N = cos
     elif how == 1:
-        N = cos * draw(_ints(2, 4))
+        N = cos * _int(draw, 2, 4)
     elif how == 2:
         N = cos + 1
     elif how == 3:
         N = 1
     else:
-        N = draw(_ints(1, 2 * cos + 2))
+        N = _int(draw, 1, 2 * cos + 2)
     return L, N
 
 
+@_memoised
 def inverse_args(max_size=256, static=None):
     """Layouts for right/left inverse: compact ones (true inverses exist) and injective ones."""
     return st.one_of(layouts(max_size=max_size, compact=True, static=static),

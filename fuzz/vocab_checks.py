@@ -485,7 +485,7 @@ VOCAB_STRATEGIES = {
     "tile_to_shape": V.tile_to_shape_args,
     "local_tile": V.partition_args,
     "inner_partition": V.partition_args,
-    "outer_partition": V.partition_args,
+    "outer_partition": V.outer_partition_args,
     "local_partition": V.local_partition_args,
     "zip_layout": V.zip_args,
     "group_modes": V.group_args,

@@ -22,7 +22,8 @@ from . import strategies as S
 __all__ = ["swizzles", "swizzle_args", "composed_layouts", "atom_layouts", "f2_layouts",
            "composed_tiler_args", "composed_slice_args", "composed_cast_args", "bank_args",
            "recast_args", "recast_layout_args", "vector_pairs", "nullspace_args",
-           "ordered_layout_args", "tile_to_shape_args", "partition_args", "local_partition_args",
+           "ordered_layout_args", "tile_to_shape_args", "partition_args", "outer_partition_args",
+           "local_partition_args",
            "zip_args", "group_args", "swizzle_layout_args", "layout_swizzle_args"]
 
 MAX_SPAN = 11
@@ -252,6 +253,19 @@ def partition_args(draw):
             n *= r
         coord = draw(st.integers(0, n - 1))
     return L, tiler, coord
+
+
+@st.composite
+def outer_partition_args(draw):
+    """(L, tiler, coord) for outer_partition: the coordinate indexes the tile (a tuple of the
+    tiler's rank, or one integer below the tile's size)."""
+    L, tiler, _c = draw(partition_args())
+    if draw(st.booleans()):
+        return L, tiler, tuple(draw(st.integers(0, int(t) - 1)) for t in tiler)
+    n = 1
+    for t in tiler:
+        n *= int(t)
+    return L, tiler, draw(st.integers(0, n - 1))
 
 
 @st.composite

@@ -179,4 +179,5 @@ def group_modes(L, b, e):
     d = L.stride if isinstance(L.stride, tuple) else (L.stride,)
     if not (isinstance(b, int) and isinstance(e, int) and 0 <= b <= e <= len(s)):
         raise LayoutError(f"group<{b},{e}> of a rank-{len(s)} layout", condition="in_domain")
-    return Layout(s[:b] + (s[b:e],) + s[e:], d[:b] + (d[b:e],) + d[e:])
+    mid_s, mid_d = ((s[b:e],), (d[b:e],)) if b < e else ((), ())
+    return Layout(s[:b] + mid_s + s[e:], d[:b] + mid_d + d[e:])

@@ -28,6 +28,22 @@ PY_CALLS = {
     "layout_left": "Layout({0})", "values": "{0}", "crd2crd": "crd2crd({args})",
 }
 DSL_CALLS = {"values": "{0}", "layout_left": "cute.make_layout({0})"}
+# issue 16: swizzles and composed layouts (their values in _cpp / _py below)
+CPP_CALLS.update({
+    "swizzle_apply": "{0}({1})", "composed_size": "size({0})", "composed_cosize": "cosize({0})",
+    "composed_slice_and_offset": "slice_and_offset({1}, {0})", "composed_upcast": "upcast<{1}>({0})",
+    "composed_downcast": "downcast<{1}>({0})", "composed_right_inverse": "right_inverse({0})",
+    "layout_swizzle_composition": "composition({0}, {1})", "swizzle_composition": "composition({0}, {1})",
+    "composed_composition": "composition({0}, {1})", "composed_logical_divide": "logical_divide({0}, {1})",
+    "composed_zipped_divide": "zipped_divide({0}, {1})", "composed_tiled_divide": "tiled_divide({0}, {1})",
+    "upcast": "upcast<{1}>({0})", "downcast": "downcast<{1}>({0})"})
+PY_CALLS.update({"swizzle_apply": "{0}({1})", "composed_size": "{0}.size()",
+                 "composed_cosize": "{0}.cosize()"})
+DSL_CALLS.update({"composed_cosize": "cute.cosize({0})", "upcast": "cute.recast_layout({1}, 1, {0})",
+                  "composed_slice_and_offset": "cute.slice_and_offset({1}, {0})",
+                  "composed_zipped_divide": "cute.zipped_divide({0}, {1})",
+                  "composed_tiled_divide": "cute.tiled_divide({0}, {1})"})
+_LITERAL_1 = ("get_mode", "upcast", "downcast", "composed_upcast", "composed_downcast")
 
 _CPP_HELPERS = r"""
 // Text of an answer without CuTe's static marks: "(2,(3,4)):(1,(2,6))", "7", "true".
@@ -40,8 +56,16 @@ void lc_tuple(std::string& out, T const& t, std::index_sequence<I...>) {
   ((out += (I ? "," : ""), lc_text(out, cute::get<I>(t))), ...);
   out += ')';
 }
+template <class T> struct lc_is_swizzle : std::false_type {};
+template <int B, int M, int S> struct lc_is_swizzle<cute::Swizzle<B, M, S>> : std::true_type {};
 template <class T> void lc_text(std::string& out, T const& x) {
-  if constexpr (cute::is_layout<T>::value) {
+  if constexpr (lc_is_swizzle<T>::value) {
+    out += "Sw<" + std::to_string(T::num_bits) + "," + std::to_string(T::num_base) + "," +
+           std::to_string(T::num_shft) + ">";
+  } else if constexpr (cute::is_composed_layout<T>::value) {  // A o O o B, no spaces
+    lc_text(out, x.layout_a()); out += 'o'; lc_text(out, x.offset()); out += 'o';
+    lc_text(out, x.layout_b());
+  } else if constexpr (cute::is_layout<T>::value) {
     lc_text(out, x.shape()); out += ':'; lc_text(out, x.stride());
   } else if constexpr (cute::is_tuple<T>::value) {
     lc_tuple(out, x, std::make_index_sequence<cute::tuple_size<T>::value>{});
@@ -68,6 +92,11 @@ def _cpp_int(v, literal=False):
 
 
 def _cpp(x, maker="make_tuple", literal=False):
+    from layoutcheck.composed import ComposedLayoutBase, Swizzle
+    if isinstance(x, Swizzle):
+        return "Swizzle<{},{},{}>{{}}".format(*x.params)
+    if isinstance(x, ComposedLayoutBase):
+        return f"make_composed_layout({_cpp(x.outer)}, {_cpp_int(x.offset)}, {_cpp(x.inner)})"
     if isinstance(x, LayoutBase):
         return f"make_layout({_cpp(x.shape, 'make_shape')}, {_cpp(x.stride, 'make_stride')})"
     if isinstance(x, Underscore):
@@ -80,7 +109,7 @@ def _cpp(x, maker="make_tuple", literal=False):
 
 def _cpp_call(op, args, kinds):
     makers = {"coord": "make_coord", "tiler": "make_tile"}
-    texts = [_cpp(a, makers.get(k.rstrip("?"), "make_tuple"), literal=(op == "get_mode" and i == 1))
+    texts = [_cpp(a, makers.get(k.rstrip("?"), "make_tuple"), literal=(op in _LITERAL_1 and i == 1))
              for i, (a, k) in enumerate(zip(args, kinds))]
     pattern = CPP_CALLS.get(op, op + "({args})")
     return pattern.format(*texts, args=", ".join(texts))
@@ -95,7 +124,8 @@ def cpp_source(case, claims, header):
     """The reproducer's C++ text.  ``header``: the comment lines on top (title, versions,
     how to build)."""
     lines = ["// " + ln if ln else "//" for ln in header]
-    lines += ["#include <cute/layout.hpp>", "#include <algorithm>", "#include <cstdio>",
+    lines += ["#include <cute/layout.hpp>", "#include <cute/swizzle_layout.hpp>",
+              "#include <algorithm>", "#include <cstdio>",
               "#include <string>", "#include <utility>", "#include <vector>",
               "using namespace cute;", "",
               "// A runtime int the compiler cannot fold: CuTe sees an `int`, as written.",
@@ -127,6 +157,12 @@ def _cpp_claim(k, c):
     if kind == "text":
         want = _c(c["value"])
         return [f'  if (text != "{want}") {{ ++bad; {_say("answer %s, expected " + want + " (" + why + ")", "text.c_str()")} }}']
+    if kind == "offset_values":  # issue 16: R = (S, offset), S(i) + offset by the spec
+        return [_cpp_array(f"want{k}", c["table"]),
+                f"  for (long long i = 0; i < {len(c['table'])}; ++i) {{",
+                "    long long got = (long long)get<0>(R)(i) + (long long)get<1>(R);",
+                f"    if (got != want{k}[i]) {{ ++bad; {_say('S(%lld) + offset = %lld, expected %lld (' + why + ')', 'i', 'got', f'want{k}[i]')} }}",
+                "  }"]
     if kind == "size":
         return [f"  if ((long long)size(R) != {c['value']}) {{ ++bad; "
                 f"{_say('size = %lld, expected ' + str(c['value']) + ' (' + why + ')', '(long long)size(R)')} }}"]
@@ -178,6 +214,12 @@ def _cpp_claim(k, c):
 # --- Python ---------------------------------------------------------------------------------
 
 def _py(x, dsl=False):
+    from layoutcheck.composed import ComposedLayoutBase, Swizzle
+    if isinstance(x, Swizzle):
+        return ("cute.make_swizzle({}, {}, {})" if dsl else "Swizzle({}, {}, {})").format(*x.params)
+    if isinstance(x, ComposedLayoutBase):
+        make = "cute.make_composed_layout" if dsl else "ComposedLayout"
+        return f"{make}({_py(x.outer, dsl)}, {int(x.offset)}, {_py(x.inner, dsl)})"
     if isinstance(x, LayoutBase):
         shape, stride = _py(x.shape), _py(x.stride)
         return f"cute.make_layout({shape}, stride={stride})" if dsl else f"Layout({shape}, {stride})"

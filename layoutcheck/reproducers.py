@@ -138,6 +138,11 @@ def claims(case, expected):
 
 def _answer_claims(op, args, E):
     from layoutcheck.oracles import REQUIRED
+    from layoutcheck.oracles.protocol import ANSWERS
+    if ANSWERS.get(op) == "composed_offset":  # issue 16: a slice is judged by S(i) + offset
+        from layoutcheck.oracles.vocab_compare import answer_values
+        return [dict(kind="offset_values", table=[int(v) + int(E[1]) for v in answer_values(E[0])],
+                     why="C at the slice's points, by the spec")]
     from layoutcheck.oracles.protocol import format_arg
     if op == "right_inverse":
         return [dict(kind="right_inverse", L=_table(args[0])),
@@ -184,6 +189,11 @@ def _property_claims(op, args):
             out += [dict(kind="values", table=_table(A), why="the first mode is A"),
                     dict(kind="points", pairs=pairs, why=f"the second mode comp(B(j)), comp = {comp}")]
         return out
+    if op == "layout_swizzle_composition":  # issue 16: composition(L, Sw)(x) = L(Sw(x))
+        from layoutcheck import spec
+        truth = [_extended(A, spec.swizzle_apply(B, x)) for x in range(_size(A))]
+        return [dict(kind="size", value=_size(A), why="size(L)"),
+                dict(kind="values", table=truth, why="L(Sw(i))")]
     if op == "complement":
         return [dict(kind="compact", A=_table(A))]
     if op == "left_inverse":  # not injective: CuTe documents a quasi-inverse

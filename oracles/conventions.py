@@ -426,3 +426,19 @@ CONVENTIONS["nvlabs"] += [
                "(2,3,4,2):(1,4,12,2)",
                "F-225"),
 ]
+CONVENTIONS["cute-cpp"].append(
+    Convention("composed-ops-on-the-inner-layout", ("composed_composition", "composed_logical_divide",
+                                                     "composed_zipped_divide", "composed_tiled_divide",
+                                                     "composed_right_inverse"),
+               "composition and the divides of A o O o B are A o O o op(B, T): the inner op's own "
+               "conventions and bugs show inside the composed answer",
+               "layout_composed.hpp: 'Mostly, the similar functionality is accomplished by applying "
+               "each operation to LayoutB only as LayoutB defines the domain'",
+               "F-226"))
+CONVENTIONS["cute-dsl"].append(
+    Convention("composed-ops-on-the-inner-layout", ("composed_composition", "composed_logical_divide",
+                                                     "composed_zipped_divide", "composed_tiled_divide"),
+               "composition and the divides of a composed layout act on its inner layout, with the "
+               "DSL's conventions of those ops",
+               "as CuTe C++ (layout_composed.hpp); the DSL prints A o O o op(B, T)",
+               "F-226"))

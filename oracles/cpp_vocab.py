@@ -186,10 +186,11 @@ _ERR = re.compile(r"case\.cpp:(\d+):\d+:")
 
 
 def _message(err):
-    lines = [ln.strip() for ln in err.splitlines()]
-    pick = next((ln for ln in lines if "static assertion failed" in ln or "static_assert" in ln), None)
-    pick = pick or next((ln for ln in lines if " error: " in ln), lines[0] if lines else "")
-    return "compile error: " + re.sub(r"^.*?error: ", "", pick)[:300]
+    """The rejection as the rest of cute-cpp words it (cpp_driver.rejection_text:
+    "compile-time rejection: <the static_assert or first error>"), so the register's
+    symptoms read one format."""
+    from .cpp_driver import rejection_text
+    return rejection_text(err)
 
 
 def _compile(toolchain, folder, source, timeout):

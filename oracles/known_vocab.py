@@ -266,8 +266,10 @@ def swizzle_full_coordinate(Cl=None, coord=None, *rest):
 
 
 @symptom
-def cpp_no_make_layout(inputs, answer, reference):
-    return _raised(answer, "make_layout()")
+def cpp_rejects_at_compile_time(inputs, answer, reference):
+    """CuTe C++ does not compile the case (its decay code instantiates calls that fail:
+    'no matching function for call to make_layout()', or a divisibility static_assert)."""
+    return _raised(answer, "compile error", "compile-time rejection")
 
 
 @symptom
@@ -542,11 +544,17 @@ static_identity_only.wants_op = True
 
 @predicate
 def common_composition_rejected(A=None, B=None, *rest):
-    """F-224: composition(A, right_inverse(B)) fails CuTe's static checks."""
+    """F-224: composition(A, right_inverse(B)) fails CuTe's static checks (the spec's model of
+    them, or the CuTe C++ model of oracles/models_cpp.py, which also knows coalesce_x, F-058)."""
     if not (isinstance(A, LayoutBase) and isinstance(B, LayoutBase)):
         return False
     S = _spec()
-    return S.cute_composition_check(A, S.right_inverse(B)) is not None
+    R = S.right_inverse(B)
+    if S.cute_composition_check(A, R) is not None:
+        return True
+    from layoutcheck.oracles.models_cpp import answer
+    out = answer("composition", A, LayoutBase(R.shape, R.stride), static=True)
+    return out is not None and out.kind == "raised"
 
 
 @symptom
@@ -581,6 +589,14 @@ def ties_broken_by_position(inputs, answer, reference):
 
 # --- F-226: a composed layout's algebra inherits the inner layout's findings -------------------
 
+def _outcome(fn):
+    from layoutcheck.oracles.protocol import Outcome
+    try:
+        return Outcome.ok(fn())
+    except LayoutError as e:
+        return Outcome.raised(str(e))
+
+
 _INNER_OP = {"composed_composition": "composition", "composed_logical_divide": "logical_divide",
              "composed_zipped_divide": "zipped_divide", "composed_tiled_divide": "tiled_divide"}
 
@@ -590,9 +606,17 @@ def _inner_known(oracle, inputs, answer, op):
     from layoutcheck.oracles.protocol import Outcome
     inner_op = _INNER_OP.get(op)
     Cl = inputs[0] if inputs else None
+    if op == "composed_right_inverse":
+        inner_op = "right_inverse"
     if inner_op is None or not isinstance(Cl, ComposedLayoutBase) or answer is None:
         return None
     args = (LayoutBase(Cl.inner.shape, Cl.inner.stride),) + tuple(inputs[1:])
+    if inner_op == "right_inverse":  # composition(right_inverse(L), Sw): only a decayed answer
+        S = _spec()                  # (the swizzle gone) is right_inverse(L) itself
+        ref = _outcome(lambda: S.right_inverse(args[0]))
+        if answer.kind == "ok" and isinstance(answer.value, LayoutBase) and _size(answer.value.shape) == 1:
+            return find_known(oracle, inner_op, "agreement", args, answer, ref)
+        return None
     S = _spec()
     try:
         ref = Outcome.ok(getattr(S, inner_op)(*args, sense="cute"))
@@ -634,3 +658,39 @@ def dsl_inner_finding(inputs, answer, reference, op=None):
 
 
 dsl_inner_finding.wants_op = True
+
+
+# --- F-224, F-227, F-228 -------------------------------------------------------------------------
+
+@predicate
+def swizzle_conjugate_fails(L=None, sw=None, *rest):
+    """F-227: CuTe's Sw' = make_swizzle<L(Y), L(Z)> is a swizzle, but Sw' o L is not L o Sw on
+    L's domain (the spec refuses with condition swizzle_conjugate)."""
+    if not (isinstance(L, LayoutBase) and isinstance(sw, Swizzle)):
+        return False
+    try:
+        _spec().layout_swizzle_composition(L, sw)
+    except LayoutError as e:
+        return e.condition == "swizzle_conjugate"
+    return False
+
+
+@symptom
+def cute_swizzle_construction(inputs, answer, reference):
+    """CuTe C++'s composition(Layout, Swizzle): make_swizzle<L(yyy), L(zzz)> o _0 o L."""
+    L, sw = inputs[0], inputs[1]
+    S = _spec()
+    y, z = _masks(sw)
+    try:
+        new = S.make_swizzle(S.crd2idx(y, L.shape, L.stride), S.crd2idx(z, L.shape, L.stride))
+    except LayoutError:
+        return False
+    got = answer.value if _ok(answer) else None
+    return isinstance(got, ComposedLayoutBase) and got.outer == new and int(got.offset) == 0 \
+        and got.inner == L
+
+
+@predicate
+def composed_runtime_offset(Cl=None, *rest):
+    """F-228: the composed layout's offset is a runtime integer."""
+    return isinstance(Cl, ComposedLayoutBase) and not isinstance(Cl.offset, C)

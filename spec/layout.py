@@ -27,7 +27,7 @@ __all__ = ["Layout", "parse", "as_layout", "is_layout", "shape", "stride", "size
 class Layout(LayoutBase):
     """``shape:stride``; ``L(i)`` is Phi_L(i), ``L(coord)`` is phi_L(coord)."""
 
-    __slots__ = ()
+    __slots__ = ("_flattening",)  # bookkeeping only (``_flattening(L)``): L is immutable
 
     def __call__(self, x):
         if isinstance(x, (tuple, list)):
@@ -116,9 +116,22 @@ def flatten(x):
     return T.flatten(x)
 
 
+def _flattening(L):
+    """(shape^b, stride^b, size, shape^b and stride^b as plain ints) of a spec Layout,
+    computed once per layout object and kept on it.  Bookkeeping only: a layout is
+    immutable, so its flattening never changes, and the layout function below still goes
+    through colex_inv and phi for every point (issue 14: Phi was re-flattening L at each)."""
+    try:
+        return L._flattening
+    except AttributeError:
+        s, d = T.flatten(L.shape), T.flatten(L.stride)
+        f = (s, d, T.size(s), tuple(map(int, s)), tuple(map(int, d)))
+        object.__setattr__(L, "_flattening", f)
+        return f
+
+
 def _flat(L):
-    L = as_layout(L)
-    return T.flatten(L.shape), T.flatten(L.stride)
+    return _flattening(as_layout(L))[:2]
 
 
 def cosize(L, *path):
@@ -162,7 +175,11 @@ def colex(S, x):
 def colex_inv(S, n):
     """colex_S^{-1}(n) = (x_1..x_m), x_i = floor(n / (s_1...s_{i-1})) mod s_i (Def 2.1.2.18)."""
     S = T.flatten(S)
-    N = T.size(S)
+    return _colex_inv(S, T.size(S), n)
+
+
+def _colex_inv(S, N, n):
+    """colex_inv of the flat shape S of size N (the definition above)."""
     if isinstance(n, bool):
         raise LayoutError(f"index {n!r} is not an integer")
     try:
@@ -184,6 +201,11 @@ def phi(L, x):
     x = tuple(x)
     if len(x) != len(s) or not all(0 <= xi < si for xi, si in zip(x, s)):
         raise LayoutError(f"coordinate {x} is outside the domain [0, {s})")
+    return _dot(x, d)
+
+
+def _dot(x, d):
+    """x . d (phi_L on a coordinate of its domain)."""
     total = 0
     for xi, di in zip(x, d):
         total += xi * di
@@ -192,15 +214,24 @@ def phi(L, x):
 
 def Phi(L, n):
     """Layout function Phi_L = phi_L ∘ colex^{-1} on [0, size(L)) (Construction 2.1.2.19)."""
-    L = as_layout(L)
-    return phi(L, colex_inv(L.shape, n))
+    return _Phi(_flattening(as_layout(L)), n)
+
+
+def _Phi(flattening, n):
+    """Phi_L(n) = phi_L(colex_inv(shape(L), n)) from L's flattening.  Its colex_inv
+    coordinate is in phi_L's domain by construction, so phi's domain check is not repeated;
+    the entries are L's as plain ints (Phi_L(n) is a dynamic int either way: phi's sum
+    starts from the plain 0)."""
+    _s, _d, N, s, d = flattening
+    return _dot(_colex_inv(s, N, n), d)
 
 
 def values(L):
     """Phi_L over the whole domain [0, size(L)), as a list."""
     L = as_layout(L)
-    check_enumeration(size(L), lambda: f"the domain of {L}")
-    return [Phi(L, n) for n in range(size(L))]
+    f = _flattening(L)
+    check_enumeration(f[2], lambda: f"the domain of {L}")
+    return [_Phi(f, n) for n in range(f[2])]
 
 
 def image(L):

@@ -221,10 +221,12 @@ def zip_layout(L):
 
 def group_modes(L, b, e):
     """``group<b,e>(L)``: the top-level modes b..e-1 of L gathered into one mode (0 <= b <= e
-    <= rank)."""
+    <= rank); for b == e no mode is added (an integer-shaped L becomes its 1-tuple)."""
     L = as_layout(L)
     shape = L.shape if isinstance(L.shape, tuple) else (L.shape,)
     stride = L.stride if isinstance(L.stride, tuple) else (L.stride,)
     if not (isinstance(b, int) and isinstance(e, int) and 0 <= b <= e <= len(shape)):
         raise LayoutError(f"group<{b},{e}> of a rank-{len(shape)} layout", condition="in_domain")
+    if b == e:  # CuTe adds the group only when b < e (tuple_algorithms.hpp: make_seq<(B < E)>)
+        return Layout(shape, stride)
     return Layout(shape[:b] + (shape[b:e],) + shape[e:], stride[:b] + (stride[b:e],) + stride[e:])

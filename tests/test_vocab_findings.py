@@ -89,13 +89,13 @@ RECORDED = [
     ("F-203", "cute-dsl", "composed_cosize", ["_16:_4 o _0 o _24:_1"],
      "raised: MLIRError: error: unknown: can't derive meaningful cosize of composed layout when inner is affine", True),
     ("F-205", "cute-cpp", "composed_slice_and_offset", ["Sw<3,4,3> o _0 o (_10,_2):(_2,_1)", "(_,0)"],
-     "raised: compile error: static assertion failed: Shape Divisibility Condition", False),
+     "raised: compile-time rejection: static assertion failed: Shape Divisibility Condition", False),
     ("F-207", "cute-cpp", "composed_slice_and_offset", ["Sw<3,3,3> o _16 o (_8,_64):(_64,_1)", "(2,_)"],
      "((_8,_2,_2,_2)):((_1,8,-16,32))|128", False),
     ("F-207", "cute-dsl", "composed_slice_and_offset", ["Sw<3,3,3> o _16 o (_8,_64):(_64,_1)", "(2,_)"],
      "Sw<0,4,3> o _0 o ((_16,_2,_2)):((_1,-16,_32))|_128", True),
     ("F-208", "cute-cpp", "composed_slice_and_offset", ["Sw<3,3,3> o _16 o (_8,_64):(_64,_1)", "(2,3)"],
-     "raised: compile error: no matching function for call to 'make_layout()'", False),
+     "raised: compile-time rejection: no matching function for call to 'make_layout()'", False),
     ("F-208", "cute-dsl", "composed_slice_and_offset", ["Sw<3,3,3> o _16 o (_8,_64):(_64,_1)", "(2,3)"],
      "raised: unparseable output 'x:x o 0 o x:x|131'", True),
     ("F-209", "cute-dsl", "composed_slice_and_offset", ["_64:_1 o _5 o (_4,_8):(_1,_4)", "(2,_)"],
@@ -114,6 +114,23 @@ RECORDED = [
      "raised: ValueError: Operand 1 of operation \"cute.zipped_divide\" must be a Value (is not a Value)", True),
     ("F-222", "cute-cpp", "upcast", ["(8,64):(64,1)", "2"], "(8,64):(32,0)", False),
     ("F-223", "cute-cpp", "max_common_vector", ["(8,64):(64,1)", "(8,64):(64,1)"], "_1", False),
+    ("F-224", "cute-cpp", "max_common_vector", ["((_35,_1),_1):((_0,_35),_36)", "((_50,_1)):((_1,_4))"],
+     "raised: compile-time rejection: static assertion failed: Shape Divisibility Condition (config.hpp:126)", False),
+    ("F-224", "cute-dsl", "max_common_layout", ["((35,1),1):((0,35),36)", "((_50,1)):((_1,4))"],
+     "raised: MLIRError: error: unknown: unable to compute the following composition: '!cute.layout<\"((35,1),1):((0,35),36)\">' o '!cute.layout<\"50:1\">'", True),
+    ("F-226", "cute-cpp", "composed_logical_divide", ["Sw<0,0,1> o _0 o 51:1", "(17,3):(3,1)"],
+     "raised: compile-time rejection: static assertion failed: Dynamic-stride complement only for rank-1 layouts", False),
+    ("F-226", "cute-cpp", "composed_tiled_divide", ["Sw<3,4,3> o _0 o (1,4):(4,1)", "2"],
+     "Sw<3,4,3> o _0 o ((1,2),1,2):((4,1),8,2)", False),
+    ("F-226", "cute-cpp", "composed_composition", ["(1):(1) o 1 o (1,2):(1,1)", "(_1:_0)"],
+     "(1):(1) o 1 o (_1):(_0)", False),
+    ("F-226", "cute-cpp", "composed_right_inverse", ["Sw<0,0,-1> o _0 o (4,8):(1,4)"], "_1:_0", False),
+    ("F-227", "cute-cpp", "layout_swizzle_composition", ["(_16,_8):(_8,_1)", "Sw<1,4,3>"],
+     "Sw<1,0,3> o _0 o (_16,_8):(_8,_1)", False),
+    ("F-228", "cute-cpp", "composed_upcast", ["Sw<1,2,3> o 16 o (_8,_64):(_64,_1)", "2"],
+     "raised: compile-time rejection: no matching function for call to 'upcast<2>(const int&)'", False),
+    ("F-208", "cute-cpp", "composed_slice_and_offset", ["Sw<1,2,5> o _0 o (_4):(_4)", "(3)"],
+     "raised: compile-time rejection: static assertion failed: Stride Divisibility Condition", False),
 ]
 
 
@@ -177,7 +194,7 @@ def test_dsl_vocab_findings_recorded():
 
 def test_cpp_vocab_findings_recorded():
     ids = {r[0] for r in RECORDED if r[1] == "cute-cpp"}
-    assert {"F-202", "F-205", "F-207", "F-208", "F-222", "F-223"} <= ids
+    assert {"F-202", "F-205", "F-207", "F-208", "F-222", "F-223", "F-224", "F-226", "F-227", "F-228"} <= ids
 
 
 # --- NVlabs PyCuTe (real) -------------------------------------------------------------------

@@ -41,6 +41,9 @@ def add_arguments(parser):
     parser.add_argument("--max-rank", default=3,
                         help=f"rank bound for the proofs (default 3, 1..{MAX_RANK})")
     parser.add_argument("--report", metavar="FILE", help="also write the report as JSON")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write a self-contained HTML report (sections, the fuzz "
+                             "campaign's tables, pictures of its failures, a throughput plot)")
     from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
@@ -202,6 +205,10 @@ def run(args):
     apply_cute_include(args)
     names = _check_oracles(args.against)
     check_output_path(args.report, "--report")
+    check_output_path(args.html, "--html")
+    if args.report and args.html and args.report == args.html:
+        from layoutcheck.errors import LayoutError
+        raise LayoutError("--report and --html name the same file")
     tty = sys.stderr.isatty()
     fuzz_progress = None
     if tty:
@@ -234,4 +241,10 @@ def run(args):
     if args.report:
         write_output(args.report, json.dumps({"sections": sections}, indent=2, default=str),
                      "--report")
+    if args.html:
+        from layoutcheck.fuzz.html_report import render
+        fuzz = next((s["data"] for s in sections if s["section"] == "fuzz campaign"
+                     and isinstance(s["data"], dict) and "results" in s["data"]), None)
+        write_output(args.html, render(fuzz, title="layoutcheck demo report", preface=[
+            (s["status"], s["section"], s["lines"]) for s in sections]), "--html")
     return 1 if failed else 2 if errors else 0

@@ -24,6 +24,18 @@ def add_arguments(parser):
     parser.add_argument("--limit", default=1024, metavar="N",
                         help=f"list at most N values, and draw the grid only when it has at "
                              f"most N cells (default 1024, at most {MAX_LIMIT})")
+    parser.add_argument("--svg", metavar="FILE",
+                        help="also draw the layout as an SVG grid (cells labelled with their "
+                             "offset, coloured by offset; layoutcheck.pictures)")
+    parser.add_argument("--tv", action="store_true",
+                        help="with --svg: a thread-value layout (thread, value) -> tile index, "
+                             "cells coloured by thread")
+    parser.add_argument("--tile", metavar="M,N",
+                        help="with --tv: the tile (default: the most square M x N = cosize)")
+    parser.add_argument("--banks", metavar="BYTES",
+                        help="with --svg: the shared-memory bank of each cell for BYTES-byte "
+                             "elements (1, 2, 4, 8, 16); the layout may be swizzled "
+                             "('Sw<3,4,3> o _0 o (8,64):(64,1)')")
 
 
 def _jsonable(t):
@@ -167,9 +179,33 @@ def describe(text, limit):
     return info
 
 
+def _picture(args):
+    """--svg (with --tv / --tile / --banks): write the picture; False when the layout is not a
+    plain layout (a swizzled one): then nothing else is shown."""
+    import sys
+
+    from .common import check_output_path, write_output
+    if args.svg is None:
+        if args.tv or args.tile is not None or args.banks is not None:
+            raise LayoutError("--tv, --tile and --banks shape the picture: give --svg FILE too")
+        return True
+    if args.tv and args.banks is not None:
+        raise LayoutError("--tv and --banks are different pictures: give one")
+    check_output_path(args.svg, "--svg")
+    from layoutcheck.pictures import picture_for_show
+    svg, plain = picture_for_show(args.layout, tv=args.tv, tile=args.tile, banks=args.banks)
+    write_output(args.svg, svg, "--svg")
+    print(f"picture written to {args.svg}", file=sys.stderr)
+    if not plain:
+        print(f"layout      {args.layout.strip()}\npicture     {args.svg}")
+    return plain
+
+
 def run(args):
     from .common import count
     args.limit = count(0, MAX_LIMIT)(args.limit, "--limit")
+    if not _picture(args):
+        return 0
     info = describe(args.layout, args.limit)
     if args.json:
         print(json.dumps(info))
