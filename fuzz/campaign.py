@@ -239,7 +239,7 @@ class _Runner:
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                   phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False)
         @hseed(seed_value)
-        @given(st.lists(strategy, min_size=1, max_size=BATCH))
+        @given(st.lists(strategy, min_size=1, max_size=BATCH, unique_by=case_key))  # no case twice (issue 14)
         def prop(cases):
             self.batch(cases)
         self.in_run = True

@@ -197,6 +197,7 @@ def _quiet_dask():
         logging.getLogger(name).setLevel(logging.CRITICAL)
     return dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
                             "distributed.worker.daemon": False,
+                            "distributed.worker.profile.enabled": False,  # samples every 10 ms
                             "distributed.admin.log-length": 0})
 
 
@@ -268,13 +269,16 @@ class DaskEngine:
                 for fut in [f for f in futures if f.done()]:
                     unit = futures.pop(fut)
                     try:
-                        done(unit, ("ok", fut.result()))
+                        payload = ("ok", fut.result())
                     except KilledWorker:
-                        done(unit, ("lost", f"was lost: every worker that ran it died "
-                                            f"({ALLOWED_FAILURES + 1} tries)"))
-                    except Exception as e:  # noqa: BLE001 - the unit raised on its worker
-                        done(unit, ("lost", f"failed on its worker: {type(e).__name__}: "
-                                            f"{' '.join(str(e).split())[:300]}"))
+                        payload = ("lost", f"was lost: every worker that ran it died "
+                                           f"({ALLOWED_FAILURES + 1} tries)")
+                    except (KeyboardInterrupt, SystemExit):
+                        raise
+                    except BaseException as e:  # noqa: BLE001 - raised on its worker, cancelled
+                        payload = ("lost", f"failed on its worker: {type(e).__name__}: "
+                                           f"{' '.join(str(e).split())[:300]}")
+                    done(unit, payload)
                 if not futures:
                     break
                 if self.spec.kind == "tcp" and not self.client.scheduler_info()["workers"]:

@@ -190,8 +190,8 @@ _STAR = st.just("*")
 
 def _flat_shape(draw, n_min, n_max, max_size, degenerate, static):
     """A flat list of leaf shapes with product <= max_size (leaves >= 2 unless degenerate)."""
+    flags = _static_flags(draw, n_max, static)  # first, so that lowering n leaves it alone
     n = _int(draw, n_min, n_max)
-    flags = _static_flags(draw, max(n, 1), static)
     out, room, lo = [], max_size, 1 if degenerate else 2
     for k in range(n):
         if room < lo:

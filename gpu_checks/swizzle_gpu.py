@@ -90,22 +90,33 @@ def swizzle_cases(seed=0, count=24):
 
 def bank_cases():
     """The classic shared-memory patterns: a half-precision 8x64 row-major tile, plain and
-    Sw<3,3,3>-swizzled, read by columns, rows, and 16-byte (ldmatrix-like) rows; 4-byte
-    and 8-byte variants; a 32x32 float tile plain and with a padding-free Sw<5,0,5>."""
+    Sw<3,3,3>-swizzled, read by columns and rows (2- and 4-byte elements); the same tile
+    recast to 16-byte vectors (upcast<8>: (8,8) and Sw<3,0,3>) read ldmatrix-like, 8 rows of
+    one vector column per quarter-warp, and to 8-byte vectors (upcast<4>); a 32x32 float tile
+    plain and with Sw<5,0,5>."""
+    from layoutcheck import spec as S
     tile = LayoutBase((C(8), C(64)), (C(64), C(1)))
     f32 = LayoutBase((C(32), C(32)), (C(32), C(1)))
     sw16 = ComposedLayoutBase(Swizzle(3, 3, 3), C(0), tile)
     sw32 = ComposedLayoutBase(Swizzle(5, 0, 5), C(0), f32)
     col = LayoutBase(C(32), C(1))                           # lane t: (t % 8, t / 8)
     row = LayoutBase(C(32), C(8))                           # lane t: row 0, column t
-    ldm = LayoutBase((C(8), C(4)), (C(1), C(64)))           # rows 0..7, columns 0, 8, 16, 24
-    col32 = LayoutBase(C(32), C(1))                         # a column of the float tile
+    ldm = LayoutBase((C(8), C(4)), (C(1), C(8)))            # 8 rows of vector columns 0..3
+    ld8 = LayoutBase((C(8), C(4)), (C(1), C(16)))
     out = []
     for smem in (tile, sw16):
-        out += [BankCase(smem, col, 2), BankCase(smem, row, 2), BankCase(smem, ldm, 16),
-                BankCase(smem, col, 4), BankCase(smem, ldm, 8)]
-    out += [BankCase(f32, col32, 4), BankCase(sw32, col32, 4), BankCase(f32, row, 4)]
+        out += [BankCase(smem, col, 2), BankCase(smem, row, 2), BankCase(smem, col, 4)]
+    for v16, v8 in ((S.upcast(tile, 8), S.upcast(tile, 4)),
+                    (S.composed_upcast(sw16, 8), S.composed_upcast(sw16, 4))):
+        out += [BankCase(_neutral(v16), ldm, 16), BankCase(_neutral(v8), ld8, 8)]
+    out += [BankCase(f32, col, 4), BankCase(sw32, col, 4), BankCase(f32, row, 4)]
     return out
+
+
+def _neutral(x):
+    if isinstance(x, ComposedLayoutBase):
+        return ComposedLayoutBase(x.outer, x.offset, LayoutBase(x.inner.shape, x.inner.stride))
+    return LayoutBase(x.shape, x.stride)
 
 
 # --- sources ----------------------------------------------------------------------------------

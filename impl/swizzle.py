@@ -19,7 +19,7 @@ from .algebra import right_inverse
 from .compose import composition
 from .coords import crd2idx, slice_and_offset
 from .divide import logical_divide, tiled_divide, zipped_divide
-from .layout import Layout, as_layout, values
+from .layout import as_layout, values
 
 __all__ = ["Swizzle", "ComposedLayout", "as_swizzle", "as_composed", "swizzle_apply",
            "swizzle_values", "swizzle_span", "is_bijection_on", "is_involution", "make_swizzle",

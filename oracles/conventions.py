@@ -419,7 +419,13 @@ CONVENTIONS["nvlabs"] += [
                "pycute/htuple.py product_each: 'The product of each top-level mode of s, as a flat "
                "tuple' (examples on tuples only)",
                "F-221"),
-    Convention("tied-orders-left-to-right", ("make_ordered_layout",),
+    Convention("order-congruent-with-shape", ("make_ordered_layout",),
+               "make_ordered_layout needs an order congruent with the shape (CuTe collapses the "
+               "shape to a coarser order's profile)",
+               "pycute/layout.py make_ordered_layout docstring: 'Pre-conditions: congruent(_shape, "
+               "_order)' (ValueError otherwise)",
+               "F-229"),
+    Convention("tied-orders-left-to-right", ("make_ordered_layout", "make_layout_like"),
                "equal orders are laid out left to right (compact), where CuTe starts them at the "
                "same stride",
                "pycute/layout.py make_ordered_layout docstring: (2,3,4,2) by (0,2,3,0) is "

@@ -208,3 +208,23 @@ def coalesces_the_whole_layout(inputs, answer, reference):
     import layoutcheck.spec as spec
     return (_ok(answer) and len(inputs) == 2 and empty_profile(*inputs)
             and answer.value == spec.coalesce(inputs[0]))
+
+
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer); another wrong answer in the region must be new.
+# pycute's rows are re-run on pycute by the test; F-173/F-174 on CuTe C++ follow its source
+# (stride.hpp compact_major, tuple_algorithms.hpp flatten) and the DSL's were recorded from it.
+
+PLANTED = [
+    ("F-170", "pycute", "slice_", ["(4,8):(1,4)", "_"], "((4,8)):((1,4))"),
+    ("F-170", "pycute", "slice_and_offset", ["(4,8):(1,4)", "_"], "((4,8)):((1,4))|0"),
+    ("F-171", "pycute", "zipped_divide", ["(8,(4,2)):(1,(8,32))", "(2:1,_)"],
+     "((2,1),(4,(4,2))):((1,0),(2,(8,32)))"),
+    ("F-172", "pycute", "crd2crd", ["((1,1),2)", "(4,3)", "((2,2),3)"], "raised: AssertionError (no message)"),
+    ("F-173", "cute-dsl", "layout_left", ["(2,(1,4))"], "(_2,(_1,_4)):(_1,(_0,_2))"),
+    ("F-173", "cute-cpp", "layout_left", ["(2,(_1,4))"], "(2,(_1,4)):(_1,(_0,2))"),
+    ("F-173", "cute-cpp", "prefix_product", ["(2,(_1,4))"], "(_1,(_0,2))"),
+    ("F-174", "cute-dsl", "flatten", ["4"], "_4"),
+    ("F-174", "cute-cpp", "flatten", ["4"], "4"),
+    ("F-175", "cute-dsl", "coalesce", ["(2,(2,2)):(1,(2,4))", "()"], "_8:_1"),
+]

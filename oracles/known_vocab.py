@@ -1,5 +1,6 @@
-"""Predicates of the findings of issue 16 (swizzles, composed layouts, recast, tiling):
-F-200..F-225 in the block "swizzles, recast, tiling" of findings.toml.
+"""Predicates of the findings of issue 16 on swizzles and composed layouts (F-200..F-209,
+F-226..F-228 in the block "swizzles, recast, tiling" of findings.toml; recast, vectorization
+and tiling: oracles/known_recast.py).
 
 Region predicates (``when``: ``fn(*inputs)``) and symptoms (``answer``: ``fn(inputs, answer,
 reference)``), per DESIGN.md "Answer-precise findings": a symptom recomputes what the
@@ -9,13 +10,13 @@ decay in ``cute_swizzle_slice``, pycute's ComposedLayout.cosize, the DSL's unche
 negative strides by function, which is all a slice's answer is judged by).
 """
 
-from layoutcheck.composed import ComposedLayoutBase, SignedLayout, Swizzle
+from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
 from layoutcheck.findings import predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
-__all__ = ["cute_swizzle_slice", "unchecked_upcast", "unchecked_downcast"]
+__all__ = ["cute_swizzle_slice"]
 
 
 def _spec():
@@ -65,6 +66,14 @@ def _sw(sw, x):
     y = ((1 << B) - 1) << (M + max(0, S))
     t = x & y
     return x ^ (t >> S if S >= 0 else t << -S)
+
+
+def _same_outer(a, b):
+    """Equal outer functions: the same value, or two identity swizzles (B = 0; the DSL prints
+    every identity swizzle as S<0,4,3>)."""
+    if isinstance(a, Swizzle) and isinstance(b, Swizzle) and a.bits == b.bits == 0:
+        return True
+    return a == b
 
 
 def _masks(sw):
@@ -279,312 +288,33 @@ def dsl_prints_x(inputs, answer, reference):
 
 @symptom
 def dsl_offset_twice(inputs, answer, reference):
-    """F-209: the DSL's slice_and_offset returns (A o (O + off) o slice, A(O + off)): the
-    composed part keeps the new offset and the pair's offset applies it again."""
+    """F-209: the DSL's pair offset is C at the slice's origin, while its composed part still
+    carries the offset CuTe puts inside -- A o (O + off) o slice (the generic rule), or for a
+    swizzle whose slice hits Y and Z, Sw o off_zy o sliced (swizzle_layout.hpp) -- so the
+    origin's offset counts twice."""
     Cl, coord = inputs[0], inputs[1]
     if not (_ok(answer) and isinstance(Cl, ComposedLayoutBase) and isinstance(answer.value, tuple)):
         return False
     S = _spec()
     sliced, off = S.slice_and_offset(Cl.inner, coord)
-    new = int(Cl.offset) + int(off)
+    got, got_off = answer.value
+    pts = [int(S.crd2idx(i, sliced.shape, sliced.stride)) for i in range(_size(sliced.shape))]
     outer = (lambda v: _sw(Cl.outer, v)) if isinstance(Cl.outer, Swizzle) else \
         (lambda v: _eval(Cl.outer.shape, Cl.outer.stride, v))
-    got, got_off = answer.value
-    want = [outer(new + int(S.crd2idx(i, sliced.shape, sliced.stride)))
-            for i in range(_size(sliced.shape))]
-    return int(got_off) == outer(new) and _fn(got) == want and int(got_off) != 0
-
-
-# --- F-210, F-211, F-220, F-222: recast without CuTe's checks --------------------------------
-
-def _leafwise(L, fn):
-    def go(s, d):
-        if isinstance(s, tuple):
-            parts = [go(x, y) for x, y in zip(s, d)]
-            return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
-        return fn(int(s), int(d), isinstance(d, C))
-    return LayoutBase(*go(L.shape, L.stride))
-
-
-def unchecked_upcast(L, N, dynamic_floor=False):
-    """upcast<N> by layout.hpp's arithmetic with no divisibility check; ``dynamic_floor``:
-    CuTe C++'s dynamic rule (shape kept, stride / N truncated) for dynamic strides."""
-    def leaf(s, d, static):
-        if static and d == 0:
-            return s, 0
-        if static or not dynamic_floor:
-            k = -(-N // d) if d else 1
-            return -(-s // k), -(-d // N)
-        return s, d // N
-    return _leafwise(L, leaf)
-
-
-def unchecked_downcast(L, N):
-    return _leafwise(L, lambda s, d, static: (s * N, d) if d == 1 else (s, d * N))
-
-
-def _recast(L, old, new, up, down):
-    from math import gcd
-    g = gcd(new, old)
-    num, den = new // g, old // g
-    if num == den == 1:
-        return L
-    if num == 1:
-        return down(L, den)
-    if den == 1:
-        return up(L, num)
-    return down(up(L, num), den)
-
-
-def _same_layout(answer, want):
-    return _ok(answer) and isinstance(answer.value, LayoutBase) and \
-        answer.value.shape == want.shape and answer.value.stride == want.stride
-
-
-def _recast_model(op, inputs, up, down):
-    if op == "upcast":
-        return up(inputs[0], int(inputs[1]))
-    if op == "downcast":
-        return down(inputs[0], int(inputs[1]))
-    if op == "recast_layout":
-        return _recast(inputs[0], int(inputs[1]), int(inputs[2]), up, down)
-    return None
-
-
-@symptom
-def unchecked_recast(inputs, answer, reference, op=None):
-    """F-210 / F-220: the layout of CuTe's upcast / downcast arithmetic with its checks
-    (divisibility, a static stride-1 mode) skipped; composed layouts part by part."""
-    if op in ("composed_upcast", "composed_downcast"):
-        Cl, N = inputs[0], int(inputs[1])
-        if not (_ok(answer) and isinstance(answer.value, ComposedLayoutBase)):
-            return False
-        S = _spec()
-        f = unchecked_upcast if op == "composed_upcast" else unchecked_downcast
-        inner = f(Cl.inner, N)
-        got = answer.value
-        return got.inner.shape == inner.shape and got.inner.stride == inner.stride and \
-            _fn(got) == [_sw(S.swizzle_upcast(Cl.outer, N) if op == "composed_upcast"
-                             else S.swizzle_downcast(Cl.outer, N), v + int(got.offset))
-                         for v in _fn(inner)] if isinstance(Cl.outer, Swizzle) else False
-    want = _recast_model(op, inputs, unchecked_upcast, unchecked_downcast)
-    return want is not None and _same_layout(answer, want)
-
-
-unchecked_recast.wants_op = True
-
-
-@symptom
-def dynamic_stride_truncated(inputs, answer, reference, op=None):
-    """F-222: CuTe C++ divides a dynamic stride by N with no check (safe_div's assert is
-    commented out): stride d // N, shape kept."""
-    def up(L, N):
-        return unchecked_upcast(L, N, dynamic_floor=True)
-    want = _recast_model(op, inputs, up, unchecked_downcast)
-    return want is not None and _same_layout(answer, want)
-
-
-dynamic_stride_truncated.wants_op = True
-
-
-@predicate
-def dynamic_stride_not_divisible(L=None, N=None, *rest):
-    """F-222: a dynamic (runtime) stride that N does not divide."""
-    if not isinstance(L, LayoutBase) or not isinstance(N, int):
+    new = int(Cl.offset) + int(off)
+    origin = outer(new)
+    if int(got_off) != origin or origin == 0:
         return False
-    n = int(N) if len(rest) == 0 else None
-    if n is None:  # recast_layout(L, old, new): the upcast factor
-        from math import gcd
-        old, new = int(N), int(rest[0])
-        n = new // gcd(new, old)
-    return any(not isinstance(d, C) and int(d) % n for d in leaves(L.stride))
-
-
-@predicate
-def recast_args(*inputs):
-    return bool(inputs) and isinstance(inputs[0], (LayoutBase, ComposedLayoutBase))
-
-
-@predicate
-def tile_to_shape_not_divisible(block=None, trg=None, *rest):
-    """F-211: a static target whose per-mode sizes the block's do not divide."""
-    if not isinstance(block, LayoutBase):
-        return False
-    S = _spec()
-    try:
-        S.tile_to_shape(block, trg, *rest)
-    except LayoutError as e:
-        return e.condition == "divisibility"
-    return False
-
-
-@symptom
-def tile_to_shape_unchecked(inputs, answer, reference):
-    """blocked_product(block, make_ordered_layout(ceil_div(target, block), order)) built
-    without the divisibility check."""
-    S = _spec()
-    block, trg = inputs[0], inputs[1]
-    order = inputs[2] if len(inputs) > 2 else None
-    from layoutcheck.spec.algebra import _append_to
-    R = len(trg) if isinstance(trg, tuple) else 1
-    padded = _append_to(S.as_layout(block), R)
-    bs = S.product_each(padded.shape if isinstance(padded.shape, tuple) else (padded.shape,))
-    ts = S.product_each(trg)
-    q = tuple(C(-(-int(t) // int(b))) for t, b in zip(ts, bs))
-    tiler = S.make_ordered_layout(q, order if order is not None else tuple(C(i) for i in range(R)))
-    want = S.blocked_product(padded, tiler, sense="cute")
-    return _ok(answer) and isinstance(answer.value, LayoutBase) and _fn(answer.value) == _fn(want) \
-        and _size(answer.value.shape) == _size(want.shape)
-
-
-# --- small API conventions and bugs ------------------------------------------------------------
-
-@predicate
-def leaf_layout(L=None, *rest):
-    return isinstance(L, LayoutBase) and not isinstance(L.shape, tuple)
-
-
-@symptom
-def dsl_len_of_int(inputs, answer, reference):
-    return _raised(answer, "has no len()")
-
-
-@predicate
-def integer_inttuple(t=None, *rest):
-    return isinstance(t, int) and not isinstance(t, bool)
-
-
-@symptom
-def product_each_keeps_the_integer(inputs, answer, reference):
-    return _ok(answer) and not isinstance(answer.value, tuple) and int(answer.value) == int(inputs[0])
-
-
-@symptom
-def product_each_not_iterable(inputs, answer, reference):
-    return _raised(answer, "not iterable")
-
-
-@predicate
-def empty_group(L=None, b=None, e=None, *rest):
-    return isinstance(b, int) and b == e
-
-
-@symptom
-def dsl_begin_before_end(inputs, answer, reference):
-    return _raised(answer, "Expected begin < end")
-
-
-@predicate
-def integer_tile_coordinate(L=None, T=None, coord=None, *rest):
-    return isinstance(coord, int) and not isinstance(coord, bool)
-
-
-@symptom
-def dsl_wants_rest_rank_coordinate(inputs, answer, reference):
-    return _raised(answer, "coordinate of rank", "valid coordinate")
-
-
-@predicate
-def short_tile_tuple(Cl=None, T=None, *rest):
-    """F-216: a Tile tuple with fewer entries than the inner layout's rank."""
-    if not (isinstance(Cl, ComposedLayoutBase) and isinstance(T, tuple)):
-        return False
-    r = len(Cl.inner.shape) if isinstance(Cl.inner.shape, tuple) else 1
-    return len(T) < r
-
-
-@symptom
-def composed_drops_untiled_modes(inputs, answer, reference):
-    """The DSL composes the inner layout's first len(T) modes by mode and drops the rest
-    (F-087 inside a composed layout)."""
-    Cl, T = inputs[0], inputs[1]
-    S = _spec()
-    k = len(T)
-    inner = Cl.inner
-    head = LayoutBase(inner.shape[:k], inner.stride[:k])
-    try:
-        want = S.composition(head, T, sense="cute")
-    except LayoutError:
-        return False
-    got = answer.value if _ok(answer) else None
-    return isinstance(got, ComposedLayoutBase) and got.inner == want and got.outer == Cl.outer
-
-
-@predicate
-def integer_tiler(Cl=None, T=None, *rest):
-    return isinstance(T, int) and not isinstance(T, bool)
-
-
-@symptom
-def dsl_tiler_not_a_value(inputs, answer, reference):
-    return _raised(answer, "must be a Value")
-
-
-@predicate
-def dynamic_integer_in_pair(A=None, B=None, *rest):
-    """F-223: A or B holds a runtime integer."""
-    return any(isinstance(L, LayoutBase) and any(not isinstance(x, C)
-                                                  for x in leaves(L.shape) + leaves(L.stride))
-               for L in (A, B))
-
-
-@symptom
-def static_identity_only(inputs, answer, reference, op=None):
-    """CuTe keeps only a *static* stride-1 first mode of coalesce(A o right_inverse(B)):
-    with runtime integers max_common_vector is _1 and max_common_layout _1:_0."""
-    if not _ok(answer):
-        return False
-    if op == "max_common_layout":
-        return isinstance(answer.value, LayoutBase) and _size(answer.value.shape) == 1
-    return not isinstance(answer.value, tuple) and int(answer.value) == 1
-
-
-static_identity_only.wants_op = True
-
-
-@predicate
-def common_composition_rejected(A=None, B=None, *rest):
-    """F-224: composition(A, right_inverse(B)) fails CuTe's static checks (the spec's model of
-    them, or the CuTe C++ model of oracles/models_cpp.py, which also knows coalesce_x, F-058)."""
-    if not (isinstance(A, LayoutBase) and isinstance(B, LayoutBase)):
-        return False
-    S = _spec()
-    R = S.right_inverse(B)
-    if S.cute_composition_check(A, R) is not None:
+    fn = _fn(got)
+    if fn == [outer(new + p) for p in pts]:
         return True
-    from layoutcheck.oracles.models_cpp import answer
-    out = answer("composition", A, LayoutBase(R.shape, R.stride), static=True)
-    return out is not None and out.kind == "raised"
-
-
-@symptom
-def composition_refused(inputs, answer, reference):
-    return _raised(answer, "Divisibility Condition", "unable to compute the following composition")
-
-
-@predicate
-def tied_static_orders(shape=None, order=None, *rest):
-    flat = leaves(order) if isinstance(order, tuple) else (order,)
-    vals = [int(o) for o in flat]
-    return len(set(vals)) != len(vals)
-
-
-@symptom
-def ties_broken_by_position(inputs, answer, reference):
-    """NVlabs PyCuTe: equal orders are laid out left to right (its docstring's
-    (0,2,3,0) -> (1,4,12,2)), where CuTe starts them at the same stride."""
-    shape, order = inputs[0], inputs[1]
-    flat_s = [_size(m) for m in (shape if isinstance(shape, tuple) else (shape,))]
-    flat_o = [int(o) for o in (order if isinstance(order, tuple) else (order,))]
-    rank = sorted(range(len(flat_o)), key=lambda i: (flat_o[i], i))
-    starts, run = [0] * len(rank), 1
-    for i in rank:
-        starts[i] = run
-        run *= flat_s[i]
-    S = _spec()
-    modes = shape if isinstance(shape, tuple) else (shape,)
-    want = LayoutBase(tuple(modes), tuple(S.compact_col_major(m, C(st)) for m, st in zip(modes, starts)))
-    return _ok(answer) and isinstance(answer.value, LayoutBase) and _fn(answer.value) == _fn(want)
+    if isinstance(Cl.outer, Swizzle):  # the collide branch's composed part
+        shape, _anti, only = _zy_layouts(Cl.outer)
+        d_at = int(S.crd2idx(_dice_coord(coord), S.dice(Cl.inner, coord).shape,
+                             S.dice(Cl.inner, coord).stride))
+        off_zy = int(Cl.offset) ^ _eval(shape, only, d_at)
+        return fn == [_sw(Cl.outer, off_zy + p) for p in pts]
+    return False
 
 
 # --- F-226: a composed layout's algebra inherits the inner layout's findings -------------------
@@ -624,7 +354,7 @@ def _inner_known(oracle, inputs, answer, op):
         ref = Outcome.raised(str(e))
     if answer.kind == "ok":
         got = answer.value
-        if not (isinstance(got, ComposedLayoutBase) and got.outer == Cl.outer
+        if not (isinstance(got, ComposedLayoutBase) and _same_outer(got.outer, Cl.outer)
                 and int(got.offset) == int(Cl.offset) and isinstance(got.inner, LayoutBase)):
             return None
         inner_answer = Outcome.ok(got.inner)
@@ -694,3 +424,19 @@ def cute_swizzle_construction(inputs, answer, reference):
 def composed_runtime_offset(Cl=None, *rest):
     """F-228: the composed layout's offset is a runtime integer."""
     return isinstance(Cl, ComposedLayoutBase) and not isinstance(Cl.offset, C)
+
+
+# --- F-230: the DSL's upcast of a swizzle below its base ---------------------------------------
+
+@predicate
+def swizzle_upcast_below_base(Cl=None, N=None, *rest):
+    """F-230: upcast<N> of Sw o O o L with M < log2 N."""
+    return isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle) and \
+        isinstance(N, int) and N > 1 and not N & (N - 1) and Cl.outer.base < N.bit_length() - 1
+
+
+@symptom
+def dsl_wrapped_swizzle_base(inputs, answer, reference):
+    """The DSL prints S<B, 2^32 + M - log2 N, S> (M - log2 N wrapped as an unsigned 32-bit
+    value, B kept), cut off in its text: 'S<1,4294...'."""
+    return _raised(answer, "unparseable output 'S<", "4294")

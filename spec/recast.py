@@ -11,8 +11,9 @@ Sources: ``cute/layout.hpp`` of the CUTLASS 4.2 headers (the same text on 4.7):
   layout, num == 1 downcasts by den, den == 1 upcasts by num, else downcast<den>(upcast<num>).
 - ``max_common_vector(a, b)``: "the maximum number of contiguous elements that logically
   correspond in the layouts of a and b", with the post-condition a(b.get_1d_coord(n)) == n for
-  n < N.  The spec enumerates: N is the largest N >= 1 such that every n < N is a value of b
-  and a takes the value n at b's (smallest) index of n.
+  n < N; b's offsets are located with right_inverse(b) (CuTe's, transcribed in spec/algebra.py:
+  for a non-injective b it covers the run of strides it can walk, not every offset b hits).
+  The spec enumerates the prefix n = 0, 1, ... with a(right_inverse(b)(n)) == n.
 - ``max_common_layout(a, b)``: a layout R of size N with a(R(i)) == i and b(R(i)) == i for
   i < size(R) (its @post); the spec gives right_inverse(b) o N:1 and checks the post-condition.
 - ``nullspace``: the flat modes with a *static* 0 stride, with the strides of the
@@ -116,24 +117,17 @@ def recast_layout(L, old_bits, new_bits):
     return downcast(upcast(L, num), den)
 
 
-def _smallest_preimages(B):
-    """{value: the smallest index i with B(i) == value} by enumeration."""
-    n = T.size(B.shape)
-    check_enumeration(n, lambda: f"the domain of {B}")
-    first = {}
-    for i in range(n):
-        first.setdefault(B(i), i)
-    return first
-
-
 def _common_length(A, B):
+    """(A, B, R, N): R = right_inverse(B) (CuTe's, spec/algebra.py), N the longest prefix
+    n = 0, 1, ... of R's domain with A(R(n)) == n (R(n) inside A's domain), at least 1."""
     A, B = as_layout(A), as_layout(B)
-    first = _smallest_preimages(B)
-    nA = T.size(A.shape)
+    R = right_inverse(B)
+    m, nA = T.size(R.shape), T.size(A.shape)
+    check_enumeration(m, lambda: f"the domain of right_inverse({B})")
     N = 0
-    while N in first and first[N] < nA and A(first[N]) == N:
+    while N < m and R(N) < nA and A(R(N)) == N:
         N += 1
-    return A, B, max(N, 1)
+    return A, B, R, max(N, 1)
 
 
 def _all_static(*Ls):
@@ -141,20 +135,18 @@ def _all_static(*Ls):
 
 
 def max_common_vector(A, B):
-    """The largest N such that for every n < N, n is a value of B and A(i_n) == n at B's
-    smallest index i_n of n (enumerated).  Always >= 1 (A(0) == B(0) == 0).  Static (``_N``)
-    when both layouts are, as CuTe's ``Int<N>``."""
-    A, B, N = _common_length(A, B)
+    """The largest N such that A(R(n)) == n for every n < N, R = right_inverse(B) -- B's offsets
+    0..N-1 sit at logical indices A maps to 0..N-1 (layout.hpp's @post: a(b.get_1d_coord(n))
+    == n), enumerated.  Always >= 1 (A(0) == B(0) == 0).  Static (``_N``) when both layouts
+    are, as CuTe's ``Int<N>``."""
+    A, B, _R, N = _common_length(A, B)
     return C(N) if _all_static(A, B) else N
 
 
 def max_common_layout(A, B):
-    """R = right_inverse(B) o N:1 with N = max_common_vector(A, B); checked:
-    A(R(i)) == i and B(R(i)) == i for i < N."""
-    A, B, N = _common_length(A, B)
-    inv = right_inverse(B)
-    if T.size(inv.shape) < N:  # pragma: no cover (right_inverse covers every contiguous prefix)
-        raise AssertionError(f"right_inverse({B}) = {inv} is shorter than {N}")
+    """right_inverse(B) o N:1 with N = max_common_vector(A, B); checked: A(R(i)) == i and
+    B(R(i)) == i for i < N (its @post)."""
+    A, B, inv, N = _common_length(A, B)
     R = coalesce(composition(inv, Layout(C(N), C(1)), sense="cute"))
     for i in range(N):
         if A(R(i)) != i or B(R(i)) != i:  # pragma: no cover (a spec bug)

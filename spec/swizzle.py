@@ -27,7 +27,7 @@ from layoutcheck.integers import C
 from . import tuples as T
 from .algebra import composition, logical_divide, right_inverse, tiled_divide, zipped_divide
 from .coords import crd2idx, slice_and_offset
-from .layout import Layout, as_layout
+from .layout import as_layout
 from .limits import check_enumeration
 
 __all__ = ["Swizzle", "ComposedLayout", "as_swizzle", "as_composed", "swizzle_apply",

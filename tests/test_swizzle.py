@@ -10,7 +10,6 @@ import itertools
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from layoutcheck import LayoutError, impl, spec
 from layoutcheck.composed import (ComposedLayoutBase, F2Layout, SignedLayout, Swizzle,
@@ -128,7 +127,10 @@ def test_bank_conflicts_of_the_classic_patterns(m):
     assert m.bank_conflicts(tile, col, 2) == (8,)          # a column of fp16: 8-way
     assert m.bank_conflicts(swz, col, 2) == (1,)           # swizzled: conflict-free
     assert m.bank_conflicts(tile, row, 2) == (1,)
-    assert m.bank_conflicts(tile, ldm, 16) == (8, 8, 8, 8)  # 16-byte rows, quarter-warps
+    v16p, v16s = m.upcast(tile, 8), m.composed_upcast(swz, 8)  # 16-byte vectors (ldmatrix rows)
+    assert str(v16s) == "Sw<3,0,3> o _0 o (_8,_8):(_8,_1)"
+    assert m.bank_conflicts(v16p, "(8,4):(1,8)", 16) == (8, 8, 8, 8)  # quarter-warps, 8-way
+    assert m.bank_conflicts(v16s, "(8,4):(1,8)", 16) == (1, 1, 1, 1)
     assert m.bank_conflicts("(_32,_32):(_32,_1)", col, 4) == (32,)
     assert m.bank_conflicts(m.make_composed_layout(Swizzle(5, 0, 5), C(0), "(_32,_32):(_32,_1)"), col, 4) == (1,)
     with pytest.raises(LayoutError) as e:

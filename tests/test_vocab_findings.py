@@ -100,6 +100,12 @@ RECORDED = [
      "raised: unparseable output 'x:x o 0 o x:x|131'", True),
     ("F-209", "cute-dsl", "composed_slice_and_offset", ["_64:_1 o _5 o (_4,_8):(_1,_4)", "(2,_)"],
      "_64:_1 o _7 o (_8):(_4)|_7", True),
+    ("F-209", "cute-dsl", "composed_slice_and_offset", ["Sw<2,1,4> o _0 o (8,64):(64,1)", "(5,_)"],
+     "Sw<2,1,4> o _64 o (_64):(_1)|_324", True),
+    ("F-216", "cute-dsl", "composed_composition", ["Sw<0,1,0> o _0 o (2,4):(4,1)", "(2)"],
+     "Sw<0,4,3> o _0 o (_2):(_4)", True),
+    ("F-230", "cute-dsl", "composed_upcast", ["Sw<1,1,5> o _0 o (4,64):(1,4)", "8"],
+     "raised: unparseable output 'S<1,4294 o 0 o (1,32):(1,1)': malformed notation", True),
     ("F-210", "cute-dsl", "upcast", ["(_1,_58,_2):(_4,_58,_59)", "2"], "(_1,_58,_2):(_2,_29,_30)", True),
     ("F-210", "cute-dsl", "recast_layout", ["_16:_3", "8", "2"], "_16:_12", True),
     ("F-211", "cute-dsl", "tile_to_shape", ["_5:_2", "(_6,_3)"], "((_5,_2),(_1,_3)):((_2,_1),(_0,_10))", True),
@@ -189,7 +195,7 @@ def test_swizzle_slice_findings_recorded():
 
 def test_dsl_vocab_findings_recorded():
     ids = {r[0] for r in RECORDED if r[1] == "cute-dsl"}
-    assert {"F-210", "F-211", "F-212", "F-213", "F-214", "F-215", "F-216", "F-217"} <= ids
+    assert {"F-209", "F-210", "F-211", "F-212", "F-213", "F-214", "F-215", "F-216", "F-217", "F-230"} <= ids
 
 
 def test_cpp_vocab_findings_recorded():
@@ -207,7 +213,9 @@ def test_nvlabs_vocab_findings():
     for fid, op, texts in (("F-220", "recast_layout", ["_56:_2", "16", "1"]),
                            ("F-220", "downcast", ["_16:_0", "2"]),
                            ("F-221", "product_each", ["1"]),
-                           ("F-225", "make_ordered_layout", ["(_2,_3,_4,_2)", "(_0,_2,_3,_0)"])):
+                           ("F-225", "make_ordered_layout", ["(_2,_3,_4,_2)", "(_0,_2,_3,_0)"]),
+                           ("F-225", "make_layout_like", ["(2,2):(4,4)"]),
+                           ("F-229", "make_ordered_layout", ["((_29,_2))", "(_3)"])):
         args = static_args(parse_args(op, texts))
         out = nv.run(op, *args)
         got = find_known("nvlabs", op, f"diff.{op}", args, out, _ref(op, args))
@@ -260,6 +268,13 @@ DSL_SCRIPTS = {
             print(t[(2, None)], flush=True)
         cute.compile(f, cutlass.Int32(64))
     """, -11),
+    "F-231": ("""
+        import cutlass.cute as cute
+        @cute.jit
+        def f():
+            print(cute.tile_to_shape(cute.make_layout((8, 2), stride=(1, 2)), (16, 6), order=(1, 0)))
+        f()
+    """, -8),
     "F-204": ("""
         import cutlass.cute as cute
         @cute.jit

@@ -115,6 +115,10 @@ def test_swizzle_kernels_on_the_host_shim():
     from layoutcheck.gpu_checks.swizzle_gpu import bank_cases, check_addr, check_bank_addresses, swizzle_cases
     for res in (check_addr(HostModule, swizzle_cases(1, 8)), check_bank_addresses(HostModule, bank_cases())):
         assert res.ok and res.checked >= 8, res.mismatches
+    from layoutcheck.gpu_checks.swizzle_gpu import bank_source
+    assert "lc_ld16" in bank_source(bank_cases()).text
     waves = dict(check_bank_addresses(HostModule, bank_cases()).metrics["wavefronts"])
     assert waves["bank_conflicts((_8,_64):(_64,_1), _32:_1, 2)"] == [8]
     assert waves["bank_conflicts(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), _32:_1, 2)"] == [1]
+    assert waves["bank_conflicts((_8,_8):(_8,_1), (_8,_4):(_1,_8), 16)"] == [8, 8, 8, 8]
+    assert waves["bank_conflicts(Sw<3,0,3> o _0 o (_8,_8):(_8,_1), (_8,_4):(_1,_8), 16)"] == [1, 1, 1, 1]
