@@ -224,7 +224,7 @@ def _fit(vals):
 def _extend(A, n):
     """A's function beyond its size as CuTe evaluates it: coalesce(A) with the last mode
     made long enough that the domain covers [0, n) (n typed by the caller)."""
-    m = F.flat_modes(F.flat_coalesce(A)) or [(1, 0)]
+    m = F.flat_modes(F.flat_coalesce(A)) or [(F.from_sources(1, A), F.from_sources(0, A))]
     prefix = T.size(tuple(s for s, _ in m[:-1]))
     s, d = m[-1]
     m[-1] = (max(s, -(-n // prefix)), d)

@@ -62,8 +62,10 @@ def _pycute_or_skip():
 
 
 def _rows(report):
-    return [(r["check"], r["oracle"], r["status"], r["cases"], r["counterexample"],
-             r["known_finding"]) for r in report["results"]]
+    """What every engine must agree on; a failing check's case count is left out (how many
+    cases the shrinker tries before its time grace ends depends on the machine's load)."""
+    return [(r["check"], r["oracle"], r["status"], r["cases"] if r["status"] == "pass" else "-",
+             r["counterexample"], r["known_finding"]) for r in report["results"]]
 
 
 @pytest.fixture(scope="module")

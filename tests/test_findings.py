@@ -444,3 +444,11 @@ def test_cute_divide_findings_F038_F075(op, texts, fid):
         assert find_known("pycute", op, check, args, out, refs[1]) == fid
         assert find_known("pycute", op, check, args, other, refs[1]) is None
     assert find_known("module:mine", op, "agreement", args, out) is None
+
+
+def test_docs_findings_table_is_the_register():
+    """docs/FINDINGS.md (linked from the README) is the register's current table."""
+    from pathlib import Path
+    from layoutcheck.findings_table import markdown
+    path = Path(__file__).resolve().parents[1] / "docs" / "FINDINGS.md"
+    assert path.read_text() == markdown(), "regenerate: python -m layoutcheck.findings_table > docs/FINDINGS.md"
