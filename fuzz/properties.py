@@ -234,8 +234,11 @@ def law_size_cosize_values(ctx, args):
     """The oracle's own evaluation: values(L) is phi_L at colex coordinates (index vs
     coordinate, Construction 2.1.2.19), len(values) == size(L), max+1 == cosize(L) (Def 2.1.2.9)."""
     (L,) = args
-    v = tuple(_val(ctx, "values", L))
-    want = tuple(table(L))
+    want = tuple(table(L))  # bounded first: the oracle's answer is read only for a table we can build
+    v = _val(ctx, "values", L)
+    if len(v) != len(want):
+        _fail("len(values(L)) != size(L)", L=L, values=len(v), size=len(want))
+    v = tuple(v)
     if v != want:
         _fail("the oracle's L(i) is not phi_L(colex^-1(i))", L=L, oracle=list(v), phi=list(want))
     n = _val(ctx, "size", L)

@@ -83,8 +83,9 @@ def oracle_stats(objs, names, results):
                "cases_per_s": round(cases / secs, 1) if secs else 0.0}
         fn = getattr(objs.get(name), "stats", None)
         if callable(fn):
-            try:
-                row.update(fn() or {})
+            try:  # the oracle's own counters, never over the harness' cases / seconds
+                own = dict(fn() or {})
+                row.update({k if k not in row else f"oracle_{k}": v for k, v in own.items()})
             except Exception as e:  # noqa: BLE001 - an oracle's statistics are optional
                 row["stats_error"] = f"{type(e).__name__}: {e}"[:200]
         describe = getattr(objs.get(name), "describe", None)  # what it loaded (nvlabs: files)

@@ -101,7 +101,38 @@ def reference_for(oracle_name, spec_oracle, memo=True):
     (paper's sense) for impl, the spec in CuTe's sense for every CuTe-family oracle;
     memoised (``MemoReference``) unless ``memo=False``."""
     ref = spec_oracle if oracle_name in ("spec", "impl") else SpecReference(spec_oracle)
+    if spec_oracle is not None:
+        ref = SizeFallback(ref, oracle_name, cute=isinstance(ref, SpecReference))
     return MemoReference(ref, spec_oracle) if memo and spec_oracle is not None else ref
+
+
+class SizeFallback:
+    """Where the spec refuses to enumerate an input this large (``condition
+    enumeration_limit``, spec/limits.py), that refusal is no precondition: the reference is
+    impl then (which never enumerates; its agreement with the spec is tested), as in
+    ``layoutcheck op``.  For impl itself there is no independent reference: the case is
+    unsupported (skipped), never judged against impl's own answer."""
+
+    def __init__(self, ref, oracle_name, cute):
+        self._ref, self.name, self._oracle, self._cute = ref, ref.name, oracle_name, cute
+
+    def unavailable_reason(self):
+        return self._ref.unavailable_reason()
+
+    def run(self, op, *args):
+        from layoutcheck.spec.limits import ENUMERATION_CONDITION
+        out = self._ref.run(op, *args)
+        if out.kind != "raised" or f"[condition {ENUMERATION_CONDITION}]" not in (out.message or ""):
+            return out
+        from layoutcheck.oracles import Outcome, get_oracle
+        if self._oracle in ("spec", "impl"):
+            return Outcome.unsupported(f"too large for the spec to enumerate ({out.message}); "
+                                       "impl has no other reference")
+        impl = get_oracle("impl", sense="cute") if self._cute else get_oracle("impl")
+        return impl.run(op, *args)
+
+    def run_many(self, cases):
+        return [self.run(op, *args) for op, args in cases]
 
 
 # --- memoised reference: the spec is pure, its inputs immutable ---------------------------

@@ -105,9 +105,11 @@ def main(argv=None):
 
 def check_environment():
     """The LAYOUTCHECK_* settings every command may use, checked up front (LayoutError)."""
+    from layoutcheck.fuzz.bounds import eval_limit
     from layoutcheck.oracles import isolation
     from layoutcheck.spec.limits import enumeration_limit
     enumeration_limit()
+    eval_limit()
     isolation.IsolatedOracle("check", None)  # reads the timeout / memory settings
 
 

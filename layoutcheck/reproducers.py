@@ -217,9 +217,23 @@ def study(case, cute_include=None):
     why = oracle.unavailable_reason()
     actual = None if why else oracle.run(case.op, *case.args)
     describe = getattr(oracle, "describe", None)
-    impl = describe() if callable(describe) and not why else (why or case.oracle)
+    impl = (describe() if callable(describe) and not why else None) or why or _where(case.oracle)
     return dict(case=case, expected=expected, actual=actual, claims=cl, implementation=impl,
                 unavailable=why, evidence=_evidence(case, actual, cl))
+
+
+def _where(oracle):
+    """What a Python oracle without ``describe()`` loaded: its module file and, for pycute,
+    the version of the wheel it comes from."""
+    name = oracle.split(":", 1)[1].split("@")[0] if oracle.startswith("module:") else oracle
+    try:
+        import importlib
+        import importlib.metadata as md
+        mod = importlib.import_module(name)
+        version = f"nvidia-cutlass {md.version('nvidia-cutlass')}, " if name == "pycute" else ""
+        return f"{name} ({version}{getattr(mod, '__file__', '?')})"
+    except Exception:  # noqa: BLE001 - a description only
+        return oracle
 
 
 def _evidence(case, actual, cl):
@@ -239,7 +253,8 @@ def _evidence(case, actual, cl):
         for i, want in pairs:
             have = got[i] if got is not None and i < len(got) else (_extended(R, i) if got is None else None)
             rows.append((i, want, have, c.get("why", "")))
-    return rows
+    differ = [r for r in rows if r[1] != r[2]]
+    return differ  # no differing value: the claims that fail (a size, a refusal) are the evidence
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -307,12 +322,15 @@ def render(meta, studies, fmt="text"):
         out += [f"- {_claim_text(c)}" for c in s["claims"]]
         if s["evidence"]:
             out += ["", "Evidence (index, expected, the implementation's answer evaluated there):", ""]
-            bad = [r for r in s["evidence"] if r[1] != r[2]][:16] or s["evidence"][:8]
+            bad = s["evidence"][:16]
             if md:
                 out += ["| i | expected | actual | claim |", "|---|---|---|---|"]
                 out += [f"| {i} | {w} | {g} | {why} |" for i, w, g, why in bad]
             else:
                 out += [f"  i={i}: expected {w}, actual {g} ({why})" for i, w, g, why in bad]
+        elif s["actual"] is not None and s["actual"].kind == "ok":
+            out += ["", "Evidence: no value differs where the answer is defined; the claim it "
+                    "breaks is above (its size, or a refusal the spec makes)."]
         name, text = s["reproducer"]
         out += ["", h(f"Standalone reproducer ({name})"), ""]
         if name.endswith(".cpp"):
@@ -368,6 +386,13 @@ def run_reproducer(case, name, text, cute_include=None, timeout=300):
     return build_and_run(name, text, cute_include=cute_include, extra_args=extra, timeout=timeout)
 
 
+def _cute_rejects(stderr):
+    """A compile error that is CuTe's rejection of the case: a static assertion, or the
+    first error inside CuTe's headers (a substitution failure in cute/...)."""
+    first = next((ln for ln in stderr.splitlines() if "error:" in ln), "")
+    return "static assertion failed" in stderr or "/cute/" in first.split("error:")[0]
+
+
 def build_and_run(name, text, cute_include=None, python=None, extra_args=(), timeout=300):
     """(exit status, output) of the reproducer: a C++ file compiled with the one g++ line
     (cached by source hash and include tree) and run; a Python script run with ``python``."""
@@ -397,9 +422,13 @@ def build_and_run(name, text, cute_include=None, python=None, extra_args=(), tim
                                   env=dict(os.environ, LC_ALL="C"))
             if proc.returncode == 0:
                 os.replace(Path(tmp) / "a.out", binary)
-            else:
+            elif _cute_rejects(proc.stderr):  # CuTe's own rejection: the result, cached
                 (Path(tmp) / "err").write_text(proc.stderr)
                 os.replace(Path(tmp) / "err", failed)
+            else:  # not CuTe's rejection (a missing header, a broken compiler): not cached
+                first = next((ln for ln in proc.stderr.splitlines() if "error" in ln),
+                             proc.stderr.strip()[:300])
+                return 2, f"could not build the reproducer (not a rejection by CuTe): {first}"
     if failed.is_file():
         err = failed.read_text()
         first = next((ln for ln in err.splitlines() if "error:" in ln), err.strip()[:300])

@@ -54,8 +54,8 @@ def get_oracle(name, **options):
             raise LayoutError(f"bad oracle name {name!r}: expected nvlabs or nvlabs:PATH")
         from .nvlabs import nvlabs_oracle
         return nvlabs_oracle(path, name=name, **options)
-    raise LayoutError(f"unknown oracle {name!r}; known: {', '.join(ORACLE_NAMES)}, module:NAME, "
-                      "nvlabs, nvlabs:PATH")
+    raise LayoutError(f"unknown oracle {name!r}; known: {', '.join(ORACLE_NAMES)}, "
+                      "module:NAME[@LINEAGE], nvlabs:PATH")
 
 
 def available_oracles():

@@ -206,7 +206,8 @@ def f2_values(F):
 def swizzle_as_f2(sw):
     """The F2 layout of a swizzle on [0, 2^span): one mode of size 2 per bit j, F2 stride
     Sw(2^j).  A swizzle is F2-linear (it xors bits into bits), so this is the same function
-    (the correspondence the ``law.swizzle.f2`` check tests)."""
+    (the correspondence ``law.swizzle.f2`` checks through the oracle's ``f2_values``; this
+    function itself is checked against impl's by tests/test_swizzle.py)."""
     sw = as_swizzle(sw)
     if sw.span == 0:
         return F2Layout(C(1), C(0))

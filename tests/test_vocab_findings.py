@@ -1,10 +1,10 @@
-"""Re-checks of issue 16's findings (F-200..F-225, block "swizzles, recast, tiling").
+"""Re-checks of issue 16's findings (F-200..F-231, block "swizzles, recast, tiling").
 
 Fast tests: pycute and NVlabs PyCuTe run for real (pure Python); CuTe C++ and the DSL answers
 are the ones the oracles gave (recorded below, as the oracles print them), each recognised by
 the register as exactly its finding while another answer in the same region is not, and each
 differing from the spec.  ``LAYOUTCHECK_SLOW=1`` also runs the real cute-cpp and cute-dsl on
-every repro case and the crash reproducers of the DSL (#3454, #3255, F-204) in subprocesses.
+every repro case and the crash reproducers of the DSL (#3454, #3255, F-204, F-231) in subprocesses.
 """
 
 import os
@@ -230,7 +230,7 @@ DSL_SCRIPTS = {
 }
 
 
-@pytest.mark.skipif(not SLOW, reason="starts the CuTe DSL three times: LAYOUTCHECK_SLOW=1")
+@pytest.mark.skipif(not SLOW, reason="starts the CuTe DSL once per crash script: LAYOUTCHECK_SLOW=1")
 @pytest.mark.parametrize("fid", sorted(DSL_SCRIPTS))
 def test_dsl_crash_reports_reproduce(fid):
     try:

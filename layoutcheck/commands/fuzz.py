@@ -23,10 +23,13 @@ MAX_JOBS = 64
 
 def add_arguments(parser):
     parser.add_argument("--against", default=None,
-                        help="comma-separated oracles: spec, impl, pycute, module:NAME, cute-cpp, "
-                             "cute-dsl (default: pycute)")
+                        help="comma-separated oracles: spec, impl, pycute, nvlabs, nvlabs:PATH, "
+                             "module:NAME[@LINEAGE], cute-cpp, cute-dsl (default: pycute)")
     parser.add_argument("--ops", default=None,
                         help="comma-separated operations to check (default: all)")
+    parser.add_argument("--allow-unreached", action="store_true",
+                        help="exit 0 even when the budget ran out before some check/oracle pairs "
+                             "ran (they are reported as not reached; default: exit 2)")
     parser.add_argument("--checks", default=None,
                         help="comma-separated check names (see --list)")
     parser.add_argument("--kind", choices=["differential", "law"], default=None,
@@ -188,6 +191,12 @@ def run(args):
         print(f"layoutcheck fuzz: {why}", file=sys.stderr)
     elif status == 0 and unavailable:
         print(f"layoutcheck fuzz: {', '.join(unavailable)} could not run (named in --against)",
+              file=sys.stderr)
+        status = 2
+    unreached = [r for r in report["results"] if r.get("not_reached")]
+    if status == 0 and unreached and not args.allow_unreached:  # an unrun check is no pass
+        print(f"layoutcheck fuzz: {len(unreached)} check/oracle pairs were not reached within the "
+              "budget: raise --budget, narrow --checks / --ops, or accept it with --allow-unreached",
               file=sys.stderr)
         status = 2
     return status

@@ -26,8 +26,8 @@ def add_arguments(parser):
                         help="arguments in CuTe notation: layouts '(6,2):(8,2)', tilers "
                              "'(2:1,(4,2):(1,8))' or '(2,4)', integers '24' or '_24'")
     parser.add_argument("--against", metavar="ORACLES",
-                        help="comma-separated oracles: spec, impl, pycute, cute-cpp, cute-dsl, "
-                             "module:NAME (default: every available one)")
+                        help="comma-separated oracles: spec, impl, pycute, nvlabs, nvlabs:PATH, cute-cpp, "
+                             "cute-dsl, module:NAME[@LINEAGE] (default: every available one)")
     parser.add_argument("--sense", choices=("paper", "cute"), default="paper",
                         help="the reading of the spec and impl: the paper's definitions "
                              "(default) or CuTe's extensions (composition beyond size(A), "

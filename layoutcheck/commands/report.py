@@ -81,10 +81,11 @@ def run(args):
         lines = []
         for s in studies:
             rc, out = R.run_reproducer(s["case"], *s["reproducer"], cute_include=args.cute_include)
-            shown = "exits 1: the bug is present" if rc == 1 else f"exits {rc}"
+            shown = {0: "exits 0: the bug is not present here", 1: "exits 1: the bug is present",
+                     2: "could not be built here"}.get(rc, f"exits {rc}")
             lines.append(f"reproducer of {s['case'].text()} on {s['case'].oracle}: {shown}")
             lines += ["  " + ln for ln in out.strip().splitlines()[:14]]
-            status = max(status, 0 if rc != 0 else 1)
+            status = max(status, 2 if rc == 2 else 0 if rc != 0 else 1)
         text += "\n" + "\n".join(lines) + "\n"
     if args.output:
         write_output(args.output, text, "--output")

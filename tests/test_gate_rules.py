@@ -1,0 +1,62 @@
+"""Gate rules added at integration: an unreached check is no pass, a spec refusal by size is no
+precondition, an oracle's own counters never replace the harness' counts, a reproducer that
+cannot be built is not "the bug is present"."""
+
+import json
+
+from layoutcheck.cli import main
+from layoutcheck.fuzz.report import oracle_stats
+from layoutcheck.fuzz.targets import reference_for
+from layoutcheck.oracles import get_oracle
+from layoutcheck.oracles.protocol import parse_args
+
+
+def test_unreached_pairs_exit_2_unless_allowed(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    argv = ["fuzz", "--against", "impl", "--budget", "0.05", "--no-db", "--report", "r.json"]
+    assert main(argv) == 2
+    assert "were not reached within the budget" in capsys.readouterr().err
+    rows = json.loads((tmp_path / "r.json").read_text())["results"]
+    assert any(r.get("not_reached") and r["status"] == "skipped" for r in rows)
+    assert main(argv + ["--allow-unreached"]) == 0
+
+
+def test_a_spec_refusal_by_size_falls_back_to_impl():
+    args = parse_args("left_inverse", ["(2048,1024):(1,2048)"])
+    spec = get_oracle("spec")
+    assert "enumeration_limit" in spec.run("left_inverse", *args).message
+    ref = reference_for("pycute", spec, memo=False)
+    out = ref.run("left_inverse", *args)
+    assert out.kind == "ok" and str(out.value).replace("_", "") == "2097152:1"
+    own = reference_for("impl", spec, memo=False).run("left_inverse", *args)
+    assert own.kind == "unsupported"  # impl is never judged against itself
+
+
+def test_a_correct_answer_on_a_large_input_passes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["fuzz", "--against", "pycute", "--case", "diff.left_inverse",
+                 "(2048,1024):(1,2048)", "--no-db"]) == 0
+
+
+class _Counting:
+    def stats(self):
+        return {"cases": {"driver": 3}, "seconds": 99.0, "compiles": 2}
+
+
+def test_oracle_counters_do_not_replace_the_harness_counts():
+    rows = [{"oracle": "x", "status": "pass", "cases": 7, "seconds": 1.5}]
+    row = oracle_stats({"x": _Counting()}, ["x"], rows)["x"]
+    assert row["cases"] == 7 and row["seconds"] == 1.5
+    assert row["oracle_cases"] == {"driver": 3} and row["compiles"] == 2
+
+
+def test_a_reproducer_that_cannot_be_built_is_not_the_bug(tmp_path):
+    from layoutcheck.oracles.cpp_toolchain import Toolchain
+    from layoutcheck.reproducers import build_and_run
+    if Toolchain(None).unavailable_reason():
+        import pytest
+        pytest.skip(Toolchain(None).unavailable_reason())
+    rc, out = build_and_run("repro.cpp", '#include "no_such_header_here.hpp"\nint main() { return 0; }\n')
+    assert rc == 2 and "could not build" in out, (rc, out)
+    rc, out = build_and_run("repro.cpp", "static_assert(1 == 2, \"Planted Condition\");\nint main() {}\n")
+    assert rc == 1 and out.startswith("does not compile"), (rc, out)
