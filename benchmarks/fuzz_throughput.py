@@ -1,7 +1,7 @@
 """Spec-vs-impl differential throughput of the fuzz campaign, in CPU time (issue 14).
 
     .venv/bin/python benchmarks/fuzz_throughput.py [--max-examples 300 | --budget 30] [--all]
-        [--rounds 1]
+        [--rounds 1] [--per-check]
 
 Runs ``run_campaign(["impl"], kinds=["differential"])`` on the 18 algebra operations (``--all``:
 every differential check) and prints, per round, the distinct cases judged, the CPU seconds
@@ -44,15 +44,30 @@ def main(argv=None):
     ap.add_argument("--budget", type=float, default=None)
     ap.add_argument("--all", action="store_true", help="every differential check")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--per-check", action="store_true",
+                    help="also print cases per CPU-second of each check")
     a = ap.parse_args(argv)
     from layoutcheck.fuzz import budget, campaign, targets
     spent = {}
     _timed(targets.MemoReference, "run", spent, "reference")
     _timed(budget.Observed, "run", spent, "oracle")
     _timed(campaign._Runner, "judge", spent, "judge")
+    from layoutcheck.fuzz import pairs
+    per_check = {}
+    real_step = pairs.Pair.step
+
+    def step(self, *args, **kw):  # CPU seconds per check (drawing included)
+        t = time.process_time()
+        try:
+            return real_step(self, *args, **kw)
+        finally:
+            per_check[self.check.name] = per_check.get(self.check.name, 0.0) \
+                + time.process_time() - t
+    pairs.Pair.step = step
     kw = {"budget": a.budget} if a.budget else {"max_examples": a.max_examples or 300}
     for rnd in range(a.rounds):
         spent.clear()
+        per_check.clear()
         t = _cpu()
         rep = campaign.run_campaign(oracles=["impl"], kinds=["differential"],
                                     ops=None if a.all else list(ALGEBRA), use_db=False, **kw)
@@ -66,6 +81,12 @@ def main(argv=None):
               f"{cpu:.2f} CPU-s -> {s['cases'] / cpu:.0f} cases per CPU-second; "
               + ", ".join(f"{k} {100 * v / cpu:.0f}%" for k, v in parts.items())
               + f"; new failures {s['new_failures']}", flush=True)
+        if a.per_check:
+            for row in rep["results"]:
+                c = per_check.get(row["check"], 0.0)
+                rate = row.get("cases", 0) / c if c > 0 else 0.0
+                print(f"  {row['check']:<24} {row.get('cases', 0):>6} cases {c:6.2f} CPU-s "
+                      f"{rate:7.0f}/CPU-s{'  (under 1000)' if rate < 1000 else ''}", flush=True)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
+from hypothesis.errors import UnsatisfiedAssumption
 
 from layoutcheck.errors import LayoutError
 
@@ -34,7 +35,7 @@ from . import targets as _targets
 from .batched import BATCHED, Prefetching
 from .bounds import bounded
 from .budget import Novelty, Observed, Scheduler, ShrinkPool
-from .pairs import BATCH, Pair
+from .pairs import AVERAGE, BATCH, Pair
 from .pairs import Halt as _Halt
 from .properties import BY_NAME, CheckFailed, Skip, checks_for
 from .report import (exit_status, format_failure, junit_xml, oracle_stats,  # noqa: F401
@@ -47,6 +48,8 @@ __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PAT
 
 DB_PATH = Path(".layoutcheck") / "failures.json"
 SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
+SHRINK_CASES_NEW = 2000   # with --max-examples: cases the shrinker may try on a new failure
+SHRINK_CASES_KNOWN = 300  # ... and on a known finding's first hit (only its smallest case is shown)
 
 
 def _leaves(e):
@@ -78,6 +81,7 @@ class _Runner:
         self.min_until = None      # ... but never past this
         self.shrink_until = None
         self.shrink_room = None    # (now, known) -> seconds to shrink; None: unbounded
+        self.shrink_cases_until = None  # --max-examples: shrink by case count (deterministic)
         self.limit = None          # at most this many cases (--max-examples)
         self.deterministic = False  # --max-examples: no time-dependent decision at all
         self.target_known = None   # a finding id whose case is being shrunk
@@ -93,6 +97,8 @@ class _Runner:
     def halted(self):
         now = time.monotonic()
         if self.best is not None:
+            if self.shrink_cases_until is not None and self.cases > self.shrink_cases_until:
+                return True
             return self.shrink_until is not None and now > self.shrink_until
         if self.limit is not None and self.cases >= self.limit:
             return True
@@ -213,6 +219,9 @@ class _Runner:
                 self.first_failure_at = now
             if self.shrink_room is not None and not self.deterministic:  # charged to the budget
                 self.shrink_until = now + self.shrink_room(now, self.target_known is not None)
+            if self.deterministic:  # a count, not a time: the same seed gives the same run
+                self.shrink_cases_until = self.cases + (
+                    SHRINK_CASES_KNOWN if self.target_known is not None else SHRINK_CASES_NEW)
         if self.best is None or key < self.best[0]:
             self.best = (key, inputs, exc, kind, args)
 
@@ -222,6 +231,7 @@ class _Runner:
         a new failure: case() records it and the pair stops there)."""
         kid, self.target_known = self.target_known, None
         best, self.best, self.shrink_until = self.best, None, None
+        self.shrink_cases_until = None
         if best is None:
             return
         small, exc, known_cases = best[4], best[2], self.known_cases
@@ -235,13 +245,16 @@ class _Runner:
 
     def hypothesis_run(self, strategy, n, seed_value):
         self.current_run = (n, seed_value)
+        strategy = _tolerant(strategy)
+        cases = st.lists(strategy, min_size=1, max_size=BATCH, unique_by=case_key)  # no case twice
+        _widen(cases, AVERAGE)
         @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                   phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False)
         @hseed(seed_value)
-        @given(st.lists(strategy, min_size=1, max_size=BATCH, unique_by=case_key))  # no case twice (issue 14)
+        @given(cases)  # many cases per example (issue 14)
         def prop(cases):
-            self.batch(cases)
+            self.batch([args for args in cases if args is not None])
         self.in_run = True
         try:
             prop()
@@ -257,6 +270,28 @@ class _Runner:
             self.in_run = False
         if self.target_known is not None:
             self._settle_known()
+
+
+@st.composite
+def _tolerant(draw, strategy):
+    """One case of ``strategy``, or None where the strategy rejected its draw (``assume``):
+    with many cases per example, one rejected case must not discard the whole example
+    (the others are drawn and valid); the None is not judged."""
+    try:
+        return draw(strategy)
+    except UnsatisfiedAssumption:
+        return None
+
+
+def _widen(lists, average):
+    """Make a ``st.lists`` strategy draw ``average`` elements on average (hypothesis' own
+    choice is min_size + 5, so a list of cases would be about six): the engine's cost per
+    example is then shared by that many cases.  The list still shrinks element by element
+    down to the failing case.  Another hypothesis without the attribute keeps its own."""
+    inner = getattr(lists, "wrapped_strategy", lists)
+    if isinstance(getattr(inner, "average_size", None), (int, float)) \
+            and inner.min_size <= average <= inner.max_size:
+        inner.average_size = average
 
 
 def _known(ctx, check, args):

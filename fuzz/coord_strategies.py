@@ -274,19 +274,19 @@ def _refine(draw, shape):
 def profile_args(draw):
     """(L, profile) for coalesce / filter by mode: a profile following a prefix of L's mode
     tree (a leaf coalesces the whole mode), sometimes one mode too many (both refuse)."""
-    L = draw(S.layouts(max_size=128, max_leaves=5, max_depth=3))
+    L = S._draw_layout(draw, dict(max_size=128, max_leaves=5, max_depth=3))  # no own span
 
     def walk(s, depth):
-        if not isinstance(s, tuple) or depth == 0 or draw(st.integers(0, 3)) == 0:
+        if not isinstance(s, tuple) or depth == 0 or S._int(draw, 0, 3) == 0:
             return 1
-        k = draw(st.integers(0, len(s))) if draw(st.booleans()) else len(s)
+        k = S._int(draw, 0, len(s)) if S._bool(draw) else len(s)
         return tuple(walk(s[i], depth - 1) for i in range(k))
 
     rank = len(L.shape) if isinstance(L.shape, tuple) else 1
     p = walk(L.shape, 3)
-    if not isinstance(p, tuple) and draw(st.booleans()):
+    if not isinstance(p, tuple) and S._bool(draw):
         p = (1,) * rank
-    if draw(st.integers(0, 9)) == 0:
+    if S._int(draw, 0, 9) == 0:
         p = (1,) * (rank + 1)
     return L, p
 
@@ -297,21 +297,21 @@ def underscore_tiler_args(draw, product=False):
     depth, for every divide, product and composition with a Tile: T is built mode by mode
     (``strategies.tilers(A, by_mode=True)``: each entry admissible for its mode; for products
     A complementable) and some entries, always at least one, are replaced by ``_``."""
-    A = draw(S.layouts(max_size=64, max_leaves=4, complementable=product,
-                       degenerate=draw(st.booleans())))
+    A = S._draw_layout(draw, dict(max_size=64, max_leaves=4, complementable=product,
+                                  degenerate=S._bool(draw)))
     if not isinstance(A.shape, tuple):
         return A, (_,)
-    T = draw(S.tilers(A, by_mode=True))
+    T = S._tiler(draw, A, None, by_mode=True)  # tilers(A, by_mode=True) without a new strategy
 
     def put(t):
         if isinstance(t, tuple):
             return tuple(put(x) for x in t)
-        return _ if draw(st.integers(0, 2)) == 0 else t
+        return _ if S._int(draw, 0, 2) == 0 else t
 
     T = put(T)
-    if len(T) < len(A.shape) and draw(st.booleans()):
+    if len(T) < len(A.shape) and S._bool(draw):
         T = T + (_,)
     if not any(x is _ for x in leaves(T)):
-        k = draw(st.integers(0, len(T) - 1))
+        k = S._int(draw, 0, len(T) - 1)
         T = T[:k] + (_,) + T[k + 1:]
     return A, T

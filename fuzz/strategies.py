@@ -38,12 +38,13 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
+from .choices import _BOOL, _bool, _int, _ints  # noqa: F401  (one choice each; re-exported)
+
 __all__ = ["integers", "profiles", "nested_tuples", "shapes", "layouts", "flat_layouts",
            "composable_pairs", "composable_triples", "tilers", "divide_args", "product_args",
            "complement_args", "inverse_args", "coordinates", "atoms"]
 
 _SMALL_SHAPES = (2, 1, 4, 3, 8, 6, 16, 5)
-_BOOL = st.booleans()
 
 
 def _memoised(factory):
@@ -69,17 +70,6 @@ def _memoised(factory):
 
 
 # --- one choice each ---------------------------------------------------------------------
-
-@lru_cache(maxsize=4096)
-def _ints(lo, hi):
-    """st.integers, built once per bound pair (building strategies costs more than drawing)."""
-    return st.integers(lo, hi)
-
-
-def _int(draw, lo, hi):
-    """An integer in [lo, hi]: one choice, shrinking toward lo."""
-    return draw(_ints(lo, hi)) if hi > lo else lo
-
 
 def _pick(draw, values):
     """One of ``values`` (a sequence): one choice, shrinking toward the first."""
@@ -155,7 +145,7 @@ def _rebuild(template, flat):
 def _nest(draw, flat, max_rank, max_depth, empty):
     if max_depth == 0:
         return flat[0] if len(flat) == 1 else tuple(flat)
-    if len(flat) == 1 and draw(_BOOL):
+    if len(flat) == 1 and _bool(draw):
         return flat[0]  # a bare leaf (``8:1``), as opposed to ``(8):(1)``
     return _group(draw, flat, max_rank, max_depth, empty)
 
@@ -171,7 +161,7 @@ def nested_tuples(draw, elements=None, max_leaves=6, max_rank=4, max_depth=2, em
     elements = integers() if elements is None else elements
     n = _int(draw, min_leaves, max_leaves)
     vals = [draw(elements) for _ in range(n)]
-    if max_depth == 0 or (n == 1 and draw(_BOOL)):
+    if max_depth == 0 or (n == 1 and _bool(draw)):
         if n == 1:
             return vals[0]
         return tuple(vals)
@@ -343,7 +333,7 @@ def _layout(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_st
         pairs = _sorted_modes(fs, fd)
         fs, fd = [p[0] for p in pairs], [p[1] for p in pairs]
     if flat:
-        shape = fs[0] if len(fs) == 1 and draw(_BOOL) else tuple(fs)
+        shape = fs[0] if len(fs) == 1 and _bool(draw) else tuple(fs)
     else:
         shape = _nest(draw, fs, max_rank, max_depth, empty)
     stride = _rebuild(shape, fd) if isinstance(shape, tuple) else fd[0]
@@ -434,7 +424,7 @@ def _mk(modes, draw, static, max_rank=3, max_depth=2):
     """A layout from a list of (shape, stride) modes, nested by a drawn grouping."""
     if not modes:
         return LayoutBase(C(1), C(0))
-    is_static = draw(_BOOL) if static is None else static
+    is_static = _bool(draw) if static is None else static
     fs = [_as_int(s, is_static) for s, _ in modes]
     fd = [_as_int(d, is_static) for _, d in modes]
     shape = _nest(draw, fs, max_rank, max_depth, False)
@@ -535,11 +525,11 @@ def product_args(draw, max_size=64, static=None, ints=True, valid=True, sense="p
     by impl where the spec refuses to enumerate).  valid=False also yields the pairs it
     rejects (about a quarter), for tests of the refusal."""
     A = _layout(draw, max_size=max_size, complementable=True, max_leaves=3, static=static,
-                degenerate=draw(_BOOL))
+                degenerate=_bool(draw))
     if ints and _int(draw, 0, 5) == 0:
         B = _int(draw, 1, 4)  # an int tiler n means n:1 (CuTe's Tile)
     else:
-        B = _layout(draw, max_size=16, max_leaves=3, static=static, compact=draw(_BOOL),
+        B = _layout(draw, max_size=16, max_leaves=3, static=static, compact=_bool(draw),
                     injective=True)
     if valid:
         assume(_multiplies(A, B, sense))

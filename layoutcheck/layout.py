@@ -30,15 +30,40 @@ def congruent(a, b):
         return False
     if not isinstance(a, tuple):
         return True
-    return len(a) == len(b) and all(congruent(x, y) for x, y in zip(a, b))
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):  # a loop, not all(genexpr): layouts are built by the thousand
+        if (isinstance(x, tuple) or isinstance(y, tuple)) and not congruent(x, y):
+            return False
+    return True
 
 
 def _path(path):
     return "(" + ",".join(map(str, path)) + ")" if path else "top level"
 
 
+def _plain(t, minimum):
+    """True when ``t`` is already normal: a nested tuple (or a leaf) of plain ``int`` / ``C``
+    entries, each at least ``minimum`` (then ``check_inttuple`` returns it unchanged)."""
+    k = type(t)
+    if k is int or k is C:
+        return int.__ge__(t, minimum)
+    if k is not tuple:
+        return False
+    for x in t:
+        k = type(x)
+        if k is int or k is C:
+            if int.__lt__(x, minimum):
+                return False
+        elif k is not tuple or not _plain(x, minimum):
+            return False
+    return True
+
+
 def check_inttuple(t, what, minimum, path=()):
     """Check a nested integer tuple; return it normalised (ints stay ints, C stays C)."""
+    if _plain(t, minimum):  # the common case, checked without rebuilding (issue 14)
+        return t
     if isinstance(t, (tuple, list)):
         return tuple(check_inttuple(x, what, minimum, path + (i,)) for i, x in enumerate(t))
     if isinstance(t, bool) or not isinstance(t, int):

@@ -150,7 +150,7 @@ def test_same_seed_and_max_examples_give_the_same_run(broken):
 
 def test_jobs_shard_by_seed_and_merge(broken):
     rep = run_campaign(oracles=[broken], checks=["law.coalesce.function", "law.coalesce.minimal"],
-                       max_examples=20, use_db=False, jobs=2)
+                       max_examples=120, use_db=False, jobs=2)
     assert [r["check"] for r in rep["results"]] == ["law.coalesce.function", "law.coalesce.minimal"]
     assert rep["results"][0]["status"] == "fail" and rep["exit_status"] == 1
     assert all(r["cases"] >= 1 for r in rep["results"])
@@ -205,7 +205,7 @@ def test_pytest_plugin_runs_the_gate(broken, tmp_path):
     (tmp_path / "test_user.py").write_text("def test_user():\n    assert True\n")
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_user.py",
-         f"--layoutcheck={broken}", "--layoutcheck-ops=coalesce", "--layoutcheck-max-examples=30"],
+         f"--layoutcheck={broken}", "--layoutcheck-ops=coalesce", "--layoutcheck-max-examples=60"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300,
         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
     out = proc.stdout

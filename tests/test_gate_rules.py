@@ -60,3 +60,15 @@ def test_a_reproducer_that_cannot_be_built_is_not_the_bug(tmp_path):
     assert rc == 2 and "could not build" in out, (rc, out)
     rc, out = build_and_run("repro.cpp", "static_assert(1 == 2, \"Planted Condition\");\nint main() {}\n")
     assert rc == 1 and out.startswith("does not compile"), (rc, out)
+
+
+def test_every_command_help_prints(capsys):
+    """`--help` of every command prints its usage and exits 0 (a '%' in a help text once made
+    argparse raise a traceback)."""
+    import pytest
+    from layoutcheck.cli import COMMANDS
+    for name in COMMANDS:
+        with pytest.raises(SystemExit) as e:
+            main([name, "--help"])
+        assert e.value.code == 0, name
+        assert f"usage: layoutcheck {name}" in capsys.readouterr().out

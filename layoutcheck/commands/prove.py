@@ -37,7 +37,7 @@ def add_arguments(parser):
                         "'divides(A, T)', 'logical_divide(A, T) == R', 'complement(A, N) == R' "
                         "(A is --layout)")
     parser.add_argument("--assume", action="append", metavar="C", default=[],
-                        help="assumptions, e.g. 'M % 64 == 0, 64 <= M <= 2**20' (repeatable)")
+                        help="assumptions, e.g. 'M %% 64 == 0, 64 <= M <= 2**20' (repeatable)")
     parser.add_argument("--sense", choices=("paper", "cute"), default="paper",
                         help="composable / divides in the paper's or CuTe's sense (default paper)")
     parser.add_argument("--exhaustive", type=int, default=0, metavar="N",
