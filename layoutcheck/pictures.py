@@ -324,6 +324,13 @@ def _truth(op, inputs, oracle):
     return None
 
 
+def _caption(key, text, limit=300):
+    """``key: text`` for a caption (wrapped by compare_svg), shortened at a word boundary
+    (a plain [:160] cut a message mid-word: "[condition is_composa")."""
+    import textwrap
+    return textwrap.shorten(f"{key}: {text}", limit, placeholder=" ...")
+
+
 def failure_svg(row):
     """The side-by-side picture of a fuzz result row with a counterexample, or None when its
     answers hold no layout to draw."""
@@ -353,11 +360,11 @@ def failure_svg(row):
             values, why = truth
             return compare_svg(values, _values(A), (_rows_of(A), _rows_of(A)),
                                (f"correct: {why}", f"{act_key}: {A}"), heading=case,
-                               caption=[f"{exp_key}: {answers.get(exp_key)}"[:160]])
+                               caption=[_caption(exp_key, answers.get(exp_key))])
         if E is not None:
             return _single(f"{exp_key}: {E}", grid_of(_values(E), _rows_of(E)),
                            lambda m, n, v: _hue_colour(v),
-                           caption=[f"{act_key}: {answers.get(act_key)}"[:160]])
+                           caption=[_caption(act_key, answers.get(act_key))])
     except LayoutError:  # too large to draw
         return None
     return None

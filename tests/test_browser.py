@@ -13,7 +13,7 @@ import pytest
 
 from layoutcheck.fuzz import campaign as C
 from layoutcheck.fuzz.html_report import render
-from test_cluster import BROKEN
+from cluster_support import COALESCE_BUG as BROKEN
 
 BROWSER = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))
                 if p), None)

@@ -7,11 +7,10 @@ import json
 
 import pytest
 
-from cluster_support import redis_binary, redis_server
+from cluster_support import COALESCE_BUG as BROKEN, redis_binary, redis_server
 from layoutcheck.errors import LayoutError
 from layoutcheck.fuzz import campaign as C
 from layoutcheck.fuzz.exampledb import KEY_PREFIX, open_store, parse_redis_url
-from test_cluster import BROKEN
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed "
                             "(pip install 'layoutcheck[cluster]')")
@@ -95,9 +94,11 @@ def test_a_failure_found_on_one_cluster_is_replayed_first_everywhere(server, ora
     again = _row(second)
     assert again["status"] == "fail" and again["counterexample"] == row["counterexample"]
     assert again["cases"] == second["cluster"]["shards"]  # one replayed case per unit, no fuzzing
+    assert again["rounds"] == 0  # no unit started a hypothesis run on this pair
 
     third = C.run_campaign(seed=5, **run)  # a run in one process reads the same database
     assert _row(third)["cases"] == 1 and _row(third)["counterexample"] == row["counterexample"]
+    assert _row(third)["rounds"] == 0
 
 
 def test_cli_with_a_redis_database(server, oracle, tmp_path, monkeypatch, capsys):
@@ -111,4 +112,5 @@ def test_cli_with_a_redis_database(server, oracle, tmp_path, monkeypatch, capsys
     assert main(argv + ["--seed", "7"]) == 1
     second = json.loads((tmp_path / "r.json").read_text())["results"][0]
     assert second["cases"] == 1 and second["counterexample"] == first["counterexample"]
+    assert second["rounds"] == 0
     capsys.readouterr()
