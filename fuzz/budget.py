@@ -8,8 +8,9 @@ much time as one that keeps finding new behaviour.  The campaign runs in two pha
    case (one batch for a batched oracle) and up to ``MIN_CASES`` within twice its slice, as
    long as the budget lasts, so a 20 s budget over 150 pairs still reaches every pair.  A pair the budget cannot reach at
    all is reported as not reached (``summary["not_reached"]``), never as a pass.
-2. **Adaptive rounds** (the idea of HypoFuzz).  Each round gives a quantum to the pair with
-   the highest expected rate of *new behaviour*: the Good-Turing estimate of the chance that
+2. **Adaptive rounds** (the idea of HypoFuzz).  Every other round gives a quantum to the
+   least explored pair (the least time spent), the others to the pair with the highest expected rate
+   of *new behaviour*: the Good-Turing estimate of the chance that
    the next case shows a behaviour not seen yet (behaviours seen exactly once / cases) times
    the pair's cases per second.  A behaviour is a cheap feature of a case (``features``):
    each answer's kind (ok / raised with its condition / unsupported / crashed) and shape
@@ -196,14 +197,30 @@ class Scheduler:
                 after_minimum(i + 1, len(pairs), p)
         if self.pool is not None:
             self.pool.waiting = 0
+        explore = False
         while True:
             now = clock()
             active = [p for p in pairs if not p.done and not p.not_reached]
             if now >= self.deadline or not active or stop():
                 return
             q = min(max((self.deadline - now) / (2 * len(active)), QUANTUM[0]), QUANTUM[1])
-            best = max(active, key=lambda p: p.novelty.score())
+            # every other round goes to the least explored pair: a pair whose first cases
+            # were slow (an oracle warming up) or unremarkable is never starved by the
+            # pairs that keep showing new behaviour
+            answered = [p for p in active if _answers(p)]
+            if explore and answered:
+                best = min(answered, key=lambda p: p.novelty.seconds)
+            else:
+                best = max(active, key=lambda p: p.novelty.score())
+            explore = not explore
             best.step(min(now + q, self.deadline), minimum=False)
+
+
+def _answers(pair):
+    """False for a pair whose every case so far was skipped (an op the oracle lacks): time
+    for exploring goes to pairs that answer."""
+    r = getattr(pair, "runner", None)
+    return r is None or r.cases > r.skipped
 
 
 class Observed:

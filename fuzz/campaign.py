@@ -420,11 +420,27 @@ def _new_failure(row):
     return row["status"] in ("fail", "error") and not row["known_finding"]
 
 
+def _warm_up(objs, names, reasons):
+    """One trivial call per available worker oracle before the pairs run (inside the budget):
+    a worker's start-up is not charged to the first pair's rate, which would starve that
+    pair in the adaptive rounds.  Batched oracles (a compile per batch) are left alone; the
+    answer is ignored (a crash here shows again on the first real case)."""
+    from layoutcheck.layout import LayoutBase
+    from .batched import BATCHED
+    for name in names:
+        if reasons.get(name) == "available" and name not in ("spec", "impl") and name not in BATCHED:
+            try:
+                objs[name].run_many([("size", (LayoutBase(1, 0),))])
+            except Exception:  # noqa: BLE001 - only a warm-up
+                pass
+
+
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
                fail_fast=False):
     pairs = [(c, n) for n in names for c in selected]
     t0 = time.monotonic()
     deadline = None if max_examples is not None else t0 + budget
+    _warm_up(objs, names, reasons)
     rows, live = {}, []
     pool = None if max_examples is not None else ShrinkPool(budget, deadline)
     for i, (check, name) in enumerate(pairs):
