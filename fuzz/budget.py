@@ -200,16 +200,16 @@ class Scheduler:
         explore = False
         while True:
             now = clock()
-            active = [p for p in pairs if not p.done and not p.not_reached]
+            # pairs whose every case was skipped (an op the oracle lacks) get no more rounds
+            active = [p for p in pairs if not p.done and not p.not_reached and _answers(p)]
             if now >= self.deadline or not active or stop():
                 return
             q = min(max((self.deadline - now) / (2 * len(active)), QUANTUM[0]), QUANTUM[1])
             # every other round goes to the least explored pair: a pair whose first cases
             # were slow (an oracle warming up) or unremarkable is never starved by the
             # pairs that keep showing new behaviour
-            answered = [p for p in active if _answers(p)]
-            if explore and answered:
-                best = min(answered, key=lambda p: p.novelty.seconds)
+            if explore:
+                best = min(active, key=lambda p: p.novelty.seconds)
             else:
                 best = max(active, key=lambda p: p.novelty.score())
             explore = not explore
@@ -217,10 +217,10 @@ class Scheduler:
 
 
 def _answers(pair):
-    """False for a pair whose every case so far was skipped (an op the oracle lacks): time
-    for exploring goes to pairs that answer."""
+    """False for a pair whose every case so far (at least 4) was skipped (an op the oracle
+    lacks): the adaptive rounds go to pairs that answer."""
     r = getattr(pair, "runner", None)
-    return r is None or r.cases > r.skipped
+    return r is None or r.cases > r.skipped or r.cases < 4
 
 
 class Observed:
