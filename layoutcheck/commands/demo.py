@@ -140,6 +140,10 @@ def _fuzz(names, budget, seed, progress=None):
     lines = [f"against {', '.join(names)}: {s['checks']} checks, {s['cases']} cases in "
              f"{wall:.1f} s (budget {budget:g} s): "
              + ", ".join(f"{k} {s[k]}" for k in ("pass", "known", "new_failures", "error", "skipped"))]
+    unreached = sum(1 for r in report["results"] if r.get("not_reached"))
+    if unreached:  # said, not hidden among the skipped; the demo's budget is a sample, not a gate
+        lines.append(f"  {unreached} of the skipped check/oracle pairs were not reached within the "
+                     f"budget (a gate run says so and exits 2: raise --budget)")
     for r in report["results"]:
         case = r["counterexample"]
         case = f"{r['op']}({', '.join(map(str, case))})" if isinstance(case, (list, tuple)) else case
