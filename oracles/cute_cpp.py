@@ -31,7 +31,7 @@ from layoutcheck.errors import LayoutError
 from .cpp_codegen import Unsupported, kernel, parse_answer, parse_static_type
 from .cpp_driver import HANG, Library, rejection_text
 from .cpp_toolchain import Toolchain, cutlass_version, default_include_dir, find_cuda
-from .protocol import OPS as PROTOCOL_OPS
+from .protocol import INVALID_ANSWER, OPS as PROTOCOL_OPS
 from .protocol import Oracle, Outcome, format_arg
 
 __all__ = ["CuteCppOracle", "case_source", "type_key", "default_include_dir", "find_cuda",
@@ -211,6 +211,9 @@ def _crashed(what):
 
 def _outcome(case, text):
     """A driver's printed answer as an Outcome; garbage is a harness failure, not a refusal."""
+    if text.split()[-1:] == ["?_"]:  # CuTe returned its Underscore: an answer, of the wrong kind
+        return Outcome.raised(f"{INVALID_ANSWER}_ (CuTe's Underscore, the slice marker), not a "
+                              f"value for {_case_text(*case)}")
     try:
         return Outcome.ok(parse_answer(text))
     except LayoutError as e:
