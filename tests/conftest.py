@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 # "ci" keeps the default run short and deterministic; LAYOUTCHECK_SLOW=1 selects "slow".
-settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True,
+settings.register_profile("ci", max_examples=40, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("slow", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
