@@ -363,13 +363,14 @@ def table(rows):
     out = ["| mutant | operation | injected bug | caught | time to catch (s) | check | counterexample |",
            "|---|---|---|---|---|---|---|"]
     for r in rows:
-        caught = "yes" if r["caught"] else ("error" if r["exit"] == 2 else
-                                            "no (case fails on pycute too)" if r.get("baseline_fails")
-                                            else "no")
-        out.append(f"| {r['id']} | {r['op']} | {r['bug']} | {caught} | "
+        caught = "yes" if r["caught"] else ("error" if r.get("exit") == 2 else
+                                            "no (case fails on the unpatched copy too)"
+                                            if r.get("baseline_fails") else "no")
+        bug = r["bug"].replace("|", "\\|")
+        out.append(f"| {r['id']} | {r['op']} | {bug} | {caught} | "
                    f"{r['catch_s'] if r['catch_s'] is not None else '-'} | {r['check'] or '-'} | "
                    f"`{r['case']}` |" if r["case"] else
-                   f"| {r['id']} | {r['op']} | {r['bug']} | {caught} | - | - | - |")
+                   f"| {r['id']} | {r['op']} | {bug} | {caught} | - | - | - |")
     mutants = [r for r in rows if r["id"] != "M00"]
     n = sum(r["caught"] for r in mutants)
     out.append("")

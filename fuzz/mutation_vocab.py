@@ -180,18 +180,9 @@ def run_one(root, mutant, budget, seed):
 
 
 def table(rows):
-    out = ["| mutant | operation | injected bug | caught | time to catch (s) | check | counterexample |",
-           "|---|---|---|---|---|---|---|"]
-    for r in rows:
-        bug = r["bug"].replace("|", "\\|")
-        out.append(f"| {r['id']} | {r['op']} | {bug} | {'yes' if r['caught'] else 'no'} | "
-                   f"{r['catch_s'] if r['catch_s'] is not None else '-'} | {r['check'] or '-'} | "
-                   + (f"`{r['case']}` |" if r["case"] else "- |"))
-    mutants = [r for r in rows if r["id"] != "M00"]
-    n = sum(r["caught"] for r in mutants)
-    out.append("")
-    out.append(f"caught {n}/{len(mutants)} mutants ({100 * n / max(1, len(mutants)):.0f}%)")
-    return "\n".join(out)
+    """The same markdown table as the pycute mutation test's."""
+    from .mutation import table as pycute_table
+    return pycute_table(rows)
 
 
 def main(argv=None):

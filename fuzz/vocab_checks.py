@@ -22,7 +22,7 @@ from layoutcheck.layout import LayoutBase, Underscore, leaves
 
 from . import vocab_strategies as V
 from .checking import Check, Skip, _fail, _val, differential
-from .targets import table
+from .targets import extended, table
 
 __all__ = ["VOCAB_CHECKS", "VOCAB_STRATEGIES", "static_args", "has_runtime_ints"]
 
@@ -43,23 +43,11 @@ def _sw(sw, x):
     return x ^ (t >> S if S >= 0 else t << -S)
 
 
-def _ext(L, k):
-    """L(k) for any k >= 0 (the last mode unbounded, CuTe's crd2idx of an integer)."""
-    s, d = [int(x) for x in leaves(L.shape)], [int(x) for x in leaves(L.stride)]
-    total = 0
-    for i, (si, di) in enumerate(zip(s, d)):
-        if i == len(s) - 1:
-            return total + k * di
-        total += (k % si) * di
-        k //= si
-    return total
-
-
 def _fn(x):
     """The function of a layout, composed layout or signed layout on its domain (a list)."""
     if isinstance(x, ComposedLayoutBase):
         outer = (lambda v: _sw(x.outer, v)) if isinstance(x.outer, Swizzle) else \
-            (lambda v: _ext(x.outer, v))
+            (lambda v: extended(x.outer, v))
         return [outer(int(x.offset) + v) for v in _fn(x.inner)]
     if isinstance(x, SignedLayout):
         vals = [0]
@@ -240,7 +228,7 @@ def law_layout_swizzle(ctx, args):
     L, sw = args
     R = _val(ctx, "layout_swizzle_composition", L, sw)
     got = _fn(R)
-    want = [_ext(L, _sw(sw, x)) for x in range(_size(L.shape))]
+    want = [extended(L, _sw(sw, x)) for x in range(_size(L.shape))]
     if got != want:
         k = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), len(got))
         _fail(f"composition(L, Sw)({k}) is not L(Sw({k}))", L=L, swizzle=sw, result=R)

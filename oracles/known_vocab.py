@@ -10,9 +10,11 @@ decay in ``cute_swizzle_slice``, pycute's ComposedLayout.cosize, the DSL's unche
 negative strides by function, which is all a slice's answer is judged by).
 """
 
+from types import SimpleNamespace
+
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import predicate, symptom
+from layoutcheck.findings import evaluate, predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
@@ -45,15 +47,9 @@ def _has_underscore(c):
 
 
 def _eval(shape, stride, x):
-    """A (signed) layout at an integer x >= 0, the last mode taking the rest."""
-    s, d = [int(v) for v in leaves(shape)], [int(v) for v in leaves(stride)]
-    total = 0
-    for i, (si, di) in enumerate(zip(s, d)):
-        if i == len(s) - 1:
-            return total + x * di
-        total += (x % si) * di
-        x //= si
-    return total
+    """A (signed) layout at an integer x >= 0, the last mode taking the rest
+    (``findings.evaluate`` on the bare modes: a signed stride is no LayoutBase)."""
+    return evaluate(SimpleNamespace(shape=shape, stride=stride), x)
 
 
 def _fn(x):

@@ -27,6 +27,8 @@ from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.protocol import OPS, Outcome, parse_args
 
+from planted_support import split_top
+
 TESTS = Path(__file__).parent
 MATCH_KEYS = {"oracles", "op", "check", "when", "answer"}
 REQUIRED = ("id", "kind", "source", "title", "case", "expected", "observed", "evidence", "status",
@@ -66,20 +68,6 @@ def _allowed_kinds():
 
 def _tests_named(f):
     return [t.strip() for t in f.get("test", "").split(",") if t.strip()]
-
-
-def _split_top(text, sep):
-    """``text`` split at ``sep`` outside parentheses."""
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        depth += (ch == "(") - (ch == ")")
-        if ch == sep and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur.strip())
-    return [p for p in parts if p]
 
 
 def test_register_parses_and_load_returns_every_entry():
@@ -236,10 +224,10 @@ def _own_cases():
     for f in FINDINGS:
         if not any(m.get("answer") for m in match_tables(f)):
             continue
-        for case in _split_top(f["case"], ";"):
+        for case in split_top(f["case"], ";"):
             m = re.fullmatch(r"(\w+)\((.*)\)", case)
             if m and m.group(1) in OPS:
-                out.append(pytest.param(f, m.group(1), _split_top(m.group(2), ","),
+                out.append(pytest.param(f, m.group(1), split_top(m.group(2), ","),
                                         id=f"{f['id']}:{case}"))
     return out
 
