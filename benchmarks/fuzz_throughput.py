@@ -1,15 +1,17 @@
 """Spec-vs-impl differential throughput of the fuzz campaign, in CPU time (issue 14).
 
     .venv/bin/python benchmarks/fuzz_throughput.py [--max-examples 300 | --budget 30] [--all]
-        [--rounds 1] [--per-check]
+        [--rounds 1] [--per-check] [--ops OP,OP]
 
 Runs ``run_campaign(["impl"], kinds=["differential"])`` on the 18 algebra operations (``--all``:
 every differential check) and prints, per round, the distinct cases judged, the CPU seconds
 of this process, distinct cases per CPU-second, and where the CPU went: the reference (the
 spec, memoised), the oracle under test, the rest of judging (comparison, bookkeeping) and
-everything outside judging (hypothesis drawing the cases).  CPU time, not wall time, so
-that a loaded machine changes the figures less; rounds alternate nothing (one variant),
-so compare two trees by running this script in each, interleaved.
+everything outside judging (hypothesis drawing the cases); ``--per-check`` splits each
+check the same way.  CPU time, not wall time, so that a loaded machine changes the figures
+less; round k runs with seed ``--seed`` + k (fresh cases: the spec's memos of sub-layouts
+outlive a round, whole cases never repeat across rounds); rounds alternate nothing (one
+variant), so compare two trees by running this script in each, interleaved.
 """
 
 import argparse
@@ -45,7 +47,12 @@ def main(argv=None):
     ap.add_argument("--all", action="store_true", help="every differential check")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--per-check", action="store_true",
-                    help="also print cases per CPU-second of each check")
+                    help="also print cases per CPU-second of each check, and its split")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="campaign seed of the first round; round k uses seed + k, so that no "
+                         "round replays another's cases (the spec's memos outlive a round)")
+    ap.add_argument("--ops", default=None,
+                    help="comma-separated operations (default: the 18 algebra operations)")
     a = ap.parse_args(argv)
     from layoutcheck.fuzz import budget, campaign, targets
     spent = {}
@@ -53,24 +60,29 @@ def main(argv=None):
     _timed(budget.Observed, "run", spent, "oracle")
     _timed(campaign._Runner, "judge", spent, "judge")
     from layoutcheck.fuzz import pairs
-    per_check = {}
+    per_check, split = {}, {}
     real_step = pairs.Pair.step
 
-    def step(self, *args, **kw):  # CPU seconds per check (drawing included)
-        t = time.process_time()
+    def step(self, *args, **kw):  # CPU seconds per check (drawing included), and its split
+        t, before = time.process_time(), dict(spent)
         try:
             return real_step(self, *args, **kw)
         finally:
-            per_check[self.check.name] = per_check.get(self.check.name, 0.0) \
-                + time.process_time() - t
+            name = self.check.name
+            per_check[name] = per_check.get(name, 0.0) + time.process_time() - t
+            row = split.setdefault(name, {})
+            for k, v in spent.items():
+                row[k] = row.get(k, 0.0) + v - before.get(k, 0.0)
     pairs.Pair.step = step
+    ops = a.ops.split(",") if a.ops else None if a.all else list(ALGEBRA)
     kw = {"budget": a.budget} if a.budget else {"max_examples": a.max_examples or 300}
     for rnd in range(a.rounds):
         spent.clear()
         per_check.clear()
+        split.clear()
         t = _cpu()
-        rep = campaign.run_campaign(oracles=["impl"], kinds=["differential"],
-                                    ops=None if a.all else list(ALGEBRA), use_db=False, **kw)
+        rep = campaign.run_campaign(oracles=["impl"], kinds=["differential"], seed=a.seed + rnd,
+                                    ops=ops, use_db=False, **kw)
         cpu = _cpu() - t
         s = rep["summary"]
         judge = spent.get("judge", 0.0)
@@ -85,8 +97,14 @@ def main(argv=None):
             for row in rep["results"]:
                 c = per_check.get(row["check"], 0.0)
                 rate = row.get("cases", 0) / c if c > 0 else 0.0
+                sp = split.get(row["check"], {})
+                ref, orc, jud = (sp.get(k, 0.0) for k in ("reference", "oracle", "judge"))
+                shares = (f"ref {100 * ref / c:3.0f}% oracle {100 * orc / c:3.0f}% "
+                          f"judging {100 * (jud - ref - orc) / c:3.0f}% "
+                          f"drawing {100 * (c - jud) / c:3.0f}%") if c > 0 else ""
                 print(f"  {row['check']:<24} {row.get('cases', 0):>6} cases {c:6.2f} CPU-s "
-                      f"{rate:7.0f}/CPU-s{'  (under 1000)' if rate < 1000 else ''}", flush=True)
+                      f"{rate:7.0f}/CPU-s  {shares}{'  (under 1000)' if rate < 1000 else ''}",
+                      flush=True)
 
 
 if __name__ == "__main__":

@@ -153,12 +153,16 @@ class Pair:
             if r.hard_stop is not None and time.monotonic() > r.hard_stop:
                 return
             first = False
-            n = BATCH_CASES if r.limit is None else min(BATCH_CASES, r.limit - r.cases)
+            n = self._batch_size()
+            n = n if r.limit is None else min(n, r.limit - r.cases)
             cases = draw_cases(self.strategy, n, _seed(self.seed, self.check.name, self.name,
                                                        "batch", self.chunk))
             self.chunk += 1
             if not cases:
                 return
+            mix = getattr(self.proxy.oracle, "case_mix", None)  # cute-cpp: oracles/cpp_cases.py
+            if callable(mix):
+                cases = mix(self.check.op, cases, self.seed)
             marked = [(a, r.region(a)) for a in cases if r.fresh(case_key(a))]
             marked = [(a, m) for a, m in marked if m is not SKIP]
             self.proxy.cache.clear()  # the cases are distinct: answers of earlier batches are dead
@@ -171,6 +175,14 @@ class Pair:
                     r.passed(case_key(args))
                 except Exception:  # noqa: BLE001 - recorded in r.best
                     pass
+
+    def _batch_size(self):
+        """BATCH_CASES, or fewer where the oracle says an op's cases are costly (cute-cpp's
+        TiledCopy: about half a second of compile each), so that a batch in flight, which
+        cannot be interrupted, stays within the pair's share of the budget."""
+        size = getattr(self.proxy.oracle, "batch_cases", None)
+        n = size(self.check.op) if callable(size) else None
+        return BATCH_CASES if n is None else max(1, min(BATCH_CASES, n))
 
     def result(self, t0):
         row = finish(self.runner, self.name, self.seconds, t0, rounds=self.rounds,

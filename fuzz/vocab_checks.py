@@ -1,5 +1,5 @@
 """Checks for issue 16's operations: swizzles, composed layouts, F2 strides, bank conflicts,
-recast / vectorization, tiling helpers.
+recast / vectorization, tiling helpers, TiledCopy partitions.
 
 ``VOCAB_CHECKS`` (appended to ``properties.CHECKS``): one differential check per op (the
 oracle against the spec at the op's level, refusals included) and laws checked on the
@@ -401,6 +401,63 @@ def law_local_partition_covers(ctx, args):
         _fail("the threads' partitions do not cover L exactly once", L=L, threads=thr)
 
 
+def _partition_values(S, off):
+    return [int(off) + v for v in _fn(S)]
+
+
+def _tiled_copy_covers(op):
+    def law(ctx, args):
+        L, thr, val, _i = args
+        n_thr = _size(thr.shape)
+        full = _fn(L)
+        seen = Counter()
+        for t, (S, off) in enumerate(_vals_many(ctx, op, [(L, thr, val, t) for t in range(n_thr)])):
+            got = _partition_values(S, off)
+            if len(got) * n_thr != len(full):
+                _fail(f"thread {t} holds {len(got)} elements, not size(tensor) / {n_thr} = "
+                      f"{len(full) // n_thr}", L=L, threads=thr, values=val, partition=S, offset=off)
+            seen.update(got)
+        if seen != Counter(full):
+            extra = sorted((seen - Counter(full)).elements())[:4]
+            missed = sorted((Counter(full) - seen).elements())[:4]
+            _fail("the threads' partitions do not cover the tensor's offsets exactly once",
+                  L=L, threads=thr, values=val, doubled_or_foreign=tuple(extra),
+                  missed=tuple(missed))
+    law.__doc__ = (f"{op} over every thread covers the tensor exactly once: the offsets the "
+                   "threads' views reach are a permutation of the tensor's offsets (each "
+                   "thread size(tensor) / size(thr) of them)")
+    return law
+
+
+def _f2_fn(F):
+    """An F2-strided layout's function: the colex coordinates' carry-less products with the
+    strides, xored (this module's own arithmetic)."""
+    shape, stride = [int(x) for x in leaves(F.shape)], [int(x) for x in leaves(F.stride)]
+    out = []
+    for i in range(_size(F.shape)):
+        v, r = 0, i
+        for s, d in zip(shape, stride):
+            c, r = r % s, r // s
+            for b in range(c.bit_length()):
+                if c >> b & 1:
+                    v ^= d << b
+        out.append(v)
+    return out
+
+
+def law_swizzle_as_f2(ctx, args):
+    """swizzle_as_f2(Sw) is Sw's function on [0, 2^(B+M+|S|)): the oracle's F2 layout, read
+    with this module's F2 arithmetic, equals the swizzle by its masks."""
+    (sw,) = args
+    F = _val(ctx, "swizzle_as_f2", sw)
+    if not isinstance(F, F2Layout):
+        _fail(f"swizzle_as_f2 answers {F!r}, not an F2 layout", swizzle=sw)
+    got, want = _f2_fn(F), [_sw(sw, x) for x in range(1 << sw.span)]
+    if got != want:
+        k = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), len(got))
+        _fail(f"the F2 form of {sw} differs from the swizzle at {k}", swizzle=sw, f2=F)
+
+
 def law_group_function(ctx, args):
     """group<b,e>(L) has L's function."""
     L, b, e = args
@@ -477,6 +534,9 @@ VOCAB_STRATEGIES = {
     "local_partition": V.local_partition_args,
     "zip_layout": V.zip_args,
     "group_modes": V.group_args,
+    "tiled_copy_partition_S": V.tiled_copy_args,
+    "tiled_copy_partition_D": V.tiled_copy_args,
+    "swizzle_as_f2": _one(V.swizzles(max_span=9)),
 }
 
 
@@ -526,4 +586,10 @@ VOCAB_CHECKS = [Check(f"diff.{op}", op, "differential", strat, _diff(op),
     _law("law.zip_layout.involution", "zip_layout", law_zip_involution, V.zip_args),
     _law("law.product_each.products", "product_each", law_product_each,
          VOCAB_STRATEGIES["product_each"]),
+    _law("law.tiled_copy_partition_S.covers", "tiled_copy_partition_S",
+         _tiled_copy_covers("tiled_copy_partition_S"), V.tiled_copy_args),
+    _law("law.tiled_copy_partition_D.covers", "tiled_copy_partition_D",
+         _tiled_copy_covers("tiled_copy_partition_D"), V.tiled_copy_args),
+    _law("law.swizzle_as_f2.function", "swizzle_as_f2", law_swizzle_as_f2,
+         _one(V.swizzles(max_span=9))),
 ]

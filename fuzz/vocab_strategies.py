@@ -23,7 +23,7 @@ __all__ = ["swizzles", "swizzle_args", "composed_layouts", "atom_layouts", "f2_l
            "composed_tiler_args", "composed_slice_args", "composed_cast_args", "bank_args",
            "recast_args", "recast_layout_args", "vector_pairs", "nullspace_args",
            "ordered_layout_args", "tile_to_shape_args", "partition_args", "outer_partition_args",
-           "local_partition_args",
+           "local_partition_args", "tiled_copy_args",
            "zip_args", "group_args", "swizzle_layout_args", "layout_swizzle_args"]
 
 MAX_SPAN = 11
@@ -281,6 +281,29 @@ def local_partition_args(draw):
     for t in thr:
         n *= t
     return LayoutBase(s, d), LayoutBase(ts, td), draw(st.integers(0, n - 1))
+
+
+@st.composite
+def tiled_copy_args(draw):
+    """(tensor layout, thr_layout, val_layout, thread index) for a TiledCopy of the universal
+    atom: thread and value layouts (Tm, Tn), (Vm, Vn) of powers of two, row- or column-major
+    (static: make_tiled_copy takes static layouts); a rank-2 tensor whose modes the tiler
+    (Tm*Vm, Tn*Vn) divides, compact in either order, mostly swizzled (``Sw o 0 o L``, as a
+    shared-memory tile is; #3160's case is Sw<4,0,4> over 64x16 with 8x8 threads)."""
+    thr = [1 << draw(st.integers(0, 3)) for _k in range(2)]
+    val = [1 << draw(st.integers(0, 2)) for _k in range(2)]
+    rest = [draw(st.integers(1, 3)) for _k in range(2)]
+    shape = [t * v * r for t, v, r in zip(thr, val, rest)]
+    assume(shape[0] * shape[1] <= 1024)  # within the evaluation bound of any inputs (MIN_BOUND)
+    ts, td = _compact(thr, draw(st.permutations(range(2))), True)
+    vs, vd = _compact(val, draw(st.permutations(range(2))), True)
+    s, d = _compact(shape, draw(st.permutations(range(2))), True)
+    L = LayoutBase(s, d)
+    if draw(st.integers(0, 3)):
+        off = C(0) if draw(st.integers(0, 5)) else C(draw(st.integers(1, 64)))
+        L = ComposedLayoutBase(draw(swizzles(max_span=9)), off, L)
+    index = draw(st.integers(0, thr[0] * thr[1] - 1))
+    return L, LayoutBase(ts, td), LayoutBase(vs, vd), index
 
 
 @st.composite

@@ -104,8 +104,12 @@ def render(report):
     env = report["environment"]
     lines = [f"layoutcheck gpu: arch {env['arch']}, NVRTC: {env['nvrtc']}, nvcc: {env['nvcc']}",
              f"  device: {env.get('device_name') or 'none -- ' + env.get('device_reason', '')}",
-             f"  execution: {report.get('execution')}", "",
-             f"{'kernel':<24}{'where':<18}{'checked':>8}{'mismatches':>11}{'seconds':>9}"]
+             f"  execution: {report.get('execution')}"]
+    if "swizzle" in report:  # `layoutcheck gpu --swizzle` (gpu_checks/swizzle_gpu.py)
+        sw = report["swizzle"]
+        lines.append(f"  swizzle kernels: {'ok' if sw['ok'] else 'FAILED'}, device {sw['device']}")
+    lines += ["",
+              f"{'kernel':<24}{'where':<18}{'checked':>8}{'mismatches':>11}{'seconds':>9}"]
     for r in report["results"]:
         lines.append(f"{r['kernel']:<24}{r['where']:<18}{r['checked']:>8}{r['failed']:>11}"
                      f"{r['seconds']:>9.2f}")

@@ -39,7 +39,7 @@ from .checks import Result, _timed
 from .kernels import KernelSource, _include_local
 
 __all__ = ["SwizzleCase", "BankCase", "swizzle_cases", "bank_cases", "sources", "check_addr",
-           "check_cute", "check_bank_addresses", "measure_banks", "run", "main"]
+           "check_cute", "check_bank_addresses", "measure_banks", "run", "main", "cache_is_warm"]
 
 SMEM_BYTES = 48 * 1024
 
@@ -415,9 +415,28 @@ def measure_banks(module, cases, reps=256):
     return _timed(res, body)
 
 
-def run(compile_only=False, seed=0, count=24, device=None, log=None):
-    """Compile every source (NVRTC and nvcc), run the checks on the host shim and, when a
-    device is usable (or ``device`` is True), on the device with the timing."""
+def cache_is_warm(seed=0, count=24, backends=None, host=True):
+    """True when every kernel of ``run(seed=seed, count=count)`` is in the kernel cache
+    (``toolchain.cache_dir()``): each source compiled by each backend and, with ``host``,
+    built with the host shim; nothing is compiled to find out.  A cold run compiles the CuTe
+    sources for more than 100 s, which is why ``layoutcheck gpu`` runs them on request only
+    (``--swizzle``)."""
+    from . import toolchain as T
+    for src in sources(seed, count):
+        for backend in backends or T.backends():
+            if T.compile_device(src.text, src.name, backend=backend, cute=src.cute,
+                                defines=src.defines, cached_only=True) is None:
+                return False
+        if host and T.build_host_library(src.text, src.host_wrappers(), src.name, cute=src.cute,
+                                         defines=src.defines, cached_only=True) is None:
+            return False
+    return True
+
+
+def run(compile_only=False, seed=0, count=24, device=None, log=None, backends=None):
+    """Compile every source (with ``backends``, default every usable one: NVRTC and nvcc),
+    run the checks on the host shim and, when a device is usable (or ``device`` is True), on
+    the device with the timing."""
     from . import toolchain as T
     from .checks import check_compile
     from .execute import DeviceModule, HostModule, device_unavailable_reason
@@ -426,7 +445,7 @@ def run(compile_only=False, seed=0, count=24, device=None, log=None):
     srcs = sources(seed, count)
     report = {"results": []}
     say(f"compiling {len(srcs)} issue-16 kernel sources")
-    report["results"] += [r.as_dict() for r in check_compile(srcs, T.backends())]
+    report["results"] += [r.as_dict() for r in check_compile(srcs, list(backends or T.backends()))]
     if not compile_only:
         cases, banks = swizzle_cases(seed, count), bank_cases()
         say("executing on the CPU through the host shim")

@@ -175,8 +175,10 @@ def _compiler_id(backend):
     return "nvcc-" + out.strip().splitlines()[-1]
 
 
-def compile_device(source, name="kernel", *, backend=None, cute=False, defines=(), arch=ARCH):
-    """Compile CUDA source text to PTX and an ``arch`` cubin; cached by source hash."""
+def compile_device(source, name="kernel", *, backend=None, cute=False, defines=(), arch=ARCH,
+                   cached_only=False):
+    """Compile CUDA source text to PTX and an ``arch`` cubin; cached by source hash.
+    ``cached_only``: answer the cached artifact, or None where none is cached (no compile)."""
     backend = backend or os.environ.get("LAYOUTCHECK_GPU_BACKEND") or (backends() or ["nvrtc"])[0]
     why = nvrtc_unavailable_reason() if backend == "nvrtc" else nvcc_unavailable_reason()
     if why:
@@ -191,6 +193,8 @@ def compile_device(source, name="kernel", *, backend=None, cute=False, defines=(
     if ptx_path.exists() and cubin_path.exists():
         return Artifact(backend, ptx_path.read_bytes(), cubin_path.read_bytes(), cubin_path,
                         0.0, True)
+    if cached_only:
+        return None
     start = time.perf_counter()
     if backend == "nvrtc":
         ptx, cubin = _compile_nvrtc(source, name, opts)
@@ -239,8 +243,10 @@ def _compile_nvcc(source, name, opts):
     return out["ptx"], out["cubin"]
 
 
-def build_host_library(source, wrappers, name="kernel", *, cute=False, defines=()):
-    """Build ``source`` with the host shim into a shared library (g++); cached by hash.
+def build_host_library(source, wrappers, name="kernel", *, cute=False, defines=(),
+                       cached_only=False):
+    """Build ``source`` with the host shim into a shared library (g++); cached by hash
+    (``cached_only``: the cached library's path, or None where none is cached).
 
     ``wrappers`` is C++ text defining the ``extern "C"`` entry points (see kernels.py).
     Returns the library's path.
@@ -255,8 +261,8 @@ def build_host_library(source, wrappers, name="kernel", *, cute=False, defines=(
                _cute_version() if cute else "", unit)
     flags += ["-I" + d for d in _include_dirs(cute)]
     lib = cache_dir() / f"{key}.so"
-    if lib.exists():
-        return lib
+    if lib.exists() or cached_only:
+        return lib if lib.exists() else None
     with tempfile.TemporaryDirectory(prefix="lc-host-") as tmp:
         src = Path(tmp) / f"{name}.cpp"
         src.write_text(unit)

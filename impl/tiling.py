@@ -3,22 +3,29 @@
 make_ordered_layout sorts the modes by order once and hands out strides as running products
 over groups of equal order (where spec/tiling.py re-multiplies the smaller orders for every
 mode, as stride.hpp's compact_order does); the partitions use impl's zipped_divide and
-slice_and_offset.
+slice_and_offset.  The tiled copy (universal one-element atom) builds its TV layout as the
+spec does (raked_product, right_inverse, with_shape) and slices the tile with one
+composition: the tile mode of zipped_divide(L, tiler) composed with the coalesced thread and
+value modes, the thread's slice taken there (no unfolded rank-3 layout in between).
 """
 
+from layoutcheck.composed import ComposedLayoutBase
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import _
 
 from . import tuples as T
 from .coords import crd2idx, idx2crd, slice_and_offset
-from .divide import blocked_product, zipped_divide
-from .layout import Layout, as_layout
+from .algebra import coalesce, right_inverse
+from .compose import composition
+from .divide import blocked_product, raked_product, zipped_divide
+from .layout import Layout, as_layout, values
 from .recast import compact_col_major
 
 __all__ = ["product_each", "make_ordered_layout", "make_layout_like", "tile_to_shape",
            "inner_partition", "outer_partition", "local_tile", "local_partition", "zip_layout",
-           "group_modes"]
+           "group_modes", "make_tiled_copy", "tiled_copy_tidfrg", "tiled_copy_partition_S",
+           "tiled_copy_partition_D"]
 
 
 def _check(t, what, lo=0):
@@ -181,3 +188,68 @@ def group_modes(L, b, e):
         raise LayoutError(f"group<{b},{e}> of a rank-{len(s)} layout", condition="in_domain")
     mid_s, mid_d = ((s[b:e],), (d[b:e],)) if b < e else ((), ())
     return Layout(s[:b] + mid_s + s[e:], d[:b] + mid_d + d[e:])
+
+
+# --- TiledCopy, universal one-element atom (atom/copy_atom.hpp; see spec/tiling.py) ----------
+
+def _bijective(L, what):
+    L = as_layout(L)
+    if not all(isinstance(x, C) for x in _leaves(L.shape) + _leaves(L.stride)):
+        raise LayoutError(f"make_tiled_copy: the {what} layout {L} is not static", condition="static")
+    n = _size(L.shape)
+    if sorted(values(L)) != list(range(n)):
+        raise LayoutError(f"make_tiled_copy: the {what} layout {L} is not a bijection onto "
+                          f"[0, {n})", condition="tiled_copy")
+    return L
+
+
+def make_tiled_copy(thr_layout, val_layout):
+    thr, val = _bijective(thr_layout, "thread"), _bijective(val_layout, "value")
+    mn = raked_product(thr, val, sense="cute")
+    nt, nv = _size(thr.shape), _size(val.shape)
+    R = right_inverse(mn)
+    if _size(R.shape) != nt * nv:
+        raise LayoutError(f"make_tiled_copy: raked_product({thr}, {val}) = {mn} is not onto "
+                          f"[0, {nt * nv})", condition="tiled_copy")
+    tv = composition(R, Layout((C(nt), C(nv)), (C(1), C(nt))), sense="cute")
+    return tv, product_each(mn.shape if isinstance(mn.shape, tuple) else (mn.shape,))
+
+
+def _thrval2mn(tv):
+    """coalesce(zip(zipped_divide(TV, (1, 1))), (1, (1, 1))): the atom's block is one thread and
+    one value, so this is (coalesce(thread mode), (_1:_0, coalesce(value mode)))."""
+    t = coalesce(Layout(tv.shape[0], tv.stride[0]))
+    v = coalesce(Layout(tv.shape[1], tv.stride[1]))
+    return Layout((t.shape, (C(1), v.shape)), (t.stride, (C(0), v.stride)))
+
+
+def tiled_copy_tidfrg(L, thr_layout, val_layout):
+    L = as_layout(L)
+    tv, tiler = make_tiled_copy(thr_layout, val_layout)
+    if _rank(L.shape) < len(tiler):
+        raise LayoutError(f"tiled copy: rank({L}) < rank of the tiler {tiler}", condition="rank")
+    Z = zipped_divide(L, tiler, sense="cute")
+    tile = composition(Layout(Z.shape[0], Z.stride[0]), _thrval2mn(tv), sense="cute")
+    return Layout((tile.shape[0], tile.shape[1], Z.shape[1]),
+                  (tile.stride[0], tile.stride[1], Z.stride[1]))
+
+
+def _partition(L, thr_layout, val_layout, index):
+    frg = tiled_copy_tidfrg(L, thr_layout, val_layout)
+    n = _size(as_layout(thr_layout).shape)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
+        raise LayoutError(f"thread index {index!r} is outside [0, {n})", condition="in_domain")
+    return slice_and_offset(frg, (index, _, _under(_rank(as_layout(L).shape))))
+
+
+def tiled_copy_partition_D(L, thr_layout, val_layout, index):
+    from .swizzle import ComposedLayout, as_composed
+    if isinstance(L, ComposedLayoutBase):
+        Cl = as_composed(L)
+        sliced, off = _partition(Cl.inner, thr_layout, val_layout, index)
+        return ComposedLayout(Cl.outer, Cl.offset + off, sliced), C(0)
+    return _partition(L, thr_layout, val_layout, index)
+
+
+def tiled_copy_partition_S(L, thr_layout, val_layout, index):
+    return tiled_copy_partition_D(L, thr_layout, val_layout, index)

@@ -66,7 +66,8 @@ def _load_predicates():
 PREDICATE_MODULES = ("layoutcheck.oracles.known", "layoutcheck.fuzz.known", "layoutcheck.oracles.known_dsl",
                      "layoutcheck.spec.known", "layoutcheck.oracles.known_nvlabs",
                      "layoutcheck.oracles.known_api", "layoutcheck.oracles.known_vocab",
-                     "layoutcheck.oracles.known_recast")
+                     "layoutcheck.oracles.known_recast", "layoutcheck.oracles.known_cpp_api",
+                     "layoutcheck.oracles.known_cpp_swizzle")
 
 
 @lru_cache(maxsize=1)

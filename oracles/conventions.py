@@ -448,3 +448,44 @@ CONVENTIONS["cute-dsl"].append(
                "DSL's conventions of those ops",
                "as CuTe C++ (layout_composed.hpp); the DSL prints A o O o op(B, T)",
                "F-226"))
+# Triaged from the 300 s cute-cpp gate (seed 7), 2026-12-01; the same in the 4.7 headers.
+CONVENTIONS["cute-cpp"] += [
+    Convention("crd2idx-of-underscore-is-the-marker", ("crd2idx",),
+               "crd2idx(_, s) returns the slice marker _ itself (an integral Int<0>), not the "
+               "index 0",
+               "stride.hpp crd2idx(c, s): an integral coordinate 'is already an index'; "
+               "underscore.hpp: struct Underscore : Int<0>",
+               "F-232"),
+    Convention("shape-div-unchecked-at-runtime", ("shape_div",),
+               "shape_div of runtime integers skips the 'a | b or b | a' check and answers the "
+               "ceil division",
+               "int_tuple.hpp shape_div: the divisibility static_assert is for static integers; "
+               "the runtime assert is commented out ('DEBUG assert can cause extra registers')",
+               "F-233"),
+    Convention("layout-swizzle-composition-needs-static-masks", ("layout_swizzle_composition",),
+               "composition(L, Swizzle) compiles only when L maps the swizzle's masks to static "
+               "values: the result is a Swizzle type whose masks are template arguments",
+               "swizzle_layout.hpp composition(Layout, Swizzle): make_swizzle<active_Y, "
+               "active_Z>(); swizzle.hpp make_swizzle<uint32_t Y, uint32_t Z>",
+               "F-234"),
+    Convention("identity-swizzle-is-dropped", ("composed_composition", "composed_logical_divide",
+                                               "composed_zipped_divide", "composed_tiled_divide"),
+               "composition and the divides of Sw<0,M,S> o _0 o L answer the plain layout op(L, T)",
+               "swizzle_layout.hpp composition(Swizzle<0,M,S>, Int<0>, Layout): 'Ignore identity "
+               "case' returns the layout",
+               "F-236"),
+    Convention("partitions-do-not-check-coordinate-bounds",
+               ("outer_partition", "inner_partition", "local_tile", "local_partition"),
+               "the partitions slice zipped_divide(L, T) at the coordinate (local_partition: at "
+               "thr.get_flat_coord(i)) without a bounds check: a coordinate past its mode answers "
+               "the unchecked crd2idx, a thread index past size(thr) wraps",
+               "stride.hpp crd2idx ('op(c, s, d) => c * d'); tensor_impl.hpp outer_partition / "
+               "inner_partition (zipped_divide, then the slice); layout.hpp get_flat_coord",
+               "F-241"),
+    Convention("coordinate-maps-do-not-check-bounds", ("crd2crd", "idx2crd"),
+               "crd2crd and idx2crd(i, S) split an index past size(S) without a check: an integral "
+               "shape returns i itself, a tuple shape puts the quotient left in its last mode",
+               "stride.hpp idx2crd(i, s) (crd2idx(i, s, basis)) and crd2crd "
+               "(idx2crd(crd2idx(c, src), dst), its size assert commented out)",
+               "F-241"),
+]

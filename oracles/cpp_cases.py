@@ -10,17 +10,30 @@ with probability ``static`` (when that type is new to the library, else all-dyna
 all-dynamic otherwise.  The choice is a function of the case's text and ``seed`` (the same
 run for the same seed).  Dropping staticness never loses a case kind the oracle cannot
 reach: every mix still sends all three kinds.
+
+The fuzz campaign applies it to every batch it draws for cute-cpp (``fuzz/pairs.py`` calls
+``CuteCppOracle.case_mix``, which is ``campaign_mix`` here): ``$LAYOUTCHECK_CPP_MIX`` is
+``MIXED,STATIC`` (default ``0.05,0.10``) or ``off`` (the cases exactly as the strategies
+draw them).  Measured over the first batch of every check (118 checks, 7,552 cases, seed 7):
+as drawn 26.8% all-static, 43.5% mixed, 29.6% all-dynamic; with the default mix 31.5%
+all-static, 1.9% mixed, 66.5% all-dynamic.
 """
 
 import hashlib
+import os
 from dataclasses import dataclass
+
+from layoutcheck.errors import LayoutError
 
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
 from .protocol import format_arg
 
-__all__ = ["CaseMix", "retype", "staticness"]
+__all__ = ["CaseMix", "retype", "staticness", "campaign_mix", "MIX_ENV"]
+
+MIX_ENV = "LAYOUTCHECK_CPP_MIX"
+DEFAULT_MIX = (0.05, 0.10)
 
 
 def retype(x, static):
@@ -77,3 +90,29 @@ class CaseMix:
             if self.oracle is None or self.oracle.is_new(op, static):
                 return static
         return retype(args, False)
+
+
+def mix_setting(text=None):
+    """(mixed, static) from ``$LAYOUTCHECK_CPP_MIX`` (or ``text``), or None for ``off``."""
+    text = (os.environ.get(MIX_ENV, "") if text is None else text).strip().lower()
+    if not text:
+        return DEFAULT_MIX
+    if text in ("off", "none", "0"):
+        return None
+    try:
+        mixed, static = (float(x) for x in text.split(","))
+    except ValueError:
+        raise LayoutError(f"{MIX_ENV}={text!r}: expected MIXED,STATIC (e.g. 0.05,0.10) or off") from None
+    if not (0 <= mixed <= 1 and 0 <= static <= 1 and mixed + static <= 1):
+        raise LayoutError(f"{MIX_ENV}={text!r}: fractions in [0, 1] whose sum is at most 1")
+    return mixed, static
+
+
+def campaign_mix(op, cases, seed):
+    """The cases of a drawn batch through ``CaseMix`` (``$LAYOUTCHECK_CPP_MIX``); the
+    type-novelty filter is not used (a check's arguments need not be one op's)."""
+    setting = mix_setting()
+    if setting is None:
+        return list(cases)
+    mix = CaseMix(None, mixed=setting[0], static=setting[1], seed=seed)
+    return [mix.apply(op, args) for args in cases]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, Underscore
+from layoutcheck.layout import LayoutBase, Underscore, leaves
 
 __all__ = ["OPS", "Op", "Kernel", "kernel", "Unsupported", "parse_answer", "parse_static_type",
            "INT_LIMIT"]
@@ -169,8 +169,10 @@ def kernel(op, args, kinds):
     texts = [w.arg(a, k.rstrip("?"), i in spec.literal) for i, (a, k) in enumerate(zip(args, kinds))]
     call = expr.format(*texts)
     decls = "".join(f"int v{k} = lc::next(); " for k in range(len(w.values)))
-    static = not w.values and op != "values"
-    if op == "values":
+    static = not w.values and (op != "values" or _size(args[0]) <= STATIC_VALUES_LIMIT)
+    if op == "values" and static:  # lc::static_values: the same L(i) in a constant expression
+        body = f"auto f = [&] {{ return lc::static_values({call}); }}; (void)lc::show<decltype(f())>();"
+    elif op == "values":
         body = f"{decls}lc::values({call});"
     elif static:
         body = f"auto f = [&] {{ return {call}; }}; (void)lc::show<decltype(f())>();"
@@ -179,11 +181,25 @@ def kernel(op, args, kinds):
     return Kernel(op, body, static), w.values
 
 
+STATIC_VALUES_LIMIT = 1024  # values of a static layout up to this size: from its type (issue 14)
+
+
+def _size(L):
+    n = 1
+    for x in leaves(L.shape) if isinstance(L, LayoutBase) else (INT_LIMIT,):
+        n *= int(x)
+    return n
+
+
 def driver_body(k):
-    """The driver (run-time) body of a static kernel whose result is not static."""
+    """The driver (run-time) body of a static kernel whose result is not static, or whose
+    compile-time values are not a constant expression."""
     m = re.fullmatch(r"auto f = \[&\] \{ return (.*); \}; \(void\)lc::show<decltype\(f\(\)\)>\(\);", k.body, re.S)
     if not m:
         return k
+    v = re.fullmatch(r"lc::static_values\((.*)\)", m.group(1), re.S)
+    if v:
+        return Kernel(k.op, f"lc::values({v.group(1)});", False)
     return Kernel(k.op, f"lc::answer({m.group(1)});", False)
 
 
@@ -263,9 +279,19 @@ _TYPE = re.compile(r"\s*(?:(cute::Layout<)|(cute::tuple<)|cute::C<\(?(?:[\w ]+\)
                    r"|cute::integral_constant<[\w ]+,\s*\(?(?:[\w ]+\))?(-?\d+|true|false)[uUlL]*>|(>)|(,))")
 
 
+_VALS = re.compile(r"(?:lc::)?vals<(.*)>")  # g++ names it without lc:: inside lc::show
+
+
 def parse_static_type(text):
     """The neutral value of a static result type as g++ names it; None for a type this
-    parser does not know (the case is then run as a driver kernel)."""
+    parser does not know (the case is then run as a driver kernel).  ``lc::vals<0, 2, ...>``
+    (the values of a static layout) is the tuple of those ints, as the driver's V answer."""
+    v = _VALS.fullmatch(text.strip())
+    if v:
+        items = [x.strip() for x in v.group(1).split(",")] if v.group(1).strip() else []
+        if not all(re.fullmatch(r"-?\d+[lL]*", x) for x in items):
+            return None
+        return tuple(int(x.rstrip("lL")) for x in items)
     try:
         value, end = _type_value(text.strip(), 0)
     except (LayoutError, IndexError):

@@ -11,13 +11,18 @@ key, shared by every process and command:
 - ``unsupported``: this CuTe tree has no such function.
 
 New kernels are compiled in translation units of up to ``TU_SIZE`` kernels, ``jobs`` at a
-time (default: every core), on the precompiled prelude.  A unit that does not compile is
+time (default: every core, ``$LAYOUTCHECK_CPP_JOBS``), on the precompiled prelude; the
+static units and the driver units of one batch share that pool, and g++ runs with
+``SPEED_FLAGS`` (how it runs, not what it computes).  A unit that does not compile is
 split: the kernels the diagnostics point at (``required from here`` or an error at their
 line) are recorded with their error lines, and the rest is compiled again (g++ reports a
 failed instantiation once, so a kernel that shares it shows only then); when the
 diagnostics point nowhere, the unit is bisected.  A unit is trusted only when it compiles
-without an error.  A driver run that dies (SIGFPE, an abort) answers the case it was on as
-a runtime abort and restarts at the next case; a case it hangs on is killed and answered
+without an error.  A static ``values`` kernel (the layout's values from its type) that fails
+is never a rejection: it is compiled again as a driver kernel, which tells.  A case that dies
+by SIGABRT (CuTe's runtime assert) or SIGFPE is caught inside the driver and answered as a
+runtime abort, and the driver goes on with the next case; a run that dies otherwise answers
+the case it was on as a runtime abort and restarts at the next case; a case it hangs on is killed and answered
 ``HANG`` (a crash, not a refusal), and the run restarts after it.
 """
 
@@ -42,6 +47,12 @@ __all__ = ["Library", "TU_SIZE", "rejection_text", "HANG"]
 HANG = "hang: the driver did not finish this case in time"  # cute_cpp answers it "crashed"
 
 TU_SIZE = {True: 48, False: 24}  # kernels per translation unit: static, driver
+# How g++ runs, not what it computes (so not in the toolchain key): -pipe (no temporary
+# assembler files) and a garbage collector that waits for 512 MiB of heap (GCC's "ggc"
+# params; a unit of 48 static kernels uses about 350 MB, and collecting took 14% of its
+# time in -ftime-report; measured 12-20% less CPU per unit, issue 14).  The precompiled
+# header stays valid with these (checked with -Winvalid-pch -H).
+SPEED_FLAGS = ("-pipe", "--param", "ggc-min-expand=400", "--param", "ggc-min-heapsize=524288")
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS kernels (key TEXT PRIMARY KEY, state TEXT NOT NULL, "
            "data TEXT, binary TEXT, slot INTEGER)")
 
@@ -55,6 +66,7 @@ class Library:
         self._lock = threading.Lock()
         self._db = None
         self.stats = dict(compiles=0, compile_seconds=0.0, pch_seconds=0.0, runs=0, restarts=0,
+                          aborts_caught=0,
                           kernels_compiled=0, kernels_cached=0)
 
     # --- the index ---------------------------------------------------------------------
@@ -98,20 +110,34 @@ class Library:
     # --- compiling ---------------------------------------------------------------------
 
     def build(self, kernels):
-        """Compile the kernels (``{key: Kernel}``) that the index does not know."""
+        """Compile the kernels (``{key: Kernel}``) that the index does not know.
+
+        The static units and the units of kernels that are driver kernels from the start
+        (runtime integers, ``values``) go to one pool of ``jobs`` compiles at once (driver
+        units first: they take longest); static kernels whose result is not static follow
+        as driver kernels when their pass is over."""
         missing = self.lookup(kernels)
         if not missing:
             return
         self.stats["pch_seconds"] += self.tc.pch(self.timeout)
         todo = [kernels[k] for k in missing]
-        needs_driver = self._compile_all([k for k in todo if k.static], static=True)
-        drivers = [k for k in todo if not k.static]
-        drivers += [(key, driver_body(kernels[key])) for key in needs_driver]
-        self._compile_all(drivers, static=False)
+        static = self._units([k for k in todo if k.static], static=True)
+        # with static units to run beside them, the driver kernels need not fill every job
+        drivers = self._units([k for k in todo if not k.static], static=False,
+                              least=1 if static else self.jobs)
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            futures = [pool.submit(self._settle, unit, False) for unit in drivers]
+            parts = [pool.submit(self._settle, unit, True) for unit in static]
+            needs_driver = [key for f in parts for key in f.result()]
+            late = self._units([(key, driver_body(kernels[key])) for key in needs_driver], static=False)
+            futures += [pool.submit(self._settle, unit, False) for unit in late]
+        for f in futures:
+            f.result()  # (the pool's exit waited for them; this raises what a compile raised)
 
-    def _compile_all(self, kernels, static):
-        """Settle every kernel; for the static pass, return the keys whose result is not
-        static (they are compiled again as driver kernels)."""
+    def _units(self, kernels, static, least=None):
+        """The translation units of ``kernels`` (Kernel or (key, Kernel)): at most
+        ``TU_SIZE[static]`` kernels each, and at least ``least`` units (default: one per
+        job) when there are enough kernels."""
         items = [k if isinstance(k, tuple) else (k.key, k) for k in kernels]
         if not items:
             return []
@@ -119,12 +145,9 @@ class Library:
         # compile time than mixed units, measured on composition/divide/product/coalesce)
         items.sort(key=lambda it: (it[1].op, it[1].body))
         size = TU_SIZE[static]
-        groups = max(min(self.jobs, len(items)), -(-len(items) // size))
+        groups = max(min(least or self.jobs, len(items)), -(-len(items) // size))
         cut = [len(items) * g // groups for g in range(groups + 1)]
-        units = [items[cut[g]:cut[g + 1]] for g in range(groups)]
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            parts = list(pool.map(lambda u: self._settle(u, static), units))
-        return [key for part in parts for key in part]
+        return [items[cut[g]:cut[g + 1]] for g in range(groups)]
 
     def _settle(self, items, static):
         if not items:
@@ -133,13 +156,24 @@ class Library:
         ok, err, name = self._compile(source, static)
         if ok:
             return self._accept(items, err, name, spans, static)
+        # a static layout's values that are not a constant expression are no answer: such a
+        # kernel runs as a driver kernel (which answers CuTe's rejection, or a run-time abort)
+        rerun = {key for key, k in items if static and k.op == "values"}
         if len(items) == 1:
+            if items[0][0] in rerun:
+                return [items[0][0]]
             self._reject({items[0][0]: _error_lines(err) or [err.strip()]}, err)
             return []
         blamed = _blame(err, name, {key: spans[key] for key, _ in items})
         if blamed:
-            self._reject(blamed, err)
-            return self._settle([it for it in items if it[0] not in blamed], static)
+            self._reject({k: v for k, v in blamed.items() if k not in rerun}, err)
+            again = [k for k in blamed if k in rerun]
+            rest = [it for it in items if it[0] not in blamed]
+            early = _before_first_error(items, blamed, err, name, spans) if static else []
+            if early:  # the kernels before the first one in error: their types were named
+                again += self._accept(early, err, name, spans, static)  # before any error
+                rest = rest[len(early):]
+            return again + self._settle(rest, static)
         half = len(items) // 2
         return self._settle(items[:half], static) + self._settle(items[half:], static)
 
@@ -182,7 +216,7 @@ class Library:
             src = Path(tmp) / srcname
             src.write_text(source)
             out = Path(tmp) / "a.out"
-            cmd = [self.tc.cxx, *self.tc.flags(), "-Winvalid-pch"]
+            cmd = [self.tc.cxx, *self.tc.flags(), *SPEED_FLAGS, "-Winvalid-pch"]
             cmd += ["-fsyntax-only", srcname] if static else [srcname, "-o", str(out)]
             t0 = time.perf_counter()
             try:
@@ -235,8 +269,10 @@ class Library:
                 continue
             answers = proc.stdout.split("\n@@e\n")
             tail = answers.pop()  # text after the last end marker: a case that never ended
+            errs = proc.stderr.split("@@e\n")  # each case's own stderr, in order
             for k, text in enumerate(answers):
-                out[start + k] = (text, None)
+                out[start + k] = _answer_or_abort(text, errs[k] if k < len(errs) else "")
+                self.stats["aborts_caught"] += out[start + k][0] is None
             done = start + len(answers)
             if proc.returncode == 0 and done == len(lines) and not tail:
                 return out
@@ -244,11 +280,21 @@ class Library:
                 raise LayoutError(f"cute-cpp: {binary} broke the answer protocol "
                                   f"(exit {proc.returncode}, {tail[:120]!r})")
             why = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit {proc.returncode}"
-            last = proc.stderr.strip().splitlines()[-1:] or [""]
+            last = proc.stderr.split("@@e\n")[-1].strip().splitlines()[-1:] or [""]
             out[done] = (None, f"runtime abort ({why}) {last[0]}".strip())
             self.stats["restarts"] += 1
             start = done + 1
         return out
+
+
+def _answer_or_abort(text, err):
+    """(text, None), or (None, abort message) for a case the driver caught dying
+    ("@@abort <signal>", cpp_prelude.hpp catch_case_signals): worded as a run that died."""
+    head, mark, sig = text.rpartition("@@abort ")
+    if not mark or not sig.strip().isdigit():
+        return text, None
+    last = err.strip().splitlines()[-1:] or [""]
+    return None, f"runtime abort (signal {int(sig)}) {last[0]}".strip()
 
 
 def _unit(items, static):
@@ -268,12 +314,17 @@ def _unit(items, static):
         table = ", ".join(f"k{s}" for s in range(len(items)))
         lines += ["int main() {",
                   f"  static void (*const kernels[])() = {{{table}}};",
+                  "  lc::catch_case_signals();",
                   "  for (;;) {",
                   "    bool ok; long long slot = lc::read_int(&ok);",
                   "    if (!ok) return 0;",
                   f"    if (slot < 0 || slot >= {len(items)}) {{ std::fputs(\"@@lc-bad-slot\\n\", stdout); return 4; }}",
-                  "    kernels[slot]();",
-                  '    std::fputs("\\n@@e\\n", stdout); std::fflush(stdout);',
+                  "    if (int sig = sigsetjmp(lc::case_env, 1)) {",
+                  '      lc::skip_line(); std::printf("\\n@@abort %d", sig);',
+                  "    } else {",
+                  "      lc::in_case = 1; kernels[slot](); lc::in_case = 0;",
+                  "    }",
+                  '    std::fputs("\\n@@e\\n", stdout); std::fflush(stdout); std::fputs("@@e\\n", stderr);',
                   "  }", "}"]
     return "\n".join(lines) + "\n", spans
 
@@ -321,6 +372,41 @@ def _blame(err, srcname, spans):
         if current is not None and "error:" in line:
             blamed[current].append(line)
     return blamed
+
+
+def _before_first_error(items, blamed, err, srcname, spans):
+    """The kernels of a static unit that precede, in the unit, the first kernel an error is
+    blamed on, when every error of the unit is blamed on a kernel and each of them named
+    its type; else [].  g++ instantiates in the order of first use and reports a failed
+    instantiation where it is first required, so a kernel before the first error shares no
+    failed instantiation (the ones after it may: they are compiled again)."""
+    first = min(i for i, (key, _) in enumerate(items) if key in blamed)
+    if first == 0 or _stray_errors(err, srcname, spans):
+        return []
+    early = items[:first]
+    shown = _shown_types(err, srcname, {key: spans[key] for key, _ in early})
+    return early if all(key in shown for key, _ in early) else []
+
+
+def _stray_errors(err, srcname, spans):
+    """Whether an error line of ``err`` is blamed on no kernel (read as ``_blame`` does: g++
+    prints an instantiation chain ending ``SRC:LINE:COL: required from here``, then its
+    errors; an error at a line of the unit is ``SRC:LINE:COL: error:``)."""
+    where = re.compile(re.escape(srcname) + r":(\d+):(?:\d+:)?\s*(required from here|error:)")
+    current = None
+    for line in err.splitlines():
+        m = where.search(line)
+        if m:
+            n = int(m.group(1))
+            current = next((k for k, (a, b) in spans.items() if a <= n <= b), None)
+            if current is None:
+                return True
+        elif "In instantiation of" in line or line.startswith("In file included from") \
+                or re.match(r"\S+: In ", line):  # a new context: "X: In function ..."
+            current = None
+        elif "error:" in line and current is None:
+            return True
+    return False
 
 
 def _classify(lines):

@@ -3,6 +3,8 @@
 // answer types in diagnostics.  Every answer line is "TAG text": L a layout, T an integer or
 // a tuple of integers, B a bool, P a (layout, integer) pair, V the values of a layout.
 #include <cute/layout.hpp>
+#include <csetjmp>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,15 +14,41 @@
 namespace lc {
 
 // --- input: whitespace-separated decimal integers on stdin ------------------------------
+inline int last_char = '\n';  // the last character read (one case is one line)
 inline int next_char() {
   static char buf[1 << 16];
   static size_t len = 0, pos = 0;
   if (pos == len) {
     len = std::fread(buf, 1, sizeof buf, stdin);
     pos = 0;
-    if (len == 0) return -1;
+    if (len == 0) return last_char = -1;
   }
-  return buf[pos++];
+  return last_char = buf[pos++];
+}
+
+// The rest of the current case's line (after a case that died before reading all of it).
+inline void skip_line() {
+  while (last_char != '\n' && last_char != -1) next_char();
+}
+
+// --- a case that dies: CuTe's runtime assert (SIGABRT) or a division by zero (SIGFPE) ------
+// The driver answers it "@@abort <signal>" and goes on with the next case in the same process
+// (issue 14: a restart per abort cost ~30 ms). The kernels are pure functions of their line:
+// nothing outlives a case but the input buffer and stdout. Other signals still end the run,
+// and the Python side restarts after that case (oracles/cpp_driver.py Library.run).
+inline sigjmp_buf case_env;
+inline volatile std::sig_atomic_t in_case = 0;
+extern "C" inline void on_case_signal(int sig) {
+  if (in_case) { in_case = 0; siglongjmp(case_env, sig); }
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+inline void catch_case_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_case_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGABRT, &sa, nullptr);
+  sigaction(SIGFPE, &sa, nullptr);
 }
 
 // The next integer; *ok = false at the end of the input.
@@ -114,9 +142,27 @@ void values(L const& layout) {
 }
 
 // --- static answers: named by a diagnostic at compile time (no code generated) ------------
-template <class R, std::enable_if_t<cute::is_static<R>::value, int> = 0>
+// The values of a static layout (issue 14): L(i) for every i in [0, size(L)), with i a
+// runtime-typed long long as in values() above, evaluated by the compiler (the same C++ code in
+// a constant expression); held in the type vals<L(0), L(1), ...>.  A case whose evaluation is
+// not a constant expression (a division by zero, an overflow) is run by a driver instead.
+template <long long... V> struct vals {};
+template <class T> struct is_vals : std::false_type {};
+template <long long... V> struct is_vals<vals<V...>> : std::true_type {};
+
+template <class L, std::size_t... I>
+constexpr auto static_values_of(std::index_sequence<I...>) {
+  constexpr L layout{};
+  return vals<static_cast<long long>(layout(static_cast<long long>(I)))...>{};
+}
+template <class L>
+constexpr auto static_values(L const&) {
+  return static_values_of<L>(std::make_index_sequence<decltype(cute::size(std::declval<L>()))::value>{});
+}
+
+template <class R, std::enable_if_t<cute::is_static<R>::value || is_vals<R>::value, int> = 0>
 [[deprecated("lc-static-answer")]] constexpr int show() { return 0; }
-template <class R, std::enable_if_t<!cute::is_static<R>::value, int> = 0>
+template <class R, std::enable_if_t<!(cute::is_static<R>::value || is_vals<R>::value), int> = 0>
 [[deprecated("lc-dynamic-answer")]] constexpr int show() { return 0; }
 
 }  // namespace lc

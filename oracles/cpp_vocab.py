@@ -36,6 +36,12 @@ __all__ = ["VOCAB_OPS", "handles", "run_cases", "case_program"]
 PRELUDE = Path(__file__).resolve().parent / "cpp_vocab_prelude.hpp"
 INT_LIMIT = 2 ** 31
 TU_CASES = 40
+# TiledCopy cases instantiate copy_atom.hpp's machinery: about 0.5 s of g++ each (measured:
+# 24 cases, 13-20 s a compile). They travel in small batches (CuteCppOracle.batch_cases).
+HEAVY = frozenset({"tiled_copy_partition_S", "tiled_copy_partition_D"})
+HEAVY_BATCH = 8
+
+_TILED_COPY = "cute::make_tiled_copy(cute::Copy_Atom<cute::UniversalCopy<int>, int>{{}}, {1}, {2})"
 
 # op -> (form, C++ expression over {0}, {1}, ...; literal argument positions)
 VOCAB_OPS = {
@@ -58,9 +64,13 @@ VOCAB_OPS = {
     "inner_partition": ("tensor", "cute::inner_partition(t, {1}, {2})", ()),
     "outer_partition": ("tensor", "cute::outer_partition(t, {1}, {2})", ()),
     "local_partition": ("tensor", "cute::local_partition(t, {1}, {2})", ()),
+    # TiledCopy of the universal one-element atom over the int tensor (atom/copy_atom.hpp)
+    "tiled_copy_partition_S": ("tensor", _TILED_COPY + ".get_slice({3}).partition_S(t)", ()),
+    "tiled_copy_partition_D": ("tensor", _TILED_COPY + ".get_slice({3}).partition_D(t)", ()),
 }
 _NONE = {"bank_conflicts": "CuTe C++ has no bank-conflict count (gpu_checks measures it on a device)",
-         "f2_values": "CuTe C++ has no F2 strides (NVlabs PyCuTe has)"}
+         "f2_values": "CuTe C++ has no F2 strides (NVlabs PyCuTe has)",
+         "swizzle_as_f2": "CuTe C++ has no F2 strides, so no F2 form of a swizzle"}
 
 
 def handles(op):
@@ -193,6 +203,13 @@ def _message(err):
     return rejection_text(err)
 
 
+def _own_errors(err, owner):
+    """{case index: the error lines of its own instantiation chains} (cpp_driver._blame: the
+    errors after ``case.cpp:LINE: required from here`` belong to the case at LINE)."""
+    from .cpp_driver import _blame
+    return _blame(err, "case.cpp", {k: (line, line) for line, k in owner.items()})
+
+
 def _compile(toolchain, folder, source, timeout):
     """(binary path, None) or (None, stderr)."""
     h = hashlib.sha256(source.encode()).hexdigest()[:24]
@@ -298,8 +315,9 @@ def _run_chunk(toolchain, folder, cases, chunk, results, timeout):
             for i in live:
                 _run_chunk(toolchain, folder, cases, [i], results, timeout)
             return
+        own = _own_errors(err, owner)  # each case is worded by its own errors, not the batch's
         for k in sorted(blamed):
-            results[live[k]] = Outcome.raised(_message(err))
+            results[live[k]] = Outcome.raised(_message("\n".join(own.get(k) or [err])))
         live = [i for k, i in enumerate(live) if k not in blamed]
     else:  # pragma: no cover
         return

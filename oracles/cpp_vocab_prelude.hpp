@@ -4,6 +4,7 @@
 // (layout, offset) pair.  Written for layoutcheck.
 #include <cute/tensor.hpp>
 #include <cute/swizzle_layout.hpp>
+#include <cute/atom/copy_atom.hpp>  // TiledCopy (tiled_copy_partition_S / _D)
 #include <cstdio>
 #include <type_traits>
 #include <utility>

@@ -12,7 +12,10 @@ integers are read at run time.  So:
   in a diagnostic of a ``-fsyntax-only`` pass (CuTe's templates are instantiated, its
   static_asserts fire, no code is generated).  A static result holds its whole value in its
   type, and an all-static computation runs no arithmetic at run time, so nothing is lost;
-  a result that is not static runs as a driver kernel;
+  a result that is not static runs as a driver kernel.  ``values`` of an all-static layout
+  (size <= 1024) are the same ``L(i)`` (a runtime-typed ``i``) evaluated by the compiler in
+  a constant expression and named as ``lc::vals<...>``; where that is no constant expression
+  the case runs as a driver kernel;
 - a case CuTe rejects at compile time answers ``raised`` with the compiler's message (the
   static_assert text where there is one); a case that dies at run time (SIGFPE) answers
   ``raised`` "runtime abort (signal 8)" and the rest still run; a function the header tree
@@ -21,7 +24,8 @@ integers are read at run time.  So:
 
 Kernels are compiled once per toolchain (``oracles/cpp_toolchain.py``: compiler, flags,
 header tree and its CUTLASS version), in parallel (``jobs``, default every core), on a
-precompiled header.  ``stats()`` counts cases by path and the compiler's work.
+precompiled header.  The fuzz campaign sends this oracle its batches through ``case_mix``
+(``oracles/cpp_cases.py``, ``$LAYOUTCHECK_CPP_MIX``): mostly all-static or all-dynamic cases.  ``stats()`` counts cases by path and the compiler's work.
 """
 
 import time
@@ -103,7 +107,8 @@ class CuteCppOracle(Oracle):
         compiler named the result's type; ``rejected`` / ``unsupported``), the compiler's
         work (``compiles``, ``compile_seconds``, ``pch_seconds``, ``kernels_compiled``),
         cache hits (``kernels_cached``: kernels found in the persistent library), driver
-        runs and crash restarts, seconds inside ``run_many``, and the header tree."""
+        runs, aborts caught inside a driver (``aborts_caught``) and crash restarts, seconds
+        inside ``run_many``, and the header tree."""
         s = dict(self.library.stats)
         s["cache_hits"] = s["kernels_cached"]
         s["cases"] = dict(self._cases)
@@ -124,6 +129,18 @@ class CuteCppOracle(Oracle):
         except Unsupported:
             return False
         return bool(self.library.lookup([k.key], count=False))
+
+    def case_mix(self, op, cases, seed):
+        """The fuzz campaign's batches for this oracle: drawn cases with mixed staticness
+        mostly made all-static or all-dynamic (``oracles/cpp_cases.py``, issue 14)."""
+        from .cpp_cases import campaign_mix
+        return campaign_mix(op, cases, seed)
+
+    def batch_cases(self, op):
+        """Cases per fuzz batch for ``op``: the heavy TiledCopy programs (cpp_vocab.HEAVY)
+        come in small batches; None: the campaign's default."""
+        from .cpp_vocab import HEAVY, HEAVY_BATCH
+        return HEAVY_BATCH if op in HEAVY else None
 
     # --- the batch ------------------------------------------------------------------------
 

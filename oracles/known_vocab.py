@@ -187,6 +187,62 @@ def swizzle_slice_projection_fails(Cl=None, coord=None, *rest):
         return False
 
 
+def _projection_fails_x(Cl, coord):
+    """_projection_fails as CuTe's composition sees the projection: layout.hpp composition
+    coalesces its left side with detail::coalesce_x, which turns a trailing size-1 mode into
+    size 2 ("preserves the Layout function ... outside" the domain), so the 2^B mode of Z / Y
+    before it is no longer the last, unchecked one (a 6-row slice fails on it)."""
+    S = _spec()
+    shape, _anti, only = _zy_layouts(Cl.outer)
+    proj = LayoutBase(tuple(C(x) for x in shape[:-1] + (2,)), tuple(C(x) for x in only))
+    sliced, diced, _dc = _parts(Cl, coord)
+    return any(S.cute_composition_check(proj, L) for L in (sliced, diced) if _size(L.shape) > 1)
+
+
+def _thread_slice(L, thr, val, index):
+    """ThrCopy::partition_S / _D of a swizzled tensor L = Sw o O o B as the slice it is:
+    (Sw o O o tidfrg(B), (index, _, (_, ..))) -- tidfrg(B) = (Thr, (FrgV, FrgX), Rest) of
+    spec/tiling.py (the unfold at ((_, _), _) is all ``_``: CuTe reshapes without a
+    projection); None outside (no swizzle, no integer index, no TiledCopy of these layouts)."""
+    if not (isinstance(L, ComposedLayoutBase) and isinstance(L.outer, Swizzle)
+            and isinstance(index, int) and not isinstance(index, bool)):
+        return None
+    try:
+        frg = _spec().tiled_copy_tidfrg(L.inner, thr, val)
+    except LayoutError:
+        return None
+    n = len(L.inner.shape) if isinstance(L.inner.shape, tuple) else 1
+    rest = Underscore() if n == 1 else tuple(Underscore() for _k in range(n))
+    return ComposedLayoutBase(L.outer, L.offset, frg), (index, Underscore(), rest)
+
+
+@predicate
+def tiled_copy_slice_projection_fails(L=None, thr=None, val=None, index=None, *rest):
+    """F-240: the thread's slice (``_thread_slice``) fails F-205's projection check, with
+    CuTe's coalesce_x of the projection."""
+    sl = _thread_slice(L, thr, val, index)
+    try:
+        return sl is not None and _projection_fails_x(*sl)
+    except LayoutError:
+        return False
+
+
+@predicate
+def tiled_copy_offset_in_fields(L=None, thr=None, val=None, index=None, *rest):
+    """F-207 through ThrCopy::partition_S / _D: the thread's slice is Sw o O' o tidfrg(B) with
+    O' (the tensor's offset) setting bits of the swizzle's fields, outside F-240's region."""
+    sl = _thread_slice(L, thr, val, index)
+    return sl is not None and swizzle_offset_in_fields(*sl) and \
+        not tiled_copy_slice_projection_fails(L, thr, val, index)
+
+
+@symptom
+def cute_decayed_thread_slice(inputs, answer, reference):
+    """F-207's decay (``cute_swizzle_slice``) of the thread's slice: the partition's function."""
+    sl = _thread_slice(*inputs[:4]) if len(inputs) >= 4 else None
+    return sl is not None and cute_decayed_slice_function(sl, answer, reference)
+
+
 @symptom
 def cute_divisibility_rejection(inputs, answer, reference):
     return _raised(answer, "Divisibility Condition")
@@ -280,9 +336,10 @@ def cpp_decay_does_not_compile(inputs, answer, reference):
 
 @symptom
 def cpp_upcast_of_runtime_offset(inputs, answer, reference):
-    """F-228: CuTe C++'s upcast of a composed layout instantiates upcast<N> on the runtime
-    int offset, which has no overload."""
-    return _raised(answer, "no matching function for call to 'upcast<")
+    """F-228: CuTe C++'s upcast (or downcast) of a composed layout instantiates upcast<N>
+    (downcast<N>) on the runtime int offset, which has no overload."""
+    return _raised(answer, "no matching function for call to 'upcast<",
+                   "no matching function for call to 'downcast<")
 
 
 @symptom
@@ -466,6 +523,8 @@ PLANTED = [
      "Sw<0,4,3> o _0 o ((_16,_2,_2)):((_1,-16,_32))|_128", True),
     ("F-208", "cute-cpp", "composed_slice_and_offset", ["Sw<3,3,3> o _16 o (_8,_64):(_64,_1)", "(2,3)"],
      "raised: compile-time rejection: no matching function for call to 'make_layout()'", False),
+    ("F-238", "cute-cpp", "composed_slice_and_offset", ["Sw<3,4,3> o _0 o (6,_17,_1):(56,_0,_0)", "(_,0,0)"],
+     "((3,2,1)):((56,144,1024))|_0", False),
     ("F-208", "cute-dsl", "composed_slice_and_offset", ["Sw<3,3,3> o _16 o (_8,_64):(_64,_1)", "(2,3)"],
      "raised: unparseable output 'x:x o 0 o x:x|131'", True),
     ("F-209", "cute-dsl", "composed_slice_and_offset", ["_64:_1 o _5 o (_4,_8):(_1,_4)", "(2,_)"],

@@ -96,6 +96,11 @@ OPS = {
     "outer_partition": ("layout", "tiler", "coord"),
     "zip_layout": ("layout",),
     "group_modes": ("layout", "int", "int"),
+    # issue 16, TiledCopy (universal one-element atom): (tensor layout, thr_layout, val_layout,
+    # thread index) -> the thread's (CPY, CPY_M, CPY_K, ...) view; and a swizzle's F2 form
+    "tiled_copy_partition_S": ("smem", "layout", "layout", "int"),
+    "tiled_copy_partition_D": ("smem", "layout", "layout", "int"),
+    "swizzle_as_f2": ("swizzle",),
 }
 
 # op name -> answer kind (DESIGN.md table): "layout" (a LayoutBase; slice_ without a ``_``
@@ -123,6 +128,8 @@ ANSWERS.update({op: "layout_offset" for op in ("local_tile", "local_partition", 
                                                "outer_partition")})
 ANSWERS.update(composed_slice_and_offset="composed_offset", bank_conflicts="inttuple",
                product_each="inttuple")
+ANSWERS.update(tiled_copy_partition_S="composed_offset", tiled_copy_partition_D="composed_offset",
+               swizzle_as_f2="f2layout")
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ Answer kinds (``ANSWERS`` in protocol.py):
 ``composed_offset``  a pair (composed answer, offset), CuTe's ``slice_and_offset``: its
                      function is S(i) + offset, so two answers that split the same function
                      differently between the layout and the offset agree at ``function``.
+``f2layout``          an F2 layout (swizzle_as_f2): ``function`` when it is the same function.
 ``max_common_layout`` (a layout) is graded by its post-condition: ``property`` when
                      size(R) is the reference's and A(R(i)) == i == B(R(i)) for i < size(R).
 ``composed_right_inverse``: ``property`` when size(R) is the reference's and C(R(i)) == i.
@@ -37,6 +38,8 @@ REQUIRED_VOCAB = {
                                  "composed_upcast", "composed_downcast",
                                  "composed_slice_and_offset", "tile_to_shape", "local_tile",
                                  "local_partition", "inner_partition", "outer_partition")},
+    "tiled_copy_partition_S": "function", "tiled_copy_partition_D": "function",
+    "swizzle_as_f2": "function",  # an F2 layout: the same function on the same domain size
     "composed_right_inverse": "property",
     "max_common_layout": "property",
 }
@@ -45,7 +48,7 @@ EVAL_LIMIT = 1 << 22
 
 
 def handles(op, kind):
-    return kind in ("composed", "composed_offset") or op == "max_common_layout"
+    return kind in ("composed", "composed_offset", "f2layout") or op == "max_common_layout"
 
 
 def _size(s):
@@ -181,10 +184,33 @@ def _mcl_level(inputs, e, a):
     return "property", "a different common layout that satisfies A(R(i)) == i == B(R(i))"
 
 
+def _f2_level(e, a):
+    """F2 layouts (swizzle_as_f2): ``printed`` as the same text, ``function`` when both map
+    every index of one domain size to the same value (the F2 form of a swizzle is not unique:
+    one mode per bit and one mode per bit field are the same function)."""
+    from layoutcheck import impl
+    from layoutcheck.composed import F2Layout
+    if not isinstance(a, F2Layout):
+        return "none", f"not an F2 layout: {a!r}"
+    if str(e) == str(a):
+        return "printed", ""
+    if _size(e.shape) > EVAL_LIMIT or _size(a.shape) > EVAL_LIMIT:
+        return "none", f"too large to compare ({_size(e.shape)} points)"
+    ve, va = impl.f2_values(e), impl.f2_values(a)
+    if len(ve) != len(va):
+        return "none", f"sizes differ: {len(ve)} vs {len(va)}"
+    if ve != va:
+        k = next(i for i in range(len(ve)) if ve[i] != va[i])
+        return "none", f"functions differ (first at index {k}: {ve[k]} vs {va[k]})"
+    return "function", "mode structure differs, function equal"
+
+
 def vocab_level(op, kind, inputs, e, a):
     """(level, detail) of an oracle's answer ``a`` against the reference's ``e``."""
     if op == "max_common_layout":
         return _mcl_level(inputs, e, a)
     if kind == "composed_offset":
         return _pair_level(e, a)
+    if kind == "f2layout":
+        return _f2_level(e, a)
     return _composed_level(op, inputs, e, a)

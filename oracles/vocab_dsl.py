@@ -9,7 +9,9 @@ first) ``outer``, CuTe C++ calls them layout_a and layout_b; printed ``S<3,4,3> 
 Layout only (its signature), ``composition``'s left operand is a Layout or a Tensor (its
 docstring: no Swizzle), ``recast_layout(new_bits, old_bits, layout)`` is upcast / downcast,
 ``local_tile`` / ``local_partition`` take a Tensor (here one over an integer iterator, so the
-result's iterator is the offset: ``tensor<34 o (2,4):(1,8)>``).  Ops the DSL lacks (F2
+result's iterator is the offset: ``tensor<34 o (2,4):(1,8)>``); a TiledCopy is
+``make_tiled_copy_tv(make_copy_atom(CopyUniversalOp(), T), thr, val)``, built and
+partitioned at trace time (``get_slice(i).partition_D(tensor)``).  Ops the DSL lacks (F2
 strides, bank conflicts, inner/outer_partition, zip) are unsupported.
 """
 
@@ -54,6 +56,19 @@ def _tensor(fn):
     return call
 
 
+def _tiled_copy(which):
+    """``make_tiled_copy_tv(make_copy_atom(CopyUniversalOp(), Int32), thr, val).get_slice(i)
+    .partition_S / _D`` of the tensor over the integer iterator 0: ``layout|iterator`` (a
+    composed layout keeps the thread's offset inside, ``S<..> o 17 o L``, the iterator is 0)."""
+    def call(cute, L, thr, val, i):
+        import cutlass
+        atom = cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Int32)
+        thr_copy = cute.make_tiled_copy_tv(atom, thr, val).get_slice(int(i))
+        part = getattr(thr_copy, which)(cute.make_tensor(0, L))
+        return f"{part.layout}|{part.iterator}"
+    return call
+
+
 def _local_partition(cute, t, thr, i):
     import cutlass
     return cute.local_partition(t, thr, cutlass.Int32(i))
@@ -86,6 +101,8 @@ VOCAB_DSL = {
     "local_tile": {3: _tensor(lambda cute, t, tiler, c: cute.local_tile(t, tiler, c))},
     "local_partition": {3: _tensor(_local_partition)},
     "group_modes": {3: lambda cute, L, b, e: str(cute.group_modes(L, b, e))},
+    "tiled_copy_partition_S": {4: _tiled_copy("partition_S")},
+    "tiled_copy_partition_D": {4: _tiled_copy("partition_D")},
 }
 
 UNSUPPORTED_DSL = {
@@ -99,6 +116,7 @@ UNSUPPORTED_DSL = {
     "inner_partition": "cutlass.cute has no inner_partition",
     "outer_partition": "cutlass.cute has no outer_partition",
     "zip_layout": "cutlass.cute has no zip of a layout",
+    "swizzle_as_f2": "the CuTe DSL has no F2 strides",
 }
 
 

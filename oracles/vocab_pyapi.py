@@ -9,7 +9,8 @@ NVlabs PyCuTe (``pycute/swizzle.py``, ``layout.py``, ``algebra.py``, ``htuple.py
 ``Swizzle`` (no ``size()``), ``F2`` strides, ``nullspace``, ``make_layout_like``,
 ``make_ordered_layout``, ``product_each`` and ``recast(layout, scale)``: ``scale = N`` packs N
 elements (CuTe's ``upcast<N>``), ``scale = Fraction(1, N)`` unpacks (``downcast<N>``), so
-``recast_layout<Old,New>`` is ``recast(L, Fraction(new_bits, old_bits))``.
+``recast_layout<Old,New>`` is ``recast(L, Fraction(new_bits, old_bits))``.  Neither has a
+TiledCopy or a conversion of a Swizzle to F2 strides (NVlabs' ``Swizzle`` is a functor only).
 """
 
 from fractions import Fraction
@@ -55,7 +56,7 @@ _NONE = ("swizzle_composition", "layout_swizzle_composition", "composed_composit
          "max_common_vector", "max_common_layout", "nullspace", "product_each",
          "make_ordered_layout", "make_layout_like", "tile_to_shape", "local_tile",
          "local_partition", "inner_partition", "outer_partition", "zip_layout", "group_modes",
-         "f2_values")
+         "f2_values", "tiled_copy_partition_S", "tiled_copy_partition_D", "swizzle_as_f2")
 
 # pycute (nvidia-cutlass 4.2.0.0): the swizzle functor and ComposedLayout's own methods.
 VOCAB_CALLS = {

@@ -229,22 +229,41 @@ _IMAGE_ARG = ("Rank 0: equal images {0}.  Step: for L = (s:d)::T the operation k
 # ---------------------------------------------------------------- permute, sort (2.1.3.18, 2.1.3.35)
 
 def _perm_image(r, sort):
-    """One pair of queries per σ (symbolic σ with If-selections stops at rank 4-5); the
-    layout and the order clauses are built once (the same terms)."""
+    """One pair of queries per σ (symbolic σ with If-selections stops at rank 4-5): the
+    queries of _image_queries(L, L^σ) with witnesses x∘σ and y∘σ^-1, built from per-mode
+    pieces made once (the same terms as _image_queries builds: And and Sum of the same
+    arguments; tests compare them)."""
     (L, c0), out = fresh_layout("L", r), []
     M = L.modes  # sort: σ is the permutation of Construction 2.1.3.31: ⪯ order, ties by index
     before = {(a, b): z3.Or(M[a].d < M[b].d, z3.And(M[a].d == M[b].d, M[a].s < M[b].s),
                             z3.And(M[a].d == M[b].d, M[a].s == M[b].s, a < b))
               for a in range(r) for b in range(r) if sort and a != b}
+    label = "sort" if sort else "permute"
+    xs, ys = _coords(f"{label}_x", L), _coords(f"{label}_y", L)
+    # coordinate x_i in mode i, and y_k (the k-th mode of L^σ) in mode j of L
+    box_x = [z3.And(0 <= x, x < m.s) for x, m in zip(xs, M)]
+    val_x = [x * m.d for x, m in zip(xs, M)]
+    box_y = [[z3.And(0 <= y, y < m.s) for m in M] for y in ys]
+    val_y = [[y * m.d for m in M] for y in ys]
+    zero = z3.IntVal(0)
+    in_a, phi_a = z3.And([True] + box_x), z3.Sum([zero] + val_x)
     for perm in itertools.permutations(range(r)):
         c = c0 + [before[a, b] for a, b in zip(perm, perm[1:]) if sort]
-        P = SymLayout(M[q] for q in perm)
         inv = [perm.index(i) for i in range(r)]
-        qs = _image_queries("sort" if sort else "permute", L, P,
-                            lambda xs: [xs[q] for q in perm], lambda ys: [ys[k] for k in inv])
-        for q in qs:
-            q.label = "σ=" + "".join(str(i + 1) for i in perm) + ": " + q.label
-        out += _with_layout(qs, L, c)
+        tag = "σ=" + "".join(str(i + 1) for i in perm) + ": " + label
+        # Image(A) ⊆ Image(B): x in [0, S), witness y = x∘σ
+        in_b = z3.And([True] + [box_x[q] for q in perm])
+        phi_b = z3.Sum([zero] + [val_x[q] for q in perm])
+        q1 = Query(f"{tag}: Image(A) ⊆ Image(B)",
+                   c + [in_a, z3.Not(z3.And(in_b, phi_b == phi_a))], L)
+        # Image(B) ⊆ Image(A): y in [0, S^σ), witness x = y∘σ^-1
+        in_y = z3.And([True] + [box_y[k][q] for k, q in enumerate(perm)])
+        phi_y = z3.Sum([zero] + [val_y[k][q] for k, q in enumerate(perm)])
+        in_w = z3.And([True] + [box_y[inv[i]][i] for i in range(r)])
+        phi_w = z3.Sum([zero] + [val_y[inv[i]][i] for i in range(r)])
+        q2 = Query(f"{tag}: Image(B) ⊆ Image(A)",
+                   c + [in_y, z3.Not(z3.And(in_w, phi_w == phi_y))], L)
+        out += [q1, q2]
     return out
 
 
@@ -419,10 +438,23 @@ def _q_colmajor_max(r, printed=False):
 
 # ---------------------------------------------------------------- coalesce (2.1.4.9-2.1.4.17)
 
-def _coalesce_patterns(r):
-    """Every branch of Construction 2.1.4.9 at rank r: (size-1 modes, merges of neighbours)."""
+def _coalesce_patterns(r, ones_last=False):
+    """Every branch of Construction 2.1.4.9 at rank r: (size-1 modes, merges of neighbours).
+
+    ``ones_last``: only the patterns whose size-1 modes are the last ones, for a query in
+    which a size-1 mode's unknowns occur only in s_i >= 1, d_i >= 0 and s_i = 1 (the branch
+    of coalesce_coalesced / coalesce_idempotent: coal drops the mode, R and the merge
+    conditions are built from the kept modes in their order).  Renaming the unknowns
+    (s_i, d_i) by the permutation that moves the kept modes, in their order, to the front
+    and the size-1 modes to the back carries the query of any pattern onto the query of the
+    pattern with the same merges and its size-1 modes last (up to the order of the
+    conjunction), and keeps (un)satisfiability: one query per (number of size-1 modes,
+    merges) covers every branch.  Not for coalesce_phi, whose Phi_L divides through every
+    mode in order."""
     for ones in itertools.product((False, True), repeat=r):
         kept = [i for i in range(r) if not ones[i]]
+        if ones_last and ones != tuple(i >= len(kept) for i in range(r)):
+            continue
         for merges in itertools.product((False, True), repeat=max(len(kept) - 1, 0)):
             yield ones, kept, merges
 
@@ -477,19 +509,19 @@ def _not_coalesced(R):
     return z3.Or([False] + bad)
 
 
-def _q_coalesce_coalesced(r):
+def _q_coalesce_coalesced(r, every_pattern=False):
     out = []
-    for pat in _coalesce_patterns(r):
+    for pat in _coalesce_patterns(r, ones_last=not every_pattern):
         L, c, R, label = _coalesce_branch(r, *pat)
         out.append(Query(label, c + [_not_coalesced(R)], L))
     return out
 
 
-def _q_coalesce_idempotent(r):
+def _q_coalesce_idempotent(r, every_pattern=False):
     # coal(R) = R exactly when Construction 2.1.4.9 applied to R removes no mode and merges no
     # neighbours, i.e. when R's own branch is the identity one: ask for R taking any other.
     out = []
-    for pat in _coalesce_patterns(r):
+    for pat in _coalesce_patterns(r, ones_last=not every_pattern):
         L, c, R, label = _coalesce_branch(r, *pat)
         out.append(Query(label + ": coal(R) takes a non-identity branch", c + [_not_coalesced(R)], L))
     return out
@@ -530,32 +562,52 @@ def _squeeze_perm_colmajor(L, p):
     return cons
 
 
-def _q_compact_if(r):
-    """'<=': one pair of queries per (size-1 modes, σ of the other modes), both enumerated
-    (what does not depend on the pattern is built once: the same terms)."""
+def _compact_if_patterns(r, every_pattern=False):
+    """The (size-1 modes, σ of the other modes) patterns that _q_compact_if asks.
+
+    Symmetry (Prop 2.1.5.6, '<='): the query of a pattern (ones, σ) is the query of
+    (ones = the last k modes, σ = identity on the first r - k) with the modes' unknowns
+    (s_i, d_i, x_i, y_i) renamed by a permutation τ of <r>, up to the order of the terms of
+    its commutative sums, products, conjunctions and disjunctions: the layout conditions,
+    size, cosize (Def 2.1.5.1), the boxes, x != y and phi_L (Construction 2.1.2.13) are
+    symmetric in the modes, and the pattern's own parts (s_i = 1 / s_i >= 2, the
+    column-major chain d_σ(1) = 1, d_σ(j+1) = s_σ(j) d_σ(j), the Horner hints over the σ
+    order) are carried onto each other by τ (S_r acts transitively on the ordered lists of
+    r - k of the r modes).  Renaming unknowns keeps (un)satisfiability, so the one query
+    pair per number k of size-1 modes is unsat exactly when every pair of the full
+    enumeration is (every_pattern=True gives that enumeration: tests compare the two)."""
+    for ones in itertools.product((False, True), repeat=r):
+        kept = [i for i in range(r) if not ones[i]]
+        if not every_pattern and ones != tuple(i >= len(kept) for i in range(r)):
+            continue
+        for perm in (itertools.permutations(kept) if every_pattern else [tuple(kept)]):
+            yield ones, perm
+
+
+def _q_compact_if(r, every_pattern=False):
+    """'<=': one pair of queries per (size-1 modes, σ of the other modes), up to the symmetry
+    of _compact_if_patterns (what does not depend on the pattern is built once: the same
+    terms)."""
     (L, c0), out = fresh_layout("L", r), []
     M = L.modes
     size_is = {True: [m.s == 1 for m in M], False: [m.s >= 2 for m in M]}
     xs, ys = _coords("x", L), _coords("y", L)
     cosize = [L.cosize() != L.size()]
     inj = [L.in_box(xs), L.in_box(ys), _differ(xs, ys), L.phi(xs) == L.phi(ys)]
-    for ones in itertools.product((False, True), repeat=r):
-        kept = [i for i in range(r) if not ones[i]]
-        c1 = c0 + [size_is[ones[i]][i] for i in range(r)]
-        for perm in itertools.permutations(kept):
-            c, scale = list(c1), z3.IntVal(1)
-            for q in perm:  # squeeze(L)^σ is column-major
-                c.append(M[q].d == scale)
-                scale = scale * M[q].s
-            shape = [M[q].s for q in perm]  # phi_L(x) is colex over the σ order (size-1
-            # coordinates are 0): Euclidean hints on that Horner form give unique coordinates
-            hx = nested_colex(shape, [xs[q] for q in perm])[1]
-            hy = nested_colex(shape, [ys[q] for q in perm])[1]
-            tag = "ones=" + "".join("1" if o else "." for o in ones) + \
-                " σ=" + "".join(str(q + 1) for q in perm)
-            out += [Query(f"{tag}: squeeze(L)^σ column-major but cosize != size", c + cosize, L),
-                    Query(f"{tag}: squeeze(L)^σ column-major but phi_L not injective",
-                          c + hx + hy + inj, L)]
+    for ones, perm in _compact_if_patterns(r, every_pattern):
+        c, scale = c0 + [size_is[ones[i]][i] for i in range(r)], z3.IntVal(1)
+        for q in perm:  # squeeze(L)^σ is column-major
+            c.append(M[q].d == scale)
+            scale = scale * M[q].s
+        shape = [M[q].s for q in perm]  # phi_L(x) is colex over the σ order (size-1
+        # coordinates are 0): Euclidean hints on that Horner form give unique coordinates
+        hx = nested_colex(shape, [xs[q] for q in perm])[1]
+        hy = nested_colex(shape, [ys[q] for q in perm])[1]
+        tag = "ones=" + "".join("1" if o else "." for o in ones) + \
+            " σ=" + "".join(str(q + 1) for q in perm)
+        out += [Query(f"{tag}: squeeze(L)^σ column-major but cosize != size", c + cosize, L),
+                Query(f"{tag}: squeeze(L)^σ column-major but phi_L not injective",
+                      c + hx + hy + inj, L)]
     return out
 
 
@@ -785,13 +837,14 @@ CATALOGUE = [
           _q_coalesce_phi, checks.coalesce_phi, induction=_ind_coalesce_phi,
           induction_argument=_COALESCE_ARG, bound="one query per branch pattern"),
     Lemma("coalesce_coalesced", "2.1.4.15", "coal(L) is coalesced (Def 2.1.4.1)",
-          _q_coalesce_coalesced, checks.coalesce_coalesced, bound="one query per branch pattern"),
+          _q_coalesce_coalesced, checks.coalesce_coalesced,
+          bound="one query per branch pattern, size-1 modes last"),
     Lemma("coalesce_idempotent", "2.1.4.16", "coal(coal(L)) = coal(L)",
           _q_coalesce_idempotent, checks.coalesce_idempotent,
-          bound="one query per branch pattern"),
+          bound="one query per branch pattern, size-1 modes last"),
     Lemma("compact_if_colmajor", "2.1.5.6", "squeeze(L)^σ column-major for some σ => L "
           "compact (Phi_L injective and cosize = size)", _q_compact_if,
-          checks.compact_iff_colmajor, bound="unbounded; σ and size-1 modes enumerated",
+          checks.compact_iff_colmajor, bound="unbounded; size-1 modes, σ up to relabelling",
           max_rank=6),
     Lemma("compact_only_if_colmajor", "2.1.5.6", "L compact => squeeze(L)^σ column-major for "
           "some σ", _q_compact_only_if, checks.compact_iff_colmajor,

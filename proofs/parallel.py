@@ -23,8 +23,7 @@ CPU_SECONDS = {}   # unit -> the worker's CPU seconds in the last run (for measu
 
 # lemma -> the first rank whose queries are split over the workers (the enumerations)
 # (where building the queries is cheap next to solving them: each chunk builds them all)
-SPLIT_FROM_RANK = {"compact_if_colmajor": 5, "coalesce_phi": 5, "coalesce_coalesced": 6,
-                   "coalesce_idempotent": 6, "complementable_increasing": 6}
+SPLIT_FROM_RANK = {"coalesce_phi": 5}
 
 
 def _ranks(lemma, max_rank):

@@ -133,14 +133,16 @@ def decode(model, L):
 
 def euclid(t, a, b, s):
     """Euclidean division: t = a + s b with 0 <= a < s gives t mod s = a, t div s = b."""
-    return z3.Implies(z3.And(s > 0, 0 <= a, a < s, t == a + s * b),
-                      z3.And(t % s == a, t / s == b))
+    return _memo(("euclid", t, a, b, s), lambda: z3.Implies(
+        z3.And(s > 0, 0 <= a, a < s, t == a + s * b), z3.And(t % s == a, t / s == b)))
 
 
 def colex_bound(shape, xs, t):
     """colex bound: x in [0, S) => 0 <= colex_S(x) < size(S)."""
-    box = z3.And([True] + [z3.And(0 <= x, x < s) for x, s in zip(xs, shape)])
-    return z3.Implies(box, z3.And(0 <= t, t < product(shape)))
+    def build():
+        box = z3.And([True] + [z3.And(0 <= x, x < s) for x, s in zip(xs, shape)])
+        return z3.Implies(box, z3.And(0 <= t, t < product(shape)))
+    return _memo(("colex_bound", t) + tuple(shape) + tuple(xs), build)
 
 
 _MEMO = {}
@@ -148,7 +150,20 @@ _MEMO_MAX = 200000
 
 
 def _key(t):
-    return t.get_id() if z3.is_ast(t) else ("int", int(t))
+    # AST ids are per z3 context: the context is part of the key
+    return (t.ctx.ref().value, t.get_id()) if z3.is_ast(t) else ("int", int(t))
+
+
+def _memo(parts, build):
+    """The term ``build()`` once per tuple of terms (keyed by their AST ids, the terms kept
+    alive with the entry; cleared with each fresh context): the same term either way."""
+    key = (parts[0],) + tuple(map(_key, parts[1:]))
+    hit = _MEMO.get(key)
+    if hit is None:
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        hit = _MEMO[key] = (build(), parts)
+    return hit[0]
 
 
 def nested_colex(shape, xs):

@@ -33,8 +33,9 @@ from . import flat as F
 from . import tuples as T
 from .basic import make_layout, sort, squeeze
 from .integers import is_constant
-from .layout import Layout, as_layout, values
+from .layout import Layout, as_layout, assembled, images, values
 from .limits import check_enumeration
+from .memo import memoised
 from .nested import refines, substitute_layouts
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
@@ -62,7 +63,7 @@ def _modes(L):
     L = as_layout(L)
     if not isinstance(L.shape, tuple):
         return [L]
-    return [Layout(s, d) for s, d in zip(L.shape, L.stride)]
+    return [assembled(s, d) for s, d in zip(L.shape, L.stride)]
 
 
 def _size(L):
@@ -307,7 +308,7 @@ def composition(A, B, sense="paper"):
     if B is None or isinstance(B, Underscore):
         return A
     if isinstance(B, tuple):
-        return _by_mode(composition, A, B, sense)
+        return _by_mode(_composition, A, B, sense)
     vb = values(B)
     nA = _size(A)
     if sense == "paper" and any(v >= nA for v in vb):
@@ -318,27 +319,29 @@ def composition(A, B, sense="paper"):
         Aext = A
     else:  # the extent max(Image B) + 1 is found by search: typed from B (F.from_sources)
         Aext = _extend(A, F.from_sources(max(vb) + 1, B))
-    cache = {}
-
-    def a(x):  # Phi_A at x, evaluated only where needed
-        if x not in cache:
-            cache[x] = Aext(x)
-        return cache[x]
-
+    # Phi_A at the points below: read from A's memoised table, else point by point (images)
     leaves = []
     for s, d in zip(T.flatten(B.shape), T.flatten(B.stride)):
-        fit = _fit([a(d * i) for i in range(s)])
+        fit = _fit(images(Aext, range(0, int(d) * int(s), int(d)) if d else [0] * int(s)))
         if fit is None:
             raise LayoutError(f"{A} and {B} are not composable: i -> A({d}*i) on [0, {s}) is "
                               "not the function of any layout (Def 2.3.7.1)",
                               condition="is_composable")
         leaves.append(_from_flat(_typed_leaf(fit, s, d, Aext)))
     R = substitute_layouts(leaves, B.shape)
-    if values(R) != [a(v) for v in vb]:
+    if values(R) != images(Aext, vb):
         raise LayoutError(f"{A} and {B} are not composable: no layout with shape refining "
                           f"{B.shape} has the function A∘B (Def 2.3.7.1)",
                           condition="is_composable")
     return R
+
+
+# The operations' answers on the sub-layouts they meet inside other operations (a mode of
+# a by-mode tiler, the complement of a tiler within size(A), the composite A ∘ (B, B^c)),
+# memoised (spec/memo.py): the same small sub-layouts recur across fuzz cases.  The public
+# functions are not memoised: the fuzzer memoises whole cases itself (fuzz/targets.py).
+_composition = memoised(composition)
+_complement = memoised(complement)
 
 
 def cute_composition_check(A, B):
@@ -402,9 +405,9 @@ def logical_divide(A, T_, sense="paper"):
     if T_ is None or isinstance(T_, Underscore):
         return A
     if isinstance(T_, tuple):
-        return _by_mode(logical_divide, A, T_, sense)
-    Bc = complement(T_, _size(A), sense)
-    return composition(A, _mk(T_, Bc), sense)
+        return _by_mode(_logical_divide, A, T_, sense)
+    Bc = _complement(T_, _size(A), sense)
+    return _composition(A, _mk(T_, Bc), sense)
 
 
 def logical_product(A, T_, sense="paper"):
@@ -419,17 +422,21 @@ def logical_product(A, T_, sense="paper"):
     if T_ is None or isinstance(T_, Underscore):
         return A
     if isinstance(T_, tuple):
-        return _by_mode(logical_product, A, T_, sense)
+        return _by_mode(_logical_product, A, T_, sense)
     from .layout import cosize
     N = _size(A) * cosize(T_)
     if sense == "paper" and not is_complementable(A, N) and is_complementable(A):
         # Observation 2.3.9.2: any valid N' >= size(A) cosize(B) gives the same A^c ∘ B;
         # the paper relies on it (Example 2.3.9.5), so take the least valid one.
-        m = F.flat_modes(sort(squeeze(A)))
+        m = F._sorted_squeezed(A)  # the modes of sort(squeeze(A)), kept on A
         last = m[-1][0] * m[-1][1]
         N = -(-N // last) * last
-    Ac = complement(A, N, sense)
-    return _mk(A, composition(Ac, T_, sense))
+    Ac = _complement(A, N, sense)
+    return _mk(A, _composition(Ac, T_, sense))
+
+
+_logical_divide = memoised(logical_divide)
+_logical_product = memoised(logical_product)
 
 
 def _unzip(R, T_):
@@ -547,7 +554,7 @@ def right_inverse(L):
             curr = s * d
     R = coalesce(F.flat_layout(out))
     check_enumeration(_size(R), lambda: f"the domain of right_inverse({L}) = {R}")
-    if any(L(R(i)) != i for i in range(_size(R))):  # pragma: no cover (a spec bug)
+    if images(L, images(R, range(_size(R)))) != list(range(_size(R))):  # pragma: no cover (a spec bug)
         raise AssertionError(f"right_inverse({L}) = {R} fails L(R(i)) == i")
     return R
 
@@ -583,7 +590,7 @@ def left_inverse(L):
         strides.append(prefix[i])
     shapes.append(m[order[-1]][0])
     R = coalesce(Layout(tuple(shapes), tuple(strides)))
-    if any(R(x) != i for i, x in enumerate(v)):  # pragma: no cover (a spec bug)
+    if images(R, v) != list(range(len(v))):  # pragma: no cover (a spec bug)
         raise AssertionError(f"left_inverse({L}) = {R} fails R(L(i)) == i")
     return R
 

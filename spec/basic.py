@@ -15,7 +15,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
 from . import tuples as T
-from .layout import Layout, as_layout, cosize, image, modes, size, values
+from .layout import Layout, _flat_modes_of, as_layout, assembled, cosize, image, modes, size, values
 from .limits import check_enumeration
 
 __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
@@ -25,12 +25,13 @@ __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
 
 
 def _flat_pairs(L):
-    L = as_layout(L)
-    return list(zip(T.flatten(L.shape), T.flatten(L.stride)))
+    s, d = _flat_modes_of(as_layout(L))
+    return list(zip(s, d))
 
 
 def _from_pairs(pairs):
-    return Layout(tuple(s for s, _ in pairs), tuple(d for _, d in pairs))
+    """The flat layout of modes taken from checked layouts (``assembled``: not re-checked)."""
+    return assembled(tuple([s for s, _ in pairs]), tuple([d for _, d in pairs]))
 
 
 def _check_shape(shape):
@@ -124,7 +125,7 @@ def restrict(L, I):
     if len(set(idx)) != len(idx):
         raise LayoutError(f"restriction indices {tuple(idx)} repeat an index (I is a set)")
     keep = sorted(idx)
-    return Layout(tuple(ms[i].shape for i in keep), tuple(ms[i].stride for i in keep))
+    return assembled(tuple(ms[i].shape for i in keep), tuple(ms[i].stride for i in keep))
 
 
 def squeeze(L):
@@ -151,7 +152,7 @@ def permute(L, sigma):
     """
     ms = modes(L)
     sigma = T._check_perm(sigma, len(ms))
-    return Layout(tuple(ms[j].shape for j in sigma), tuple(ms[j].stride for j in sigma))
+    return assembled(tuple(ms[j].shape for j in sigma), tuple(ms[j].stride for j in sigma))
 
 
 def _pair(m):
@@ -206,7 +207,7 @@ def make_layout(*Ls):
     ``(2,(2,2)):(1,(2,4))``.  Its flattening is ``concat(L_1, ..., L_k)``.
     """
     Ls = [as_layout(L) for L in Ls]
-    return Layout(tuple(L.shape for L in Ls), tuple(L.stride for L in Ls))
+    return assembled(tuple([L.shape for L in Ls]), tuple([L.stride for L in Ls]))
 
 
 def is_injective(L):

@@ -19,7 +19,7 @@ from layoutcheck.layout import LayoutBase
 
 from . import tuples as T
 from .basic import concat, sort, squeeze
-from .layout import Layout, as_layout, values
+from .layout import Layout, _flat_modes_of, as_layout, values
 from .limits import check_enumeration
 
 __all__ = ["flat_modes", "flat_layout", "is_flat_coalesced", "flat_coalesce", "is_flat_compact", "is_disjoint",
@@ -82,8 +82,8 @@ def evaluate(L, x):
 
 def flat_modes(L):
     """The modes (s_i, d_i) of the flattening L^b (Def 2.3.1.13), as a list of pairs."""
-    L = as_layout(L)
-    return list(zip(T.flatten(L.shape), T.flatten(L.stride)))
+    s, d = _flat_modes_of(as_layout(L))  # kept on the layout once computed
+    return list(zip(s, d))
 
 
 def flat_layout(pairs):
@@ -211,7 +211,14 @@ def is_disjoint(A, B):
 
 
 def _sorted_squeezed(A):
-    return flat_modes(sort(squeeze(A)))
+    """The modes of sort(squeeze(A)), kept on A (the complement's predicate and construction
+    and the product's choice of N each read them)."""
+    A = as_layout(A)
+    m = getattr(A, "_sorted_squeezed", None)
+    if m is None:
+        m = tuple(flat_modes(sort(squeeze(A))))
+        object.__setattr__(A, "_sorted_squeezed", m)
+    return list(m)
 
 
 def is_flat_complementable(A, N=None):

@@ -11,6 +11,7 @@ indices: ``rank(L, 1)`` is ``rank<1>(L)``, ``size(L, 1, 0)`` is ``size<1,0>(L)``
 """
 
 import operator
+from functools import lru_cache
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
@@ -27,12 +28,27 @@ __all__ = ["Layout", "parse", "as_layout", "is_layout", "shape", "stride", "size
 class Layout(LayoutBase):
     """``shape:stride``; ``L(i)`` is Phi_L(i), ``L(coord)`` is phi_L(coord)."""
 
-    __slots__ = ("_flattening",)  # bookkeeping only (``_flattening(L)``): L is immutable
+    # bookkeeping only, computed once per object (L is immutable): ``_flattening(L)`` and
+    # the modes of sort(squeeze(L)) (``flat._sorted_squeezed``)
+    __slots__ = ("_flattening", "_sorted_squeezed")
 
     def __call__(self, x):
         if isinstance(x, (tuple, list)):
             return phi(self, flat_coord(self, tuple(x)))
         return Phi(self, x)
+
+
+def assembled(shape, stride):
+    """The Layout ``shape:stride`` where both are put together from the shapes and strides
+    of layouts that were already checked (a layout's modes, layouts side by side, its flat
+    modes reordered or dropped): every entry and the congruence of each piece were checked
+    when those layouts were built, so LayoutBase's checks are not run again (issue 14: they
+    were a fifth of the spec's time).  Package-internal; computed entries go through
+    ``Layout(shape, stride)``, which checks them."""
+    L = object.__new__(Layout)
+    object.__setattr__(L, "_shape", shape)
+    object.__setattr__(L, "_stride", stride)
+    return L
 
 
 def parse(text):
@@ -74,7 +90,7 @@ def get(x, *path):
     """
     if is_layout(x):
         L = as_layout(x)
-        return Layout(T.get(L.shape, *path), T.get(L.stride, *path))
+        return assembled(T.get(L.shape, *path), T.get(L.stride, *path))
     return T.get(x, *path)
 
 
@@ -125,9 +141,25 @@ def _flattening(L):
         return L._flattening
     except AttributeError:
         s, d = T.flatten(L.shape), T.flatten(L.stride)
-        f = (s, d, T.size(s), tuple(map(int, s)), tuple(map(int, d)))
+        si = tuple(map(int, s))
+        n = 1
+        for x in si:
+            n *= x
+        # T.size(s): the product, static exactly when every leaf is (shapes are >= 1, so
+        # seed 003's _0 case never arises); computed here from the plain ints once
+        N = C(n) if all(isinstance(x, C) for x in s) else n
+        f = (s, d, N, si, tuple(map(int, d)))
         object.__setattr__(L, "_flattening", f)
         return f
+
+
+def _flat_modes_of(L):
+    """(shape^b, stride^b) of a spec Layout: its kept flattening when it has one, else the
+    two flattenings alone (a layout met once need not pay for the rest of _flattening)."""
+    f = getattr(L, "_flattening", None)
+    if f is None:
+        return T.flatten(L.shape), T.flatten(L.stride)
+    return f[:2]
 
 
 def _flat(L):
@@ -154,7 +186,7 @@ def modes(L):
     L = as_layout(L)
     if not T.is_tuple(L.shape):
         return (L,)
-    return tuple(Layout(s, d) for s, d in zip(L.shape, L.stride))
+    return tuple(assembled(s, d) for s, d in zip(L.shape, L.stride))
 
 
 def colex(S, x):
@@ -227,11 +259,90 @@ def _Phi(flattening, n):
 
 
 def values(L):
-    """Phi_L over the whole domain [0, size(L)), as a list."""
+    """Phi_L over the whole domain [0, size(L)), as a list (a new one on each call)."""
     L = as_layout(L)
     f = _flattening(L)
     check_enumeration(f[2], lambda: f"the domain of {L}")
+    if f[2] <= MEMO_POINTS:
+        return list(_table(f[3], f[4]))
     return [_Phi(f, n) for n in range(f[2])]
+
+
+# --- memoised tables (issue 14): pure functions of plain-int flat shapes and strides --------
+#
+# Phi_L depends only on the flattening's entries as integers (its values are dynamic ints
+# whatever the staticness of L), so the table of Phi_L and the colex order of a shape are
+# memoised by those plain-int tuples: the fuzzer meets the same small sub-layouts again and
+# again.  The tables are built by the definitions above, point by point (colex_inv, then
+# phi's x . d); domains larger than MEMO_POINTS are never kept.
+
+MEMO_POINTS = 1024  # a table longer than this is computed each time, never kept
+
+
+@lru_cache(maxsize=256)
+def _colex_domain(s):
+    """(colex_S^{-1}(0), ..., colex_S^{-1}(N-1)) for a flat plain-int shape S of size N
+    (Def 2.1.2.18): the domain [0, S) listed in colexicographic order, each point by the
+    definition x_i = floor(n / (s_1...s_{i-1})) mod s_i (``_colex_inv`` without its checks:
+    every n here is in [0, N))."""
+    scales, N = [], 1  # s_1 ... s_{i-1}
+    for si in s:
+        scales.append(N)
+        N *= si
+    pairs = tuple(zip(scales, s))
+    return tuple([tuple([(n // p) % si for p, si in pairs]) for n in range(N)])
+
+
+@lru_cache(maxsize=4096)
+def _table(s, d):
+    """(Phi_L(0), ..., Phi_L(N-1)) for the flat plain-int layout s:d: phi_L (x . d,
+    Construction 2.1.2.13) at each colex_inv(n) (Construction 2.1.2.19)."""
+    return tuple([sum(map(operator.mul, x, d)) for x in _colex_domain(s)])  # x . d
+
+
+def clear_memos():
+    """Empty the memoised tables and operations (for measurements that start cold)."""
+    from . import memo
+    memo.clear()
+    _colex_domain.cache_clear()
+    _table.cache_clear()
+
+
+def evaluator(L):
+    """x -> Phi_L(x) (``L(x)``), read from L's memoised table where it has one; any other x
+    (outside [0, size L), or a table too long to keep) goes through ``L(x)`` itself, which
+    raises there as it always does.  Package-internal."""
+    L = as_layout(L)
+    t = table_of(L)
+    if t is None:
+        return L
+    n = len(t)
+
+    def phi_of(x):
+        if type(x) is int and 0 <= x < n:
+            return t[x]
+        return L(x)
+    return phi_of
+
+
+def images(L, xs):
+    """[Phi_L(x) for x in xs] (``L(x)`` each): read from L's memoised table at C speed when
+    every x is in [0, size L) (xs a list or range of ints), else point by point through
+    ``L(x)``, which raises where it always does.  Package-internal (the spec's checks on a
+    whole domain: composition, the inverses)."""
+    t = table_of(L)
+    if t is not None and len(xs) and min(xs) >= 0 and max(xs) < len(t):
+        return list(map(t.__getitem__, xs))
+    phi_of = evaluator(L)
+    return [phi_of(x) for x in xs]
+
+
+def table_of(L):
+    """Phi_L on [0, size(L)) as a tuple, memoised by the plain-int flattening when it has at
+    most MEMO_POINTS points (None when it is longer: callers evaluate point by point).
+    Package-internal (``composition`` reads A's function from it)."""
+    f = _flattening(as_layout(L))
+    return _table(f[3], f[4]) if f[2] <= MEMO_POINTS else None
 
 
 def image(L):

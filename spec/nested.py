@@ -107,6 +107,6 @@ def layout_relative_modes(L, Sbar):
 def substitute_layouts(Ls, Q):
     """(L_1, ..., L_m)_Q (Def 2.3.2.12 / Observation 2.3.4.3): substitute the shapes and the
     strides of the layouts into Q."""
-    from .layout import Layout, as_layout
-    Ls = [as_layout(x) for x in Ls]
-    return Layout(substitute([x.shape for x in Ls], Q), substitute([x.stride for x in Ls], Q))
+    from .layout import as_layout, assembled
+    Ls = [as_layout(x) for x in Ls]  # checked layouts, substituted into the same Q: congruent
+    return assembled(substitute([x.shape for x in Ls], Q), substitute([x.stride for x in Ls], Q))

@@ -24,21 +24,43 @@ Sources, CuTe's documentation and headers (CUTLASS 4.2; the same on 4.7):
 - ``zip_layout`` (layout.hpp ``zip(layout)``, tuple_algorithms.hpp ``zip``): the transpose of a
   rank-R0 tuple of rank-R1 tuples (a tuple of non-tuples is wrapped), applied to shape and
   stride; ``group_modes(L, b, e)`` (``group<b,e>``): modes b..e-1 gathered into one mode.
+- ``make_tiled_copy(atom, thr_layout, val_layout)`` and ``ThrCopy::partition_S / partition_D``
+  (atom/copy_atom.hpp; the CuTe docs "0t_mma_atom" (TiledCopy) and "0x_gemm_tutorial"
+  (``get_slice(threadIdx.x).partition_D(sA)`` as the (CPY, CPY_M, CPY_K) view)), for the
+  universal copy atom of one element (``Copy_Atom<UniversalCopy<T>, T>``, the DSL's
+  ``make_copy_atom(CopyUniversalOp(), T)``: one thread, one value, source = destination =
+  reference, so its ref-to-target layout is the identity):
+  layout_mn = raked_product(thr, val) maps an (m, n) coordinate of the tile to (thr_idx,
+  val_idx); the TV layout is right_inverse(layout_mn).with_shape((size(thr), size(val))),
+  i.e. composition(right_inverse(layout_mn), (T, V):(1, T)), mapping (thread, value) to the
+  tile's (colexicographic) index; the tiler is product_each(shape(layout_mn)).
+  tidfrg_S / tidfrg_D(L) = tile2thrfrg(zipped_divide(L, tiler)): the atom's (thr, val) block
+  is split off the TV layout (zipped_divide(TV, (1, 1))), the two levels are transposed
+  (zip) and coalesced by the profile (1, (1, 1)) into thrval2mn = (Thr, (FrgV, FrgX)); the
+  tile mode of zipped_divide(L, tiler) is composed with it, the rest mode kept, and the
+  result unfolded to (Thr, (FrgV, FrgX), (RestM, RestN, ...)).
+  partition_S / partition_D(L) at thread t = that layout sliced at (t, _, (_, ..., _)) (one
+  ``_`` per mode of L): the thread's (CPY, CPY_M, CPY_K, ...) view, as a tensor slice is
+  (slice_and_offset); a swizzled ComposedLayout ``Sw o O o B`` is partitioned through B and
+  keeps Sw, the slice's offset joining O (layout_composed.hpp's slice_and_offset).
 """
 
+from layoutcheck.composed import ComposedLayoutBase
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import _
 
 from . import tuples as T
-from .algebra import _append_to, blocked_product, zipped_divide
+from .algebra import (_append_to, blocked_product, coalesce, composition, raked_product,
+                      right_inverse, zipped_divide)
 from .coords import crd2idx, idx2crd, slice_and_offset
 from .layout import Layout, as_layout
 from .recast import compact_col_major
 
 __all__ = ["product_each", "make_ordered_layout", "make_layout_like", "tile_to_shape",
            "inner_partition", "outer_partition", "local_tile", "local_partition", "zip_layout",
-           "group_modes"]
+           "group_modes", "make_tiled_copy", "tiled_copy_tidfrg", "tiled_copy_partition_S",
+           "tiled_copy_partition_D"]
 
 
 def _static(x):
@@ -230,3 +252,83 @@ def group_modes(L, b, e):
     if b == e:  # CuTe adds the group only when b < e (tuple_algorithms.hpp: make_seq<(B < E)>)
         return Layout(shape, stride)
     return Layout(shape[:b] + (shape[b:e],) + shape[e:], stride[:b] + (stride[b:e],) + stride[e:])
+
+
+# --- TiledCopy with the universal one-element atom (atom/copy_atom.hpp) --------------------
+
+def _compact_bijection(L, what):
+    """make_tiled_copy's thread / value layout: static (right_inverse's ``@pre is_static``;
+    CuTe C++ static_asserts on a dynamic-stride composition) and a bijection onto [0, size)."""
+    L = as_layout(L)
+    if not all(_static(x) for x in T.flatten(L.shape) + T.flatten(L.stride)):
+        raise LayoutError(f"make_tiled_copy: the {what} layout {L} is not static (right_inverse "
+                          "requires a static layout)", condition="static")
+    n = T.size(L.shape)
+    if sorted(crd2idx(i, L.shape, L.stride) for i in range(n)) != list(range(n)):
+        raise LayoutError(f"make_tiled_copy: the {what} layout {L} is not a bijection onto "
+                          f"[0, {n}) (a thread or value index would be missed or doubled)",
+                          condition="tiled_copy")
+    return L
+
+
+def make_tiled_copy(thr_layout, val_layout):
+    """(TV layout, tiler) of ``make_tiled_copy(Copy_Atom<UniversalCopy<T>,T>{}, thr, val)``:
+    layout_mn = raked_product(thr, val); TV = right_inverse(layout_mn) with the shape
+    (size(thr), size(val)); tiler = product_each(shape(layout_mn))."""
+    thr = _compact_bijection(thr_layout, "thread")
+    val = _compact_bijection(val_layout, "value")
+    layout_mn = raked_product(thr, val, sense="cute")          # (m, n) -> (thr_idx, val_idx)
+    nt, nv = T.size(thr.shape), T.size(val.shape)
+    R = right_inverse(layout_mn)
+    if T.size(R.shape) != nt * nv:
+        raise LayoutError(f"make_tiled_copy: raked_product({thr}, {val}) = {layout_mn} is not "
+                          f"onto [0, {nt * nv})", condition="tiled_copy")
+    tv = composition(R, Layout((C(nt), C(nv)), (C(1), C(nt))), sense="cute")  # with_shape
+    shape = layout_mn.shape if isinstance(layout_mn.shape, tuple) else (layout_mn.shape,)
+    return tv, product_each(shape)
+
+
+def _unit(n):
+    return tuple(C(1) for _k in range(n))
+
+
+def tiled_copy_tidfrg(L, thr_layout, val_layout):
+    """``TiledCopy::tidfrg_D(L)`` (= tidfrg_S for this atom) of a layout: (Thr, (FrgV, FrgX),
+    (RestM, RestN, ...))."""
+    L = as_layout(L)
+    tv, tiler = make_tiled_copy(thr_layout, val_layout)
+    if T.rank(L.shape) < len(tiler):
+        raise LayoutError(f"tiled copy: rank({L}) < rank of the tiler {tiler} ('Rank of tensor to "
+                          "be partitioned too small.')", condition="rank")
+    atom_tv = zipped_divide(tv, _unit(2), sense="cute")     # ((atom_t, atom_v), (rest_t, rest_v))
+    # the atom's ref-to-target layout is the identity: composing mode 0 with it changes nothing
+    thrval2mn = coalesce(zip_layout(atom_tv), (C(1), (C(1), C(1))), style="cute")
+    Z = zipped_divide(L, tiler, sense="cute")               # ((TileM, TileN), (RestM, RestN, ...))
+    tv_tensor = composition(Z, (thrval2mn, _), sense="cute")
+    unfolded, _off = slice_and_offset(tv_tensor, ((_, _), _))
+    return unfolded
+
+
+def _partition(L, thr_layout, val_layout, index):
+    frg = tiled_copy_tidfrg(L, thr_layout, val_layout)
+    n = T.size(as_layout(thr_layout).shape)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
+        raise LayoutError(f"thread index {index!r} is outside [0, {n})", condition="in_domain")
+    return slice_and_offset(frg, (index, _, _repeat_underscore(T.rank(as_layout(L).shape))))
+
+
+def tiled_copy_partition_D(L, thr_layout, val_layout, index):
+    """``make_tiled_copy(Copy_Atom<UniversalCopy<T>,T>{}, thr, val).get_slice(index)
+    .partition_D(tensor)`` on a tensor of layout L (a layout or a ComposedLayout): (the
+    thread's (CPY, CPY_M, CPY_K, ...) layout, its offset), as slice_and_offset answers."""
+    from .swizzle import ComposedLayout, as_composed
+    if isinstance(L, ComposedLayoutBase):
+        Cl = as_composed(L)
+        sliced, off = _partition(Cl.inner, thr_layout, val_layout, index)
+        return ComposedLayout(Cl.outer, Cl.offset + off, sliced), C(0)
+    return _partition(L, thr_layout, val_layout, index)
+
+
+def tiled_copy_partition_S(L, thr_layout, val_layout, index):
+    """``partition_S``: for the universal atom (source = destination layout) the same view."""
+    return tiled_copy_partition_D(L, thr_layout, val_layout, index)

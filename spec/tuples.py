@@ -29,12 +29,25 @@ def flatten(x):
     ``flatten`` returns an integer unchanged; the layout version in ``spec/layout.py`` says
     how that is handled.
     """
-    if not is_tuple(x):
+    if not isinstance(x, tuple):
         return (x,)
-    out = ()
     for e in x:
-        out = out + flatten(e)
-    return out
+        if isinstance(e, tuple):
+            break
+    else:  # already flat: its own flattening (a tuple of leaves, unchanged)
+        return tuple(x)
+    out = []
+    _leaves_into(x, out)
+    return tuple(out)
+
+
+def _leaves_into(x, out):
+    """Append the leaves of the nested tuple x to ``out``, left to right."""
+    for e in x:
+        if isinstance(e, tuple):
+            _leaves_into(e, out)
+        else:
+            out.append(e)
 
 
 def profile(x):

@@ -2,6 +2,7 @@
 used and why), the report file, and bad input (exit 2, one line on stderr)."""
 
 import json
+import os
 
 import pytest
 
@@ -50,3 +51,48 @@ def test_bad_input_exit_2_one_line(argv, needle, capsys):
     assert main(["gpu", *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and needle in err[0]
+
+
+
+def _swizzle_kernels_warm():
+    from layoutcheck.gpu_checks import swizzle_gpu
+    try:
+        return swizzle_gpu.cache_is_warm(seed=0, backends=["nvrtc"])
+    except Exception:  # no CUDA compiler here: the cold path, opt-in only
+        return False
+
+
+SLOW = bool(os.environ.get("LAYOUTCHECK_SLOW"))
+COLD = "the swizzle kernels are not in the kernel cache (a cold compile takes > 100 s): LAYOUTCHECK_SLOW=1"
+
+
+@pytest.mark.skipif(not (SLOW or _swizzle_kernels_warm()), reason=COLD)
+def test_swizzle_flag_compiles_the_swizzle_kernels(capsys):
+    """`gpu --swizzle` adds gpu_checks/swizzle_gpu.py's kernels to the report (here their
+    compile rows, from the warm cache); without the flag they are not there."""
+    assert main(["gpu", "--compile-only", *SMALL, "--swizzle"]) == 0
+    out = capsys.readouterr().out
+    for k in ("swizzle_addr", "swizzle_cute", "bank"):
+        assert f"compile {k}" in out
+    assert "swizzle kernels: ok, device not run (--compile-only)" in out
+    assert main(["gpu", "--compile-only", *SMALL]) == 0
+    assert "swizzle" not in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not SLOW, reason="runs every GPU check and the swizzle kernels on the host "
+                                     "shim (~10 s): LAYOUTCHECK_SLOW=1")
+def test_swizzle_kernels_run_behind_the_flag(tmp_path, capsys):
+    """`gpu --swizzle` executes the swizzle kernels (host shim here, the device where there is
+    one) and joins their verdict to the report's."""
+    report = tmp_path / "gpu.json"
+    assert main(["gpu", *SMALL, "--sizes", "", "--swizzle", "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(report.read_text())
+    rows = {(r["kernel"], r["where"]): r for r in data["results"]}
+    for k in ("swizzle_addr", "swizzle_cute", "bank_addresses"):
+        host = rows[(k, "host shim (CPU)")]
+        assert host["checked"] > 0 and not host["failed"] and not host["mismatches"], host
+    assert data["swizzle"]["ok"] is True and data["ok"] is True
+    assert "swizzle kernels: ok" in out
+    if device_unavailable_reason():
+        assert data["swizzle"]["device"].startswith("NOT run")

@@ -130,13 +130,14 @@ def test_runtime_abort_is_reported_and_the_driver_restarts_after_it(batch):
     b, o = batch
     _, out = b[("complement", "4:0")]
     assert out.kind == "raised" and "runtime abort (signal 8)" in out.message
-    # the same kernel, later in the same driver run: answered after the restart
+    # the same kernel, later in the same driver run: answered after the abort (caught inside
+    # the driver, which goes on in the same process)
     assert cute_cpp.type_key("complement", parse_args("complement", ["4:0"])) == \
         cute_cpp.type_key("complement", parse_args("complement", ["8:1"]))
     args, after = b[("complement", "8:1")]
     assert after.kind == "ok"
     assert compare("complement", args, get_oracle("spec").run("complement", *args), after).ok
-    assert o.stats()["restarts"] >= 1
+    assert o.stats()["aborts_caught"] >= 1
 
 
 @needs_cpp

@@ -104,7 +104,7 @@ def prepare(cmd):
     """(command to run, reason to skip or None) after the documented treatments."""
     code = _strip_comment(cmd)
     code = re.sub(r"^\s*bash\s+\.ci/setup\s*&&\s*", "", code)  # rule 1
-    if re.search(r"-m\s+pytest\s*$", code):
+    if re.search(r"-m\s+pytest(\s+-n\s+\d+)?(\s+--dist\s+\w+)?\s*$", code):
         return code, "runs the whole test suite from inside itself (.ci/run is that command)"
     if not SLOW:
         for pattern, why in LONG:
@@ -209,4 +209,6 @@ def test_extractor_on_a_sample():
     code, skip = prepare(cmds[1])
     assert skip is None and ("--budget 60" in code) == SLOW
     assert prepare("bash .ci/setup && .venv/bin/python -m pytest")[1]
+    assert prepare("bash .ci/setup && .venv/bin/python -m pytest -n 2 --dist loadscope")[1]
+    assert not prepare("python -m pytest -n 2 tests/test_x.py")[1]
     assert expected_status("x  # exits 1 on a disagreement") == 1 and expected_status("x") == 0

@@ -50,16 +50,21 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def cpp():
+def _answers(cases):
+    """{name: CuTe C++'s Outcome} of a table of cases, in one batch (skips without a compiler)."""
     o = get_oracle("cute-cpp")
     why = o.unavailable_reason()
     if why:
         pytest.skip(why)
-    keys = list(CASES)
-    outs = o.run_many([(CASES[k][0], tuple(decode(CASES[k][1]))) for k in keys])
-    _ANSWERS.update(zip(keys, outs))
-    return dict(zip(keys, outs))
+    keys = list(cases)
+    return dict(zip(keys, o.run_many([(cases[k][0], tuple(decode(cases[k][1]))) for k in keys])))
+
+
+@pytest.fixture(scope="module")
+def cpp():
+    out = _answers(CASES)
+    _ANSWERS.update(out)
+    return out
 
 
 def _args(key):
@@ -256,3 +261,280 @@ def test_F055_normalisation_excuses_only_runtime_splits():
     assert not same(P("(4,2):(1,4)"), P("(4,2):(1,8)"))             # other function
     assert not same(P("(_16,8):(_2,_32)"), P("(128):(2)"))          # _16 _2 == _32: CuTe merges
     assert same(P("(16,8):(2,32)"), P("(128):(2)"))                 # a runtime 16: it does not
+
+
+# --- the triage of `fuzz --against cute-cpp --budget 300 --seed 7` (F-232..F-236, F-173) ----------
+# One batch: the gate's seven cases, their static twins and neighbours outside each region.
+
+TRIAGE = {
+    "ix": ("crd2idx", ["_", "1"]),
+    "ix_tuple": ("crd2idx", ["(_)", "(3)"]),
+    "ix_two": ("crd2idx", ["(_,_)", "(2,3)"]),
+    "sd": ("shape_div", ["(4,5,1)", "3"]),
+    "sd_static": ("shape_div", ["(_4,_5,_1)", "_3"]),
+    "pp": ("prefix_product", ["((_1,2,22))", "(5)"]),
+    "lsc": ("layout_swizzle_composition", ["6:4", "Sw<3,1,4>"]),
+    "lsc_static": ("layout_swizzle_composition", ["_6:_4", "Sw<3,1,4>"]),
+    "lsc_rt_shape": ("layout_swizzle_composition", ["(8,_8):(_1,_8)", "Sw<2,1,3>"]),
+    "lsc_rt_last": ("layout_swizzle_composition", ["(_8,8):(_1,_8)", "Sw<2,1,3>"]),
+    "so": ("composed_slice_and_offset", ["Sw<3,4,3> o _0 o 53:2", "29"]),
+    "so_mode": ("composed_slice_and_offset", ["Sw<3,4,3> o _0 o (53,2):(2,106)", "(3,_)"]),
+    "so_f205": ("composed_slice_and_offset", ["Sw<3,4,3> o _0 o (_10,_2):(_2,_1)", "(_,0)"]),
+    "cc": ("composed_composition", ["Sw<0,2,-1> o _0 o (43,3):(2,43)", "(43:1)"]),
+    "ctd": ("composed_tiled_divide", ["Sw<0,0,-4> o _0 o (8,8):(1,8)", "8"]),
+    "ctd_static": ("composed_tiled_divide", ["Sw<0,0,-4> o _0 o (_8,_8):(_1,_8)", "_8"]),
+    "so_static": ("composed_slice_and_offset", ["Sw<3,4,3> o _0 o _53:_2", "29"]),
+    "so_static8": ("composed_slice_and_offset", ["Sw<3,4,3> o _0 o _64:_2", "29"]),
+    "so_pow2": ("composed_slice_and_offset", ["Sw<3,2,-3> o _0 o (_24,_5):(_1,_24)", "2"]),
+    "ri": ("composed_right_inverse", ["Sw<1,1,1> o _0 o (_53):(_1)"]),
+    "ri_pow2": ("composed_right_inverse", ["Sw<1,1,1> o _0 o (_64):(_1)"]),
+    "ri_f227": ("composed_right_inverse", ["Sw<2,0,4> o _0 o (_2,(_5,_10),_2):(_0,(_3,_1),_8)"]),
+    "cu": ("composed_upcast", ["Sw<1,2,1> o _0 o 2:1", "2"]),
+    "cu_static": ("composed_upcast", ["Sw<1,2,1> o _0 o _2:_1", "2"]),
+    "cd": ("composed_downcast", ["Sw<0,0,0> o 1 o (_1,_2):(_1,_1)", "1"]),
+    # F-241: coordinates past their modes (the gate's case, local_tile, local_partition)
+    "op_oob": ("outer_partition", ["(_2):(_1)", "(_1)", "1"]),
+    "lt_oob": ("local_tile", ["(_4,_6):(_1,_4)", "(_2,_2)", "(1,4)"]),
+    "lp_oob": ("local_partition", ["(_4,_2):(_1,_4)", "(_2,_2):(_1,_2)", "5"]),
+    # F-241 in stride.hpp's coordinate maps (the gate's crd2crd cases, an idx2crd)
+    "cc_oob": ("crd2crd", ["(6,0)", "(2,23)", "((23,2,1),1)"]),
+    "cc_law": ("crd2crd", ["(0,46)", "(2,26)", "(1,52)"]),
+    "i2c_oob": ("idx2crd", ["7", "(2,3)"]),
+    # F-238: a runtime sliced layout under a swizzle always decays (the gate's case)
+    "sl_rt": ("composed_slice_and_offset", ["Sw<3,4,3> o _0 o (6,_17,_1):(56,_0,_0)", "(_,0,0)"]),
+    # F-240 through to_mixed_bits: the thread mode's projection is not pow2
+    "tc_pow2": ("tiled_copy_partition_S", ["Sw<2,2,3> o _0 o (_24,_6):(_6,_1)", "(_4,_1):(_1,_4)",
+                                           "(_2,_2):(_2,_1)", "0"]),
+    "tc_pow2_d": ("tiled_copy_partition_D", ["Sw<2,2,3> o _0 o (_24,_6):(_6,_1)", "(_4,_1):(_1,_4)",
+                                             "(_2,_2):(_2,_1)", "1"]),
+}
+
+
+@pytest.fixture(scope="module")
+def cpp_triage():
+    return _answers(TRIAGE)
+
+
+def _t(key):
+    return TRIAGE[key][0], tuple(decode(TRIAGE[key][1]))
+
+
+def _tk(key, answer):
+    op, args = _t(key)
+    return find_known("cute-cpp", op, "agreement", args, answer)
+
+
+def test_F232_crd2idx_returns_the_slice_marker(cpp_triage):
+    from layoutcheck.oracles.protocol import is_invalid_answer
+    for key in ("ix", "ix_tuple"):
+        out = cpp_triage[key]
+        assert is_invalid_answer(out) and "Underscore" in out.message  # CuTe printed `_`
+        assert int(spec.crd2idx(*_t(key)[1])) == 0
+        assert _tk(key, out) == "F-232"
+    # two `_` entries: Horner's sum is a plain _0, CuTe agrees with the spec, out of the region
+    assert cpp_triage["ix_two"].kind == "ok" and int(cpp_triage["ix_two"].value) == 0
+    assert _tk("ix_two", cpp_triage["ix_two"]) is None
+    assert _tk("ix", Outcome.ok(spec.C(1))) is None  # another answer in the region stays new
+
+
+def test_F233_shape_div_runtime_unchecked(cpp_triage):
+    from layoutcheck.oracles.known_cpp_api import cpp_shape_div
+    op, args = _t("sd")
+    with pytest.raises(spec.LayoutError) as e:
+        spec.shape_div(*args)
+    assert e.value.condition == "divisibility"
+    out = cpp_triage["sd"]
+    assert out.kind == "ok" and tuple(map(int, out.value)) == (2, 5, 1) == cpp_shape_div(*args)
+    assert _tk("sd", out) == "F-233"
+    static = cpp_triage["sd_static"]  # CuTe checks the static twin itself
+    assert static.kind == "raised" and "Divisibility Condition" in static.message
+    assert _tk("sd_static", static) is None
+    assert _tk("sd", Outcome.ok((1, 5, 1))) is None
+
+
+def test_F173_prefix_product_with_init(cpp_triage):
+    op, args = _t("pp")
+    assert spec.prefix_product(*args) == ((5, 5, 10),)
+    out = cpp_triage["pp"]
+    assert str(out.value) in ("((_0,5,10))", "((_0, 5, 10),)") or \
+        [int(x) for x in out.value[0]] == [0, 5, 10]
+    assert _tk("pp", out) == "F-173"
+    assert _tk("pp", Outcome.ok(((0, 5, 11),))) is None
+
+
+def test_F234_swizzle_of_runtime_masks(cpp_triage):
+    from layoutcheck.oracles.known_cpp_swizzle import swizzle_masks_not_static
+    for key in ("lsc", "lsc_rt_shape"):
+        out = cpp_triage[key]
+        assert out.kind == "raised" and "make_swizzle<active_Y, active_Z>" in out.message
+        assert swizzle_masks_not_static(*_t(key)[1])
+        assert _tk(key, out) == "F-234"
+    # the static twin compiles to the spec's answer; a runtime last mode whose stride is static
+    # still gives static masks (the typing model agrees with g++)
+    for key in ("lsc_static", "lsc_rt_last"):
+        op, args = _t(key)
+        assert not swizzle_masks_not_static(*args)
+        assert cpp_triage[key].kind == "ok"
+        assert compare(op, args, spec.layout_swizzle_composition(*args), cpp_triage[key]).ok
+
+
+def test_F235_swizzled_slice_of_runtime_diced_layout(cpp_triage):
+    for key in ("so", "so_mode"):
+        out = cpp_triage[key]
+        assert out.kind == "raised" and "'value' is not a member of 'int'" in out.message
+        assert _tk(key, out) == "F-235"
+    # the harness fix: a case of the same batch keeps its own message (F-205's static_assert)
+    f205 = cpp_triage["so_f205"]
+    assert "Shape Divisibility Condition" in f205.message and _tk("so_f205", f205) == "F-205"
+    assert _tk("so", f205) is None  # another case's message is not this finding's answer
+
+
+def test_F236_identity_swizzle_dropped(cpp_triage):
+    for key, inner in (("cc", ("F-047", "F-120")), ("ctd", ("F-055",))):  # runtime / tuple tiler
+        op, (Cl, T) = _t(key)
+        out = cpp_triage[key]
+        assert isinstance(out.value, LayoutBase)  # no swizzle, no offset: CuTe's plain op(L, T)
+        inner_op = op.replace("composed_", "")
+        plain = LayoutBase(Cl.inner.shape, Cl.inner.stride)
+        assert find_known("cute-cpp", inner_op, "agreement", (plain, T), out) in inner
+        assert _tk(key, out) == "F-236"
+    op, (Cl, T) = _t("ctd_static")  # static: CuTe's op is the spec's, only the wrapper dropped
+    assert compare("tiled_divide", (), spec.tiled_divide(
+        LayoutBase(Cl.inner.shape, Cl.inner.stride), T, sense="cute"), cpp_triage["ctd_static"]).ok
+    wrong = LayoutBase.parse("((8,1),1,8):((1,8),8,16)")  # a plain answer CuTe does not give
+    assert _tk("ctd", Outcome.ok(wrong)) is None
+
+
+def test_F222_F228_in_composed_recast(cpp_triage):
+    from layoutcheck.composed import parse_vocab
+    out = cpp_triage["cu"]  # F-222 inside: the runtime stride 1 truncated to 0, the swizzle upcast
+    assert str(out.value) == "Sw<1,1,1> o _0 o 2:0"
+    with pytest.raises(spec.LayoutError):
+        spec.composed_upcast(*_t("cu")[1])
+    assert _tk("cu", out) == "F-222"
+    static = cpp_triage["cu_static"]  # the static twin: CuTe's static rule, the spec's answer
+    assert str(static.value) == str(spec.composed_upcast(*_t("cu_static")[1]))
+    assert _tk("cu", Outcome.ok(parse_vocab("Sw<1,2,1> o _0 o 2:0"))) is None  # swizzle not upcast
+    out = cpp_triage["cd"]  # F-228: downcast<N> of the runtime offset has no overload either
+    assert out.kind == "raised" and "no matching function for call to 'downcast<1>" in out.message
+    assert _tk("cd", out) == "F-228"
+
+
+def test_F205_at_a_full_coordinate(cpp_triage):
+    out = cpp_triage["so_static"]  # the static twin of F-235's case: the projection fails first
+    assert out.kind == "raised" and "Shape Divisibility Condition" in out.message
+    assert _tk("so_static", out) == "F-205"
+    # 64 rows compose with the projection: CuTe reaches F-208's empty slice instead
+    out8 = cpp_triage["so_static8"]
+    assert _tk("so_static8", out8) != "F-205"
+    assert out8.kind == "raised" and _tk("so_static8", out8) == "F-208"
+    out = cpp_triage["so_pow2"]  # to_mixed_bits' pow2 static_assert comes before make_layout()
+    assert "Requires pow2 shape*stride." in out.message and _tk("so_pow2", out) == "F-208"
+    assert _tk("so_pow2", Outcome.raised("compile-time rejection: something else")) is None
+
+
+def test_F237_swizzle_right_inverse_unchecked(cpp_triage):
+    from layoutcheck.oracles.known_vocab import _sw
+    op, (Cl,) = _t("ri")
+    out = cpp_triage["ri"]
+    assert str(out.value) == "Sw<1,1,1> o _0 o _53:_1"
+    assert _sw(Cl.outer, 52) == 54 >= spec.size(Cl.inner)  # R(52) leaves C's domain
+    with pytest.raises(spec.LayoutError):
+        spec.composed_right_inverse(Cl)
+    assert _tk("ri", out) == "F-237"
+    op, (Cl2,) = _t("ri_pow2")  # 64 indices: the swizzle stays inside, CuTe and the spec agree
+    assert str(cpp_triage["ri_pow2"].value) == str(spec.composed_right_inverse(Cl2))
+    from layoutcheck.composed import parse_vocab
+    assert _tk("ri", Outcome.ok(parse_vocab("Sw<1,1,1> o _0 o _52:_1"))) is None
+    out = cpp_triage["ri_f227"]  # F-227's construction inside: make_swizzle<R(Y), R(Z)> o R
+    assert str(out.value) == "Sw<4,1,4> o _0 o _10:_10" and _tk("ri_f227", out) == "F-237"
+
+
+def test_F241_partition_coordinate_unchecked(cpp_triage):
+    from layoutcheck.oracles.known_cpp_api import cpp_unchecked_partition
+    for key in ("op_oob", "lt_oob", "lp_oob"):
+        op, args = _t(key)
+        with pytest.raises(spec.LayoutError) as e:
+            getattr(spec, op)(*args)
+        assert e.value.condition == "in_domain"  # the spec refuses the coordinate ...
+        out = cpp_triage[key]  # ... CuTe answers the unchecked arithmetic
+        assert out.kind == "ok", (key, out)
+        assert compare(op, args, cpp_unchecked_partition(op, *args), out).ok, (key, out)
+        assert _tk(key, out) == "F-241"
+    assert int(cpp_triage["op_oob"].value[1]) == 0  # crd2idx(1, (_1), (_0)) = 1 * 0
+    S, _off = cpp_triage["op_oob"].value
+    wrong = Outcome.ok((S, spec.C(1)))  # another answer in the region stays new
+    assert _tk("op_oob", wrong) is None
+
+
+def test_F240_thread_dice_not_pow2(cpp_triage):
+    from layoutcheck.findings import PREDICATES
+    for key in ("tc_pow2", "tc_pow2_d"):
+        op, args = _t(key)
+        out = cpp_triage[key]
+        assert out.kind == "raised" and "Requires pow2 shape*stride." in out.message, (key, out)
+        assert PREDICATES["tiled_copy_thread_dice_not_pow2"](*args)
+        assert _tk(key, out) == "F-240"
+        assert _tk(key, Outcome.raised("compile-time rejection: something else")) is None
+    # a power-of-two tensor (24 -> 32 rows): the thread mode's projection is pow2, not covered
+    _op, args = _t("tc_pow2")
+    L32 = decode(["Sw<2,2,3> o _0 o (_32,_8):(_8,_1)"])[0]
+    assert not PREDICATES["tiled_copy_thread_dice_not_pow2"](L32, *args[1:])
+
+
+def test_F241_coordinate_maps_unchecked(cpp_triage):
+    from layoutcheck.oracles.known_cpp_api import cpp_crd2crd, cpp_idx2crd
+    for key, want in (("cc_oob", (6, 0)), ("cc_law", (0, 46)), ("i2c_oob", (1, 3))):
+        op, args = _t(key)
+        with pytest.raises(spec.LayoutError) as e:
+            getattr(spec, op)(*args)
+        assert e.value.condition == "in_domain"  # the spec refuses the index ...
+        out = cpp_triage[key]  # ... CuTe answers the unchecked split
+        assert out.kind == "ok" and tuple(map(int, out.value)) == want, (key, out)
+        assert (cpp_crd2crd(*args) if op == "crd2crd" else cpp_idx2crd(*args)) == want
+        assert _tk(key, out) == "F-241"
+        assert _tk(key, Outcome.ok(tuple(x + 1 for x in want))) is None  # another answer stays new
+    # the law check fails on CuTe's answer and is recognised counterfactually (fuzz/recognise.py)
+    from layoutcheck.fuzz.recognise import known_failure
+    from layoutcheck.fuzz.targets import reference_for
+    _op, args = _t("cc_law")
+
+    class Replay:  # the cute-cpp oracle, answering the batch's real answer
+        name = "cute-cpp"
+
+        def __init__(self, out):
+            self.out = out
+
+        def run(self, op, *a):
+            assert op == "crd2crd" and a == args
+            return self.out
+
+    class Ctx:
+        def __init__(self, out):
+            self.oracle, self.spec = Replay(out), reference_for("cute-cpp", get_oracle("spec"))
+    check = BY_NAME["law.crd2crd.index"]
+    for out, known in ((cpp_triage["cc_law"], "F-241"), (Outcome.ok((0, 45)), None)):
+        with pytest.raises(CheckFailed):
+            check.run(Ctx(out), args)
+        assert known_failure(check, Ctx(out), args).finding == known
+
+
+def test_F238_swizzled_slice_of_runtime_sliced_layout(cpp_triage):
+    from layoutcheck.oracles.known_cpp_swizzle import cpp_runtime_sliced_decay
+    op, args = _t("sl_rt")
+    out = cpp_triage["sl_rt"]
+    assert out.kind == "ok", out
+    S, off = out.value
+    assert spec.values(S) == [0, 56, 112, 144, 200, 256] and int(off) == 0  # CuTe's decay
+    from layoutcheck.spec.swizzle import swizzle_apply
+    assert [swizzle_apply(args[0].outer, 56 * i) for i in range(6)][3] == 184  # the slice's S(3)
+    want, woff = cpp_runtime_sliced_decay(*args)
+    assert spec.values(want) == spec.values(S) and woff == int(off)
+    assert _tk("sl_rt", out) == "F-238"
+    # the same integers static: F-205's compile-time rejection, not this region
+    from layoutcheck.findings import PREDICATES
+    static = decode(["Sw<3,4,3> o _0 o (_6,_17,_1):(_56,_0,_0)", "(_,0,0)"])
+    assert not PREDICATES["swizzle_slice_runtime_sliced"](*static)
+    assert PREDICATES["swizzle_slice_projection_fails"](*static)
+    wrong = Outcome.ok((decode(["((6)):((56))"])[0], spec.C(0)))  # another answer stays new
+    assert _tk("sl_rt", wrong) is None

@@ -19,11 +19,11 @@ VOCAB_OPS = [op for op in OPS if op in REQUIRED_VOCAB]
 
 
 def test_every_new_op_has_a_kind_a_level_a_pycute_entry_and_a_check():
-    assert len(VOCAB_OPS) == 33
+    assert len(VOCAB_OPS) == 36  # + tiled_copy_partition_S / _D, swizzle_as_f2
     for op in VOCAB_OPS:
         assert op in ANSWERS and op in PYCUTE_CALLS, op
         assert f"diff.{op}" in BY_NAME, op
-    assert len(VOCAB_CHECKS) == 53 and all(c in CHECKS for c in VOCAB_CHECKS)
+    assert len(VOCAB_CHECKS) == 59 and all(c in CHECKS for c in VOCAB_CHECKS)
 
 
 def test_arguments_round_trip_through_the_text_codec():

@@ -1,6 +1,7 @@
 """`layoutcheck gpu`: compile the CUDA kernels of ``layoutcheck.gpu_checks`` for sm_90 and
 check the addresses they compute against the spec: on the CPU through the host shim, and
-on a GPU when one is present (with throughput for large layouts)."""
+on a GPU when one is present (with throughput for large layouts).  ``--swizzle`` adds issue
+16's swizzle and bank-conflict kernels (gpu_checks/swizzle_gpu.py)."""
 
 from layoutcheck.errors import LayoutError
 
@@ -25,6 +26,10 @@ def add_arguments(parser):
                              "24,26,28,30; empty for none)")
     parser.add_argument("--backend", choices=["nvrtc", "nvcc", "all"], default="all",
                         help="device compiler(s) to check (default: every usable one)")
+    parser.add_argument("--swizzle", action="store_true",
+                        help="also run issue 16's swizzle and bank-conflict kernels "
+                             "(gpu_checks/swizzle_gpu.py; a cold kernel cache compiles them "
+                             "for more than 100 s)")
     from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
@@ -40,6 +45,22 @@ def _sizes(text):
     return sizes
 
 
+def _add_swizzle(report, args):
+    """Append the swizzle kernels' results (``gpu_checks.swizzle_gpu.run`` with its own case
+    count, as run_on_device.sh runs it; the same backends and seed) to the report; its verdict
+    joins ``report["ok"]``."""
+    import sys
+    from layoutcheck.gpu_checks import swizzle_gpu
+    sw = swizzle_gpu.run(compile_only=args.compile_only, seed=args.seed,
+                         backends=None if args.backend == "all" else [args.backend],
+                         log=lambda msg: print(f"layoutcheck gpu: {msg}", file=sys.stderr))
+    report["results"] += sw["results"]
+    report["swizzle"] = {"ok": sw["ok"], "device": sw.get("device", "not run (--compile-only)"),
+                         "seconds": sw["seconds"]}
+    report["ok"] = bool(report["ok"] and sw["ok"])
+    report["seconds"] = round(report["seconds"] + sw["seconds"], 2)
+
+
 def run(args):
     from layoutcheck.gpu_checks.run import render, run_all, write_report
     import sys
@@ -53,6 +74,8 @@ def run(args):
                      cute_count=args.cute_count, sizes=sizes,
                      backends=None if args.backend == "all" else [args.backend],
                      log=lambda msg: print(f"layoutcheck gpu: {msg}", file=sys.stderr))
+    if args.swizzle:
+        _add_swizzle(report, args)
     print(render(report))
     if args.report:
         try:
