@@ -37,6 +37,11 @@ CPP_CALLS.update({
     "composed_composition": "composition({0}, {1})", "composed_logical_divide": "logical_divide({0}, {1})",
     "composed_zipped_divide": "zipped_divide({0}, {1})", "composed_tiled_divide": "tiled_divide({0}, {1})",
     "upcast": "upcast<{1}>({0})", "downcast": "downcast<{1}>({0})"})
+# TiledCopy (copy_atom.hpp): the thread's view of a tensor over a null pointer, as layout
+_TILED_COPY = ("make_tiled_copy(Copy_Atom<UniversalCopy<int>, int>{{}}, {1}, {2}).get_slice({3})"
+               ".partition_{side}(make_tensor((int*)nullptr, {0})).layout()")
+CPP_CALLS.update({f"tiled_copy_partition_{side}": _TILED_COPY.replace("{side}", side)
+                  for side in "SD"})
 PY_CALLS.update({"swizzle_apply": "{0}({1})", "composed_size": "{0}.size()",
                  "composed_cosize": "{0}.cosize()"})
 DSL_CALLS.update({"composed_cosize": "cute.cosize({0})", "upcast": "cute.recast_layout({1}, 1, {0})",
@@ -124,7 +129,8 @@ def cpp_source(case, claims, header):
     """The reproducer's C++ text.  ``header``: the comment lines on top (title, versions,
     how to build)."""
     lines = ["// " + ln if ln else "//" for ln in header]
-    lines += ["#include <cute/layout.hpp>", "#include <cute/swizzle_layout.hpp>",
+    atoms = ["#include <cute/atom/copy_atom.hpp>"] if case.op.startswith("tiled_copy") else []
+    lines += ["#include <cute/layout.hpp>", "#include <cute/swizzle_layout.hpp>", *atoms,
               "#include <algorithm>", "#include <cstdio>",
               "#include <string>", "#include <utility>", "#include <vector>",
               "using namespace cute;", "",

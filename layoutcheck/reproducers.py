@@ -200,6 +200,9 @@ def _property_claims(op, args):
         return [dict(kind="quasi_inverse", L=_table(A))]
     if op == "right_inverse":
         return [dict(kind="right_inverse", L=_table(A))]
+    if op == "composed_right_inverse":  # issue 16: C(R(i)) == i, with C's values by the spec
+        from layoutcheck import spec
+        return [dict(kind="right_inverse", L=[int(v) for v in spec.composed_values(A)])]
     raise LayoutError(f"no reproducer check for {op} outside its precondition (the spec refuses "
                       "it and layoutcheck knows no defining property to test instead)")
 

@@ -55,6 +55,7 @@ from .algebra import (_append_to, blocked_product, coalesce, composition, raked_
                       right_inverse, zipped_divide)
 from .coords import crd2idx, idx2crd, slice_and_offset
 from .layout import Layout, as_layout
+from .limits import check_enumeration
 from .recast import compact_col_major
 
 __all__ = ["product_each", "make_ordered_layout", "make_layout_like", "tile_to_shape",
@@ -264,6 +265,7 @@ def _compact_bijection(L, what):
         raise LayoutError(f"make_tiled_copy: the {what} layout {L} is not static (right_inverse "
                           "requires a static layout)", condition="static")
     n = T.size(L.shape)
+    check_enumeration(n, lambda: f"the {what} layout {L} of make_tiled_copy")
     if sorted(crd2idx(i, L.shape, L.stride) for i in range(n)) != list(range(n)):
         raise LayoutError(f"make_tiled_copy: the {what} layout {L} is not a bijection onto "
                           f"[0, {n}) (a thread or value index would be missed or doubled)",
