@@ -60,3 +60,31 @@ def test_campaign_batches_go_through_the_oracles_case_mix():
     assert calls and calls[0][0] == "composition" and calls[0][2] == 3
     assert row["cases"] > 0 and seen
     assert all(staticness(args) == "dynamic" for _, args in seen), seen[:3]
+
+
+def test_an_oracle_can_ask_for_smaller_batches_of_a_costly_op():
+    """``batch_cases(op)`` (cute-cpp: TiledCopy) caps the cases of one batch: a batch in
+    flight cannot be interrupted by the budget (fuzz/pairs.py Pair._batch_size)."""
+    from layoutcheck.fuzz.campaign import run_check
+    from layoutcheck.fuzz.properties import BY_NAME
+    from layoutcheck.oracles.cpp_vocab import HEAVY, HEAVY_BATCH
+    from layoutcheck.oracles.cute_cpp import CuteCppOracle
+    oracle = get_oracle("impl")
+    oracle.name = "cute-cpp"  # a batched oracle's path (fuzz/batched.py), answered by impl
+    sizes, real = [], oracle.run_many
+
+    def run_many(cases):
+        sizes.append(len(cases))
+        return real(cases)
+
+    oracle.run_many = run_many
+    row = run_check(BY_NAME["diff.composition"], oracle, get_oracle("spec"), max_examples=40, seed=3)
+    assert row["cases"] > 5 and max(sizes) > 5, sizes  # the default: larger batches
+    sizes.clear()
+    oracle.batch_cases = lambda op: 5 if op == "composition" else None
+    row = run_check(BY_NAME["diff.composition"], oracle, get_oracle("spec"), max_examples=40, seed=3)
+    assert row["cases"] >= 1 and sizes and max(sizes) <= 5, sizes
+    # the real oracle's table: the TiledCopy ops small, everything else the default (None)
+    assert {"tiled_copy_partition_S", "tiled_copy_partition_D"} <= HEAVY and HEAVY_BATCH < 64
+    assert CuteCppOracle.batch_cases(None, "tiled_copy_partition_S") == HEAVY_BATCH
+    assert CuteCppOracle.batch_cases(None, "composition") is None
