@@ -25,7 +25,6 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
-from hypothesis.errors import UnsatisfiedAssumption
 
 from layoutcheck.errors import LayoutError
 
@@ -33,6 +32,7 @@ from . import known  # noqa: F401  (registers the findings' predicates)
 from .recognise import known_failure
 from . import targets as _targets
 from .batched import BATCHED, Prefetching
+from .batched import tolerant as _tolerant
 from .bounds import bounded
 from .budget import Novelty, Observed, Scheduler, ShrinkPool
 from .pairs import AVERAGE, BATCH, Pair
@@ -272,17 +272,6 @@ class _Runner:
             self._settle_known()
 
 
-@st.composite
-def _tolerant(draw, strategy):
-    """One case of ``strategy``, or None where the strategy rejected its draw (``assume``):
-    with many cases per example, one rejected case must not discard the whole example
-    (the others are drawn and valid); the None is not judged."""
-    try:
-        return draw(strategy)
-    except UnsatisfiedAssumption:
-        return None
-
-
 def _widen(lists, average):
     """Make a ``st.lists`` strategy draw ``average`` elements on average (hypothesis' own
     choice is min_size + 5, so a list of cases would be about six): the engine's cost per
@@ -435,6 +424,24 @@ def _warm_up(objs, names, reasons):
                 pass
 
 
+def _precompile(live):
+    """Budget mode: the first-stage calls of every pair's first batch go, all at once, to
+    each oracle that can ``prepare`` them (cute-cpp compiles their kernels in a few large
+    units on every core, inside the budget); the guaranteed round then finds them compiled
+    instead of compiling several small units per pair.  The answers still come from each
+    pair's own run; a failure here shows again there."""
+    by_oracle = {}
+    for _, p in live:
+        calls = p.first_calls()
+        if calls:
+            by_oracle.setdefault(id(p.proxy.oracle), (p.proxy.oracle, []))[1].extend(calls)
+    for oracle, calls in by_oracle.values():
+        try:
+            oracle.prepare(calls)
+        except Exception:  # noqa: BLE001 - only a head start
+            pass
+
+
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
                fail_fast=False):
     pairs = [(c, n) for n in names for c in selected]
@@ -471,6 +478,7 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
             else:
                 p.not_run = True
     else:
+        _precompile(live)
         order = {id(p): i for i, p in live}
         Scheduler([p for _, p in live], budget, t0=t0, pool=pool).run(
             after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)

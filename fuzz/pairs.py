@@ -6,13 +6,14 @@ import hashlib
 import shlex
 import time
 
-from .batched import BATCH_CASES, draw_cases, prefetch
+from .batched import BATCH_CASES, draw_cases, first_stage, prefetch
 from .budget import MIN_CASES, ShrinkPool
 from .report import result_row
 from .steer import SKIP
 from .targets import case_key, decode, encode
 
-__all__ = ["Pair", "Halt", "finish", "CHUNK", "BATCH", "AVERAGE", "MAX_RUN"]
+__all__ = ["Pair", "Halt", "finish", "CHUNK", "BATCH", "AVERAGE", "MAX_RUN", "FIRST_BATCH",
+           "REUSE_POOL", "REUSE_SHARE"]
 
 # An example is a list of cases (AVERAGE on average, BATCH at most; drawn, so it shrinks):
 # hypothesis' own cost per example is shared by them (issue 14).  A run stays within
@@ -23,6 +24,9 @@ CHUNK = 10           # examples per seeded hypothesis run with --max-examples
 BATCH = 128          # cases per hypothesis example, at most
 AVERAGE = 30         # ... and on average
 MAX_RUN = 10         # examples per hypothesis run in budget mode (sized to the slice)
+FIRST_BATCH = 0.25   # of a drawn batch's cases, in a pair's guaranteed slice (budget mode)
+REUSE_POOL = 512     # cases drawn for a reuse batch (the oracle keeps the cheap ones)
+REUSE_SHARE = 2.0    # reuse batches get at most this much time per second of drawn batches
 
 
 class Halt(KeyboardInterrupt):
@@ -62,6 +66,10 @@ class Pair:
         self.novelty, self.strategy, self.error = r.novelty, None, None
         self.chunk = self.idle = self.rounds = 0
         self.seconds, self.per_example, self.finished_at = 0.0, None, None
+        self.in_minimum = False            # in its guaranteed slice (step)
+        self.pending = None                # a first batch drawn by first_calls
+        self.drawn_s = self.reuse_s = 0.0  # seconds in drawn / reuse batches (_batches)
+        self.reuse_dry = self.reused = 0   # reuse pools in a row that yielded little; cases
         self.done = self.not_reached = False
 
     def _grant(self, now, known):
@@ -106,6 +114,7 @@ class Pair:
         if limit is not None:
             r.limit, r.deterministic = limit, True
         before = r.cases + r.steer.skipped
+        self.in_minimum = bool(minimum) and limit is None
         try:
             if self.strategy is None:
                 self.strategy = self.check.strategy()
@@ -147,46 +156,111 @@ class Pair:
                 return  # the strategy space is exhausted or every case was skipped
 
     def _batches(self):
-        """Batched oracles: draw a batch, answer it stage by stage, judge smallest first."""
+        """Batched oracles: draw a batch, answer it stage by stage, judge smallest first.
+        Where the oracle can tell which cases it answers without compiling (``reusing``),
+        reuse batches take turns with the drawn ones (``_reuse_turn``)."""
         r, first = self.runner, True
         while r.best is None and (first and r.min_cases > r.min_start or self._left()):
             if r.hard_stop is not None and time.monotonic() > r.hard_stop:
                 return
-            first = False
-            n = self._batch_size()
-            n = n if r.limit is None else min(n, r.limit - r.cases)
-            cases = draw_cases(self.strategy, n, _seed(self.seed, self.check.name, self.name,
-                                                       "batch", self.chunk))
-            self.chunk += 1
-            if not cases:
+            first, t = False, time.monotonic()
+            reuse = self._reuse_turn()
+            cases = self._reused() if reuse else self._drawn()
+            if cases is None:
                 return
-            mix = getattr(self.proxy.oracle, "case_mix", None)  # cute-cpp: oracles/cpp_cases.py
-            if callable(mix):
-                cases = mix(self.check.op, cases, self.seed)
-            marked = [(a, r.region(a)) for a in cases if r.fresh(case_key(a))]
-            marked = [(a, m) for a, m in marked if m is not SKIP]
-            self.proxy.cache.clear()  # the cases are distinct: answers of earlier batches are dead
-            prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked])
-            for args, region in sorted(marked, key=lambda am: sum(map(len, encode(am[0])))):
-                if r.best is not None:
-                    break
-                try:
-                    r.judge(args, region)
-                    r.passed(case_key(args))
-                except Exception:  # noqa: BLE001 - recorded in r.best
-                    pass
+            self._judge(cases)
+            if reuse:
+                self.reuse_s += time.monotonic() - t
+            else:
+                self.drawn_s += time.monotonic() - t
+
+    def first_calls(self):
+        """For a batched oracle that can ``prepare`` calls (cute-cpp: compile their kernels
+        in a few large units on every core): draw this pair's first batch now, keep it for
+        the pair's first step, and return the oracle calls of its first stage; else []."""
+        if not self.proxy or self.done or not callable(getattr(self.proxy.oracle, "prepare", None)):
+            return []
+        try:
+            if self.strategy is None:
+                self.strategy = self.check.strategy()
+            self.in_minimum = True
+            self.pending = self._drawn()
+        except Exception:  # noqa: BLE001 - the pair's own step reports it
+            self.pending = None
+        finally:
+            self.in_minimum = False
+        if not self.pending:
+            return []
+        return first_stage(self.proxy, self.check, self.runner.ctx, self.pending)
+
+    def _drawn(self):
+        if self.pending is not None:  # drawn by first_calls
+            cases, self.pending = self.pending, None
+            return cases
+        r = self.runner
+        n = self._batch_size()
+        n = n if r.limit is None else min(n, r.limit - r.cases)
+        cases = draw_cases(self.strategy, n, _seed(self.seed, self.check.name, self.name,
+                                                   "batch", self.chunk))
+        self.chunk += 1
+        if not cases:
+            return None
+        mix = getattr(self.proxy.oracle, "case_mix", None)  # cute-cpp: oracles/cpp_cases.py
+        return mix(self.check.op, cases, self.seed) if callable(mix) else cases
+
+    def _reuse_turn(self):
+        """A reuse batch next?  Only in budget mode (with --max-examples a run is a function
+        of the seed, and what is compiled depends on the cache), after a drawn batch, while
+        reuse pools still yield cases, and while reuse batches have had no more time than the
+        drawn ones times ``REUSE_SHARE``: cheap cases never crowd out new C++ types."""
+        hook = getattr(self.proxy.oracle, "reusing", None)
+        return (callable(hook) and self.runner.limit is None and self.drawn_s > 0
+                and self.reuse_dry < 2 and self.reuse_s < REUSE_SHARE * self.drawn_s)
+
+    def _reused(self):
+        """A reuse batch: ``REUSE_POOL`` drawn cases, of which the oracle keeps those it
+        answers without compiling (cute-cpp: runtime integers through compiled kernels)."""
+        pool = draw_cases(self.strategy, REUSE_POOL, _seed(self.seed, self.check.name,
+                                                           self.name, "reuse", self.chunk))
+        self.chunk += 1
+        if not pool:
+            return None
+        cases = self.proxy.oracle.reusing(self.check.op, pool)
+        self.reuse_dry = 0 if len(cases) >= REUSE_POOL // 16 else self.reuse_dry + 1
+        self.reused += len(cases)
+        return cases
+
+    def _judge(self, cases):
+        r = self.runner
+        marked = [(a, r.region(a)) for a in cases if r.fresh(case_key(a))]
+        marked = [(a, m) for a, m in marked if m is not SKIP]
+        self.proxy.cache.clear()  # the cases are distinct: answers of earlier batches are dead
+        late = prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked], until=r.hard_stop)
+        marked = [am for i, am in enumerate(marked) if i not in late]  # unanswered by the deadline
+        for args, region in sorted(marked, key=lambda am: sum(map(len, encode(am[0])))):
+            if r.best is not None:
+                break
+            try:
+                r.judge(args, region)
+                r.passed(case_key(args))
+            except Exception:  # noqa: BLE001 - recorded in r.best
+                pass
 
     def _batch_size(self):
         """BATCH_CASES, or fewer where the oracle says an op's cases are costly (cute-cpp's
         TiledCopy: about half a second of compile each), so that a batch in flight, which
-        cannot be interrupted, stays within the pair's share of the budget."""
+        cannot be interrupted, stays within the pair's share of the budget; in the
+        guaranteed slice a ``FIRST_BATCH`` part of that (a cold cute-cpp batch of 64 took
+        1-41 s, so the minimum of 118 pairs overran a 300 s budget and 44 pairs were never
+        reached)."""
         size = getattr(self.proxy.oracle, "batch_cases", None)
         n = size(self.check.op) if callable(size) else None
-        return BATCH_CASES if n is None else max(1, min(BATCH_CASES, n))
+        n = BATCH_CASES if n is None else max(1, min(BATCH_CASES, n))
+        return max(1, int(n * FIRST_BATCH)) if self.in_minimum else n
 
     def result(self, t0):
         row = finish(self.runner, self.name, self.seconds, t0, rounds=self.rounds,
-                      elapsed_s=_since(self.finished_at, t0))
+                      elapsed_s=_since(self.finished_at, t0), reused_cases=self.reused)
         if self.proxy and row["counterexample"] and not row["known_finding"]:
             row["message"] += " (smallest failing case of a batch; not shrunk)"
         if self.error is not None:
@@ -195,6 +269,11 @@ class Pair:
         elif self.not_reached:
             row.update(status="skipped", not_reached=True,
                        message="not reached: the budget was spent before this pair's turn")
+        elif self.rounds and not self.runner.cases and not self.runner.steer.skipped \
+                and self.runner.best is None:  # ran, judged nothing: never a pass
+            row.update(status="skipped", not_reached=True,
+                       message="no case judged: the budget ran out while the first batch was "
+                               "answered, or the strategy drew no case")
         return row
 
 

@@ -62,7 +62,7 @@ def summary(results, seconds, budget=None):
          "cases": total("cases"), "known_cases": total("known_cases"),
          "known_region_cases": total("known_region_cases"),
          "new_ground_cases": total("new_ground_cases"), "region_skipped": total("region_skipped"),
-         "duplicates": total("duplicates"),
+         "duplicates": total("duplicates"), "reused_cases": total("reused_cases"),
          "not_reached": sum(1 for r in results if r.get("not_reached")),
          "seconds": round(seconds, 2),
          "first_failure_s": _first(r["first_failure_s"] if r.get("first_failure_s") is not None
@@ -137,6 +137,9 @@ def summary_lines(report):
             f"regions ({_pct(s['known_region_cases'], s['cases'])}; {s['known_cases']} re-hit a "
             f"known finding), {s['region_skipped']} drawn in known regions and steered away; "
             + (f"first new failure after {ttf} s" if ttf is not None else "no new failure"))
+    if s.get("reused_cases"):
+        lines.append(f"reuse batches: {s['reused_cases']} of the cases ran through kernels "
+                     "compiled before (runtime integers, new values; fuzz/pairs.py)")
     for r in results:
         if r.get("known_region_cases") or r.get("region_skipped"):
             lines.append(f"  {r['check']} [{r['oracle']}]: {r['new_ground_cases']} new ground, "

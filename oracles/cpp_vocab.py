@@ -37,8 +37,11 @@ PRELUDE = Path(__file__).resolve().parent / "cpp_vocab_prelude.hpp"
 INT_LIMIT = 2 ** 31
 TU_CASES = 40
 # TiledCopy cases instantiate copy_atom.hpp's machinery: about 0.5 s of g++ each (measured:
-# 24 cases, 13-20 s a compile). They travel in small batches (CuteCppOracle.batch_cases).
-HEAVY = frozenset({"tiled_copy_partition_S", "tiled_copy_partition_D"})
+# 24 cases, 13-20 s a compile); the tensor partitions about 0.2 s each, and their cover laws
+# ask for one partition per thread (16 cases of law.local_tile.covers: 31 s cold).  They
+# travel in small batches (CuteCppOracle.batch_cases).
+HEAVY = frozenset({"tiled_copy_partition_S", "tiled_copy_partition_D", "local_tile",
+                   "local_partition", "inner_partition", "outer_partition"})
 HEAVY_BATCH = 8
 
 _TILED_COPY = "cute::make_tiled_copy(cute::Copy_Atom<cute::UniversalCopy<int>, int>{{}}, {1}, {2})"
@@ -213,9 +216,11 @@ def _own_errors(err, owner):
 def _compile(toolchain, folder, source, timeout):
     """(binary path, None) or (None, stderr)."""
     h = hashlib.sha256(source.encode()).hexdigest()[:24]
-    binary = folder / f"{h}.bin"
+    binary, failed = folder / f"{h}.bin", folder / f"{h}.err"
     if binary.is_file():
         return binary, None
+    if failed.is_file():  # the same source failed before (the folder is keyed by toolchain)
+        return None, failed.read_text()
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         src = Path(tmp) / "case.cpp"
         src.write_text(source)
@@ -223,6 +228,8 @@ def _compile(toolchain, folder, source, timeout):
         cmd = [toolchain.cxx, *toolchain.flags(), f"-I{folder}", str(src), "-o", str(out)]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env())
         if p.returncode != 0:
+            if "error" in p.stderr:  # a rejection, not a compiler that failed to run
+                _write(failed, p.stderr)
             return None, p.stderr
         os.replace(out, binary)
     return binary, None
@@ -274,8 +281,10 @@ def _parse(op, tag, text):
     return parse_vocab(text.strip())
 
 
-def run_cases(toolchain, cases, timeout=300):
-    """One Outcome per (op, args) of issue 16's C++ ops."""
+def run_cases(toolchain, cases, timeout=300, jobs=1):
+    """One Outcome per (op, args) of issue 16's C++ ops, in translation units of at most
+    ``TU_CASES`` cases, ``jobs`` compiled at a time (a batch is cut into at least ``jobs``
+    units: a unit compiles on one core)."""
     from .protocol import OPS
     results = [None] * len(cases)
     todo = []
@@ -293,8 +302,17 @@ def run_cases(toolchain, cases, timeout=300):
         return results
     folder = _folder(toolchain)
     _pch(toolchain, folder, timeout)
-    for chunk in [todo[k:k + TU_CASES] for k in range(0, len(todo), TU_CASES)]:
-        _run_chunk(toolchain, folder, cases, chunk, results, timeout)
+    size = max(1, min(TU_CASES, -(-len(todo) // max(1, jobs))))
+    chunks = [todo[k:k + size] for k in range(0, len(todo), size)]
+    if len(chunks) == 1 or jobs <= 1:
+        for chunk in chunks:
+            _run_chunk(toolchain, folder, cases, chunk, results, timeout)
+        return results
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=jobs) as pool:  # each chunk fills its own results
+        for f in [pool.submit(_run_chunk, toolchain, folder, cases, c, results, timeout)
+                  for c in chunks]:
+            f.result()
     return results
 
 

@@ -136,8 +136,50 @@ class CuteCppOracle(Oracle):
         from .cpp_cases import campaign_mix
         return campaign_mix(op, cases, seed)
 
+    def prepare(self, cases):
+        """Compile, in one go, the kernels of ``cases`` (``[(op, args)]``) that the library
+        lacks, in units of up to ``TU_SIZE`` kernels on every core; answer nothing (the
+        cases run later as usual).  The campaign hands it the first calls of every pair
+        (fuzz/campaign.py ``_precompile``).  Returns the number of kernels asked for."""
+        from .cpp_vocab import handles as vocab_handles
+        t0 = time.perf_counter()
+        kernels = {}
+        for op, args in cases:
+            if vocab_handles(op):
+                continue  # programs of their own (oracles/cpp_vocab.py)
+            try:
+                k, _ = kernel(op, args, PROTOCOL_OPS[op])
+            except Exception:  # noqa: BLE001 - answered (unsupported) when the case runs
+                continue
+            kernels.setdefault(k.key, k)
+        self.library.build(kernels)
+        self._seconds += time.perf_counter() - t0
+        return len(kernels)
+
+    def reusing(self, op, cases):
+        """The cases, every integer made a runtime ``int``, whose ``op`` kernel is already a
+        compiled driver kernel (in this process or the persistent library): the fuzz
+        campaign's *reuse batches* (fuzz/pairs.py) run them at driver speed, with no
+        compile.  Each is a new input to CuTe's compiled code (same types, new values),
+        judged like any other case."""
+        from .cpp_cases import retype, staticness
+        picked = []
+        for args in cases:
+            dyn = retype(tuple(args), False)
+            if staticness(dyn) != "dynamic":
+                continue  # no integer to vary: the same C++ case as its static twin
+            try:
+                k, _ = kernel(op, dyn, PROTOCOL_OPS[op])
+            except Exception:  # noqa: BLE001 - no kernel of this op and arity: not reusable
+                continue
+            picked.append((k.key, dyn))
+        self.library.lookup([key for key, _ in picked], count=False)
+        memo = self.library.memo
+        return [dyn for key, dyn in picked if memo.get(key, ("",))[0] == "driver"]
+
     def batch_cases(self, op):
-        """Cases per fuzz batch for ``op``: the heavy TiledCopy programs (cpp_vocab.HEAVY)
+        """Cases per fuzz batch for ``op``: the heavy TiledCopy and partition programs
+        (cpp_vocab.HEAVY)
         come in small batches; None: the campaign's default."""
         from .cpp_vocab import HEAVY, HEAVY_BATCH
         return HEAVY_BATCH if op in HEAVY else None
@@ -193,7 +235,8 @@ class CuteCppOracle(Oracle):
         rest = [i for i in range(len(cases)) if i not in set(mine)]
         results = [None] * len(cases)
         t0 = time.perf_counter()
-        for i, out in zip(mine, run_cases(self.toolchain, [cases[i] for i in mine], self.timeout)):
+        for i, out in zip(mine, run_cases(self.toolchain, [cases[i] for i in mine], self.timeout,
+                                              self.library.jobs)):
             results[i] = out
             self._cases["driver"] += 1
         self._seconds += time.perf_counter() - t0

@@ -160,6 +160,51 @@ def tile_to_shape_unchecked(inputs, answer, reference):
 
 # --- small API conventions and bugs ------------------------------------------------------------
 
+def _tile_to_shape_product(block, trg, order=None):
+    """(padded block, tiler): the blocked_product inside CuTe's tile_to_shape (layout.hpp:
+    blocked_product(append<R>(block), make_ordered_layout(ceil_div(target, block), order)))."""
+    S = _spec()
+    from layoutcheck.spec.algebra import _append_to
+    R = len(trg) if isinstance(trg, tuple) else 1
+    padded = _append_to(S.as_layout(block), R)
+    bs = S.product_each(padded.shape if isinstance(padded.shape, tuple) else (padded.shape,))
+    ts = S.product_each(trg if isinstance(trg, tuple) else (trg,))
+    q = tuple(C(-(-int(t) // int(b))) for t, b in zip(ts, bs))
+    return padded, S.make_ordered_layout(q, order if order is not None else tuple(C(i) for i in range(R)))
+
+
+def _static_inner_product(block, trg, order):
+    from .known import has_dynamic_integer
+    if not isinstance(block, LayoutBase) or has_dynamic_integer(block, trg):
+        return None
+    try:
+        return _tile_to_shape_product(block, trg, order)
+    except (LayoutError, TypeError, ValueError, ZeroDivisionError):
+        return None
+
+
+@predicate
+def cpp_tile_to_shape_product_not_composable(block=None, trg=None, order=None, *rest):
+    """F-059 inside tile_to_shape: every integer static, and the blocked_product inside is one
+    whose composition CuTe C++ accepts though it does not exist (fuzz/known.py:
+    product_cute_accepts_not_composable)."""
+    from layoutcheck.findings import PREDICATES
+    pair = _static_inner_product(block, trg, order)
+    return pair is not None and bool(PREDICATES["product_cute_accepts_not_composable"](*pair))
+
+
+@symptom
+def cpp_tile_to_shape_wrong_product(inputs, answer, reference):
+    """The answer has the function and size of CuTe C++'s own (wrong) blocked_product of the
+    pair inside (oracles/models_cpp.py)."""
+    from . import models_cpp
+    pair = _static_inner_product(*(tuple(inputs) + (None,) * 3)[:3])
+    want = None if pair is None else models_cpp.answer("blocked_product", *pair)
+    if want is None or want.kind != "ok" or not _ok(answer) or not isinstance(answer.value, LayoutBase):
+        return False
+    return _fn(answer.value) == _fn(want.value) and _size(answer.value.shape) == _size(want.value.shape)
+
+
 @predicate
 def leaf_layout(L=None, *rest):
     return isinstance(L, LayoutBase) and not isinstance(L.shape, tuple)

@@ -307,6 +307,9 @@ TRIAGE = {
                                            "(_2,_2):(_2,_1)", "0"]),
     "tc_pow2_d": ("tiled_copy_partition_D", ["Sw<2,2,3> o _0 o (_24,_6):(_6,_1)", "(_4,_1):(_1,_4)",
                                              "(_2,_2):(_2,_1)", "1"]),
+    # F-059 inside tile_to_shape (the 300 s gate with reuse batches), its runtime twin
+    "tts": ("tile_to_shape", ["(_1,_3):(_2,_4)", "(_3,_6)"]),
+    "tts_rt": ("tile_to_shape", ["(1,3):(2,4)", "(3,6)"]),
 }
 
 
@@ -538,3 +541,17 @@ def test_F238_swizzled_slice_of_runtime_sliced_layout(cpp_triage):
     assert PREDICATES["swizzle_slice_projection_fails"](*static)
     wrong = Outcome.ok((decode(["((6)):((56))"])[0], spec.C(0)))  # another answer stays new
     assert _tk("sl_rt", wrong) is None
+
+
+def test_F059_inside_tile_to_shape(cpp_triage):
+    """tile_to_shape is blocked_product(block, ordered tiler) (layout.hpp): where that product's
+    composition does not exist CuTe C++ answers its wrong product; only that answer is F-059."""
+    out = cpp_triage["tts"]
+    with pytest.raises(spec.LayoutError) as e:
+        spec.tile_to_shape(*_t("tts")[1])
+    assert e.value.condition == "is_composable"
+    assert out.kind == "ok" and _tk("tts", out) == "F-059"
+    assert len(set(table(out.value))) < len(table(out.value))  # it repeats offsets: no tiling
+    assert _tk("tts", Outcome.ok(LayoutBase.parse("((_1,_3),(_3,_2)):((_2,_1),(_3,_9))"))) is None
+    # with runtime integers the divisibility check of C++ refuses at compile time: not F-059
+    assert cpp_triage["tts_rt"].kind == "raised" and _tk("tts_rt", cpp_triage["tts_rt"]) != "F-059"

@@ -1,0 +1,157 @@
+"""Issue 14: the batched path's speed-ups keep judging every case.
+
+- ``draw_cases`` draws a batch as a few lists of distinct cases (no repeats, seeded);
+- reuse batches (fuzz/pairs.py): cases an oracle answers without compiling (cute-cpp: runtime
+  integers through compiled kernels) take turns with drawn batches, in budget mode only, and
+  are judged like any other case (a bug only they reach is reported);
+- the precompile (fuzz/campaign.py ``_precompile``): every pair's first-stage calls go to
+  the oracle's ``prepare`` at once, and the batch they came from is the one judged first.
+"""
+
+import pytest
+
+from layoutcheck.fuzz import campaign
+from layoutcheck.fuzz.batched import draw_cases
+from layoutcheck.fuzz.properties import BY_NAME
+from layoutcheck.fuzz.targets import case_key, decode
+from layoutcheck.layout import LayoutBase
+from layoutcheck.oracles.cpp_cases import retype, staticness
+from layoutcheck.oracles.protocol import Outcome
+from layoutcheck.oracles.pymodule import PackageOracle
+
+
+class Batched(PackageOracle):
+    """impl under a batched oracle's name (fuzz/batched.py), with a record of its calls."""
+
+    def __init__(self, name="cute-dsl"):
+        super().__init__("impl")
+        self.name, self.batches, self.reuse_calls, self.reused = name, [], 0, set()
+
+    def _run_many(self, cases):
+        self.batches.append([(op, case_key(a)) for op, a in cases])
+        return super()._run_many(cases)
+
+
+@pytest.fixture
+def install(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    real = campaign.get_oracle
+
+    def put(oracle):
+        monkeypatch.setattr(campaign, "get_oracle", lambda n: oracle if n == oracle.name else real(n))
+        return oracle
+    return put
+
+
+def test_a_drawn_batch_has_distinct_cases_and_follows_the_seed():
+    strategy = BY_NAME["diff.composition"].strategy()
+    a = draw_cases(strategy, 64, 5)
+    keys = [case_key(x) for x in a]
+    assert 48 <= len(a) <= 64 and len(set(keys)) == len(keys)
+    assert [case_key(x) for x in draw_cases(strategy, 64, 5)] == keys
+    assert [case_key(x) for x in draw_cases(strategy, 64, 6)] != keys
+
+
+def test_reuse_batches_are_judged_and_a_bug_only_they_reach_is_reported(install):
+    oracle = install(Batched())
+
+    def reusing(op, cases):  # every case, all-runtime, as cute-cpp's hook returns them
+        oracle.reuse_calls += 1
+        out = [retype(tuple(a), False) for a in cases]
+        out = [a for a in out if staticness(a) == "dynamic"]
+        oracle.reused.update(case_key(a) for a in out)
+        return out
+
+    real = oracle._run_many
+
+    def wrong_on_reused(cases):
+        outs = real(cases)
+        return [Outcome.ok(LayoutBase(7, 3)) if op == "coalesce" and case_key(a) in oracle.reused
+                else out for (op, a), out in zip(cases, outs)]
+
+    oracle.reusing, oracle._run_many = reusing, wrong_on_reused
+    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce"], budget=4.0,
+                                use_db=False)
+    (row,) = rep["results"]
+    assert oracle.reuse_calls >= 1 and row["reused_cases"] > 0
+    assert row["status"] == "fail" and not row["known_finding"], row
+    assert case_key(decode(row["counterexample"])) in oracle.reused
+    assert rep["summary"]["reused_cases"] == row["reused_cases"]
+
+
+def test_no_reuse_batch_with_max_examples(install):
+    """--max-examples runs are a function of the seed; what is compiled depends on the cache."""
+    oracle = install(Batched())
+    oracle.reusing = lambda op, cases: pytest.fail("reusing called with --max-examples")
+    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce"], max_examples=30,
+                                use_db=False)
+    assert rep["results"][0]["cases"] > 0 and rep["results"][0]["reused_cases"] == 0
+
+
+def test_the_precompile_gets_the_first_calls_of_every_pair_and_they_are_judged_first(install):
+    oracle = install(Batched())
+    prepared = []
+    oracle.prepare = lambda calls: prepared.append([(op, case_key(a)) for op, a in calls])
+    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce", "diff.size"],
+                                budget=3.0, use_db=False)
+    assert len(prepared) == 1 and {op for op, _ in prepared[0]} == {"coalesce", "size"}
+    assert all(r["cases"] > 0 for r in rep["results"])
+    first = {op: [c for c in oracle.batches if c and c[0][0] == op][0] for op in ("coalesce", "size")}
+    for op, batch in first.items():  # the first batch judged is the one prepared
+        assert set(batch) <= set(prepared[0]), op
+
+
+def _cpp(tmp_path):
+    from layoutcheck.oracles.cute_cpp import CuteCppOracle
+    o = CuteCppOracle(cache_dir=tmp_path / "cache", jobs=1)
+    reason = o.unavailable_reason()
+    if reason:
+        pytest.skip(f"cute-cpp unavailable: {reason}")
+    return o
+
+
+def test_cute_cpp_reuses_a_compiled_kernel_for_new_values_only(tmp_path):
+    o = _cpp(tmp_path)
+    L = LayoutBase.parse
+    first = (L("(4,2):(2,8)"), L("(2,2):(1,2)"))
+    (out,) = o.run_many([("composition", first)])
+    assert out.kind == "ok"
+    compiles = o.compiles
+    same_types = (L("(6,3):(1,6)"), L("(3,2):(2,3)"))
+    other_nesting = (L("((4,2),2):((2,1),8)"), L("(2,2):(1,2)"))
+    static_twin = (L("(_6,_3):(_1,_6)"), L("(_3,_2):(_2,_3)"))
+    got = o.reusing("composition", [same_types, other_nesting, static_twin])
+    assert [case_key(a) for a in got] == [case_key(same_types), case_key(same_types)]
+    assert o.compiles == compiles  # asking compiles nothing
+    (again,) = o.run_many([("composition", got[0])])
+    assert o.compiles == compiles and again.kind == "ok"  # ran by the compiled driver
+    # prepare compiles a new type's kernel; its case then runs without a compile
+    assert o.prepare([("composition", other_nesting)]) == 1 and o.compiles > compiles
+    n = o.compiles
+    (later,) = o.run_many([("composition", other_nesting)])
+    assert o.compiles == n and later.kind in ("ok", "raised")
+
+
+def test_a_pair_that_judged_no_case_is_never_a_pass(install, monkeypatch):
+    from layoutcheck.fuzz import pairs
+    install(Batched())
+    monkeypatch.setattr(pairs, "draw_cases", lambda *a, **k: [])
+    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce"], budget=2.0,
+                                use_db=False)
+    (row,) = rep["results"]
+    assert row["status"] == "skipped" and row["not_reached"] and row["cases"] == 0
+    assert campaign.exit_status(rep) == 2
+
+
+def test_no_stage_starts_past_the_deadline():
+    """A law's later calls need earlier answers (prefetch stages): past the deadline the
+    waiting cases are returned, to be dropped, instead of another compile round."""
+    from layoutcheck.fuzz.batched import Prefetching, prefetch
+    from layoutcheck.fuzz.targets import get_oracle
+    proxy = Prefetching(Batched())
+    check = BY_NAME["law.composition.associative"]
+    cases = draw_cases(check.strategy(), 8, 1)
+    ctx = campaign._Ctx(proxy, get_oracle("spec"))
+    late = prefetch(proxy, check, ctx, cases, until=0.0)  # monotonic 0: long past
+    assert late and len(proxy.oracle.batches) == 1  # the first stage only
+    assert prefetch(proxy, check, ctx, cases) == set() and len(proxy.oracle.batches) > 1
