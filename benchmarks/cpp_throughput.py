@@ -47,40 +47,13 @@ def _strategies(static):
     }
 
 
-def _draw_cases(strategy, n, seed_value):
-    """n argument tuples drawn by hypothesis with a fixed seed (generation only)."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as hseed
-    out = []
-
-    @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @hseed(seed_value)
-    @given(strategy)
-    def collect(args):
-        out.append(args)
-    collect()
-    return out
-
-
-def _retype(x, static):
-    """x with every integer static (``C``) or every integer a runtime int."""
-    from layoutcheck.integers import C
-    from layoutcheck.layout import LayoutBase
-    if isinstance(x, LayoutBase):
-        return LayoutBase(_retype(x.shape, static), _retype(x.stride, static))
-    if isinstance(x, tuple):
-        return tuple(_retype(e, static) for e in x)
-    if isinstance(x, int) and not isinstance(x, bool):
-        return C(int(x)) if static else int(x)
-    return x  # _ (Underscore)
-
-
 def draw(static, per_op, seed):
     """Cases of OPS whose integers are all static (static=True) or all runtime ints."""
+    from layoutcheck.fuzz.batched import draw_cases
+    from layoutcheck.oracles.cpp_cases import retype
     cases = []
     for k, (op, strat) in enumerate(_strategies(static).items()):
-        cases += [(op, _retype(tuple(a), static)) for a in _draw_cases(strat, per_op, seed * 100 + k)]
+        cases += [(op, retype(tuple(a), static)) for a in draw_cases(strat, per_op, seed * 100 + k)]
     return cases
 
 

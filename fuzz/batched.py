@@ -15,8 +15,8 @@ from .bounds import bounded
 from .properties import Skip
 from .targets import case_key
 
-__all__ = ["BATCHED", "BATCH_CASES", "Prefetching", "draw_cases", "first_stage", "prefetch",
-           "tolerant"]
+__all__ = ["BATCHED", "BATCH_CASES", "Prefetching", "draw_cases", "draw_pool", "first_stage",
+           "prefetch", "tolerant"]
 
 BATCHED = ("cute-cpp", "cute-dsl")
 BATCH_CASES = 64   # cases drawn per batch
@@ -152,3 +152,56 @@ def draw_cases(strategy, n, seed_value):
                 out.append(args)
     collect()
     return out[:n]
+
+
+# --- reuse pools: cases drawn with their choices, and neighbours of them (issue 14) -------------
+
+def _recorded(strategy, rnd, prefix=()):
+    """(case, choice nodes) drawn by hypothesis' ConjectureData directly (no engine, no test
+    function), ``prefix`` replayed first; None where the strategy rejected the draw."""
+    from hypothesis.control import BuildContext
+    from hypothesis.internal.conjecture.data import ConjectureData
+    data = ConjectureData(random=rnd, prefix=list(prefix) or None)
+    try:
+        with BuildContext(data, is_final=False, wrapped_test=None):
+            case = data.draw(strategy)
+    except Exception:  # noqa: BLE001 - a rejected or overrun draw: no case
+        return None
+    return case, tuple(data.nodes)
+
+
+def _neighbour(nodes, rnd):
+    """The choices of ``nodes`` with one or two bounded integer / boolean choices redrawn."""
+    values = [n.value for n in nodes]
+    spots = [i for i, n in enumerate(nodes) if n.type == "boolean" or (
+        n.type == "integer" and n.constraints.get("min_value") is not None
+        and n.constraints.get("max_value") is not None)]
+    for i in rnd.sample(spots, min(len(spots), rnd.choice((1, 1, 2)))):
+        n = nodes[i]
+        values[i] = (rnd.random() < 0.5) if n.type == "boolean" else \
+            rnd.randint(n.constraints["min_value"], n.constraints["max_value"])
+    return values
+
+
+def draw_pool(strategy, n, seed_value, near=()):
+    """Up to n distinct cases as ``[(case, nodes)]``, about half of them neighbours of ``near``
+    (pairs from an earlier pool: the same choices with one or two of them redrawn, so mostly
+    the same nesting with other values) and the rest drawn afresh, by a seeded generator;
+    None where this hypothesis lacks the internals it uses (then use ``draw_cases``)."""
+    import random
+    rnd = random.Random(seed_value)
+    out, seen = [], set()
+    near = list(near)
+    try:
+        for k in range(2 * n):
+            if len(out) >= n:
+                break
+            base = near[rnd.randrange(len(near))] if near and k % 2 == 0 else None
+            got = _recorded(strategy, rnd, _neighbour(base[1], rnd) if base else ())
+            if got is None or got[0] is None or case_key(got[0]) in seen:
+                continue
+            seen.add(case_key(got[0]))
+            out.append(got)
+    except (ImportError, AttributeError, TypeError):  # another hypothesis: its engine instead
+        return None
+    return out

@@ -6,7 +6,7 @@ import hashlib
 import shlex
 import time
 
-from .batched import BATCH_CASES, draw_cases, first_stage, prefetch
+from .batched import BATCH_CASES, draw_cases, draw_pool, first_stage, prefetch
 from .budget import MIN_CASES, ShrinkPool
 from .report import result_row
 from .steer import SKIP
@@ -26,6 +26,7 @@ AVERAGE = 30         # ... and on average
 MAX_RUN = 10         # examples per hypothesis run in budget mode (sized to the slice)
 FIRST_BATCH = 0.25   # of a drawn batch's cases, in a pair's guaranteed slice (budget mode)
 REUSE_POOL = 512     # cases drawn for a reuse batch (the oracle keeps the cheap ones)
+REUSE_NEAR = 64      # reusable cases a pair keeps as the neighbours' bases of its next pool
 REUSE_SHARE = 2.0    # reuse batches get at most this much time per second of drawn batches
 
 
@@ -70,6 +71,7 @@ class Pair:
         self.pending = None                # a first batch drawn by first_calls
         self.drawn_s = self.reuse_s = 0.0  # seconds in drawn / reuse batches (_batches)
         self.reuse_dry = self.reused = 0   # reuse pools in a row that yielded little; cases
+        self.reuse_near = []               # (case, choices) of the last pool's reusable cases
         self.done = self.not_reached = False
 
     def _grant(self, now, known):
@@ -218,14 +220,22 @@ class Pair:
                 and self.reuse_dry < 2 and self.reuse_s < REUSE_SHARE * self.drawn_s)
 
     def _reused(self):
-        """A reuse batch: ``REUSE_POOL`` drawn cases, of which the oracle keeps those it
-        answers without compiling (cute-cpp: runtime integers through compiled kernels)."""
-        pool = draw_cases(self.strategy, REUSE_POOL, _seed(self.seed, self.check.name,
-                                                           self.name, "reuse", self.chunk))
+        """A reuse batch: ``REUSE_POOL`` cases (``batched.draw_pool``: about half of them
+        neighbours of earlier pools' reusable cases, the same choices with one or two
+        redrawn), of which the oracle keeps those it answers without compiling (cute-cpp:
+        runtime integers through compiled kernels)."""
+        seed = _seed(self.seed, self.check.name, self.name, "reuse", self.chunk)
         self.chunk += 1
+        pool = draw_pool(self.strategy, REUSE_POOL, seed, near=self.reuse_near)
+        if pool is None:  # another hypothesis: drawn by its engine, no neighbours
+            pool = [(a, None) for a in draw_cases(self.strategy, REUSE_POOL, seed)]
         if not pool:
             return None
-        cases = self.proxy.oracle.reusing(self.check.op, pool)
+        picked = self.proxy.oracle.reusing(self.check.op, [a for a, _ in pool])
+        cases = [c for c in picked if c is not None]
+        near = [p for p, c in zip(pool, picked) if c is not None and p[1] is not None]
+        if near:
+            self.reuse_near = near[-REUSE_NEAR:]
         self.reuse_dry = 0 if len(cases) >= REUSE_POOL // 16 else self.reuse_dry + 1
         self.reused += len(cases)
         return cases

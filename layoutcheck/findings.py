@@ -101,11 +101,33 @@ def lineage(oracle):
     return oracle
 
 
-def _in_region(m, oracle, op, check, inputs):
+def _applies(m, oracle, op, check):
+    """The table is about this oracle's lineage, op and check (its region aside)."""
     line = lineage(oracle)
     if line is None or line not in m.get("oracles", ()):
         return False
-    if not all(fnmatch.fnmatchcase(val, m.get(key, "*")) for key, val in (("op", op), ("check", check))):
+    return all(fnmatch.fnmatchcase(val, m.get(key, "*")) for key, val in (("op", op), ("check", check)))
+
+
+_TABLES = {}  # (oracle, op, check) -> (register, [(finding, table)])
+
+
+def _tables_for(register, oracle, op, check):
+    """[(finding, table)] of ``register`` (``load()``) that apply to (oracle, op, check), in
+    register order: the campaign asks for the same few triples for every case it draws
+    (a register loaded again is a new object: its tables are recomputed)."""
+    key = (oracle, op, check)
+    got = _TABLES.get(key)
+    if got is None or got[0] is not register:
+        if len(_TABLES) > 4096:
+            _TABLES.clear()
+        got = _TABLES[key] = (register, tuple(
+            (f, m) for f in register for m in match_tables(f) if _applies(m, oracle, op, check)))
+    return got[1]
+
+
+def _in_region(m, oracle, op, check, inputs, applies=None):
+    if not (_applies(m, oracle, op, check) if applies is None else applies):
         return False
     when = m.get("when")
     if not when:
@@ -142,8 +164,8 @@ def find_region(oracle, op, check, inputs=()):
     """The id of the first finding whose region (``when``) covers these inputs, or None
     (DESIGN.md "Answer-precise findings"; used to steer generation, never to pass a gate)."""
     _load_predicates()
-    for f in load():
-        if any(_in_region(m, oracle, op, check, inputs) for m in match_tables(f)):
+    for f, m in _tables_for(load(), str(oracle), op, check):
+        if _in_region(m, oracle, op, check, inputs, applies=True):
             return f["id"]
     return None
 
@@ -153,10 +175,10 @@ def explain(oracle, op, check, inputs=(), answer=None, reference=None):
     symptom is the oracle's ``answer`` (an Outcome), or None."""
     _load_predicates()
     inputs = tuple(inputs)
-    for f in load():
-        for m in match_tables(f):
-            if _in_region(m, oracle, op, check, inputs) and _shows_symptom(m, op, inputs, answer, reference):
-                return f, m
+    for f, m in _tables_for(load(), str(oracle), op, check):
+        if _in_region(m, oracle, op, check, inputs, applies=True) \
+                and _shows_symptom(m, op, inputs, answer, reference):
+            return f, m
     return None
 
 

@@ -157,25 +157,28 @@ class CuteCppOracle(Oracle):
         return len(kernels)
 
     def reusing(self, op, cases):
-        """The cases, every integer made a runtime ``int``, whose ``op`` kernel is already a
-        compiled driver kernel (in this process or the persistent library): the fuzz
-        campaign's *reuse batches* (fuzz/pairs.py) run them at driver speed, with no
-        compile.  Each is a new input to CuTe's compiled code (same types, new values),
-        judged like any other case."""
+        """For each case: the case with every integer a runtime ``int`` when its ``op``
+        kernel is already a compiled driver kernel (in this process or the persistent
+        library), else None.  The fuzz campaign's *reuse batches* (fuzz/pairs.py) run those
+        at driver speed, with no compile: each is a new input to CuTe's compiled code (same
+        types, new values), judged like any other case."""
         from .cpp_cases import retype, staticness
         picked = []
         for args in cases:
             dyn = retype(tuple(args), False)
             if staticness(dyn) != "dynamic":
-                continue  # no integer to vary: the same C++ case as its static twin
+                picked.append((None, None))  # no integer to vary: its static twin's C++ case
+                continue
             try:
                 k, _ = kernel(op, dyn, PROTOCOL_OPS[op])
             except Exception:  # noqa: BLE001 - no kernel of this op and arity: not reusable
+                picked.append((None, None))
                 continue
             picked.append((k.key, dyn))
-        self.library.lookup([key for key, _ in picked], count=False)
+        self.library.lookup([key for key, _ in picked if key is not None], count=False)
         memo = self.library.memo
-        return [dyn for key, dyn in picked if memo.get(key, ("",))[0] == "driver"]
+        return [dyn if key is not None and memo.get(key, ("",))[0] == "driver" else None
+                for key, dyn in picked]
 
     def batch_cases(self, op):
         """Cases per fuzz batch for ``op``: the heavy TiledCopy and partition programs

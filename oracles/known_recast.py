@@ -184,25 +184,37 @@ def _static_inner_product(block, trg, order):
 
 
 @predicate
-def cpp_tile_to_shape_product_not_composable(block=None, trg=None, order=None, *rest):
-    """F-059 inside tile_to_shape: every integer static, and the blocked_product inside is one
-    whose composition CuTe C++ accepts though it does not exist (fuzz/known.py:
-    product_cute_accepts_not_composable)."""
+def tile_to_shape_product_not_composable(block=None, trg=None, order=None, *rest):
+    """F-059 (C++) / F-082 (DSL) inside tile_to_shape: every integer static, and the
+    blocked_product inside is one whose composition CuTe accepts though it does not exist
+    (fuzz/known.py: product_cute_accepts_not_composable)."""
     from layoutcheck.findings import PREDICATES
     pair = _static_inner_product(block, trg, order)
     return pair is not None and bool(PREDICATES["product_cute_accepts_not_composable"](*pair))
 
 
-@symptom
-def cpp_tile_to_shape_wrong_product(inputs, answer, reference):
-    """The answer has the function and size of CuTe C++'s own (wrong) blocked_product of the
-    pair inside (oracles/models_cpp.py)."""
-    from . import models_cpp
+def _same_as_model_product(inputs, answer, model):
+    """The answer has the function and size of ``model``'s blocked_product of the pair inside
+    tile_to_shape (CuTe's own, wrong, product)."""
     pair = _static_inner_product(*(tuple(inputs) + (None,) * 3)[:3])
-    want = None if pair is None else models_cpp.answer("blocked_product", *pair)
+    want = None if pair is None else model("blocked_product", *pair)
     if want is None or want.kind != "ok" or not _ok(answer) or not isinstance(answer.value, LayoutBase):
         return False
     return _fn(answer.value) == _fn(want.value) and _size(answer.value.shape) == _size(want.value.shape)
+
+
+@symptom
+def cpp_tile_to_shape_wrong_product(inputs, answer, reference):
+    """CuTe C++'s product inside tile_to_shape (oracles/models_cpp.py)."""
+    from . import models_cpp
+    return _same_as_model_product(inputs, answer, models_cpp.answer)
+
+
+@symptom
+def dsl_tile_to_shape_wrong_product(inputs, answer, reference):
+    """The DSL's product inside tile_to_shape (oracles/known_dsl.py's model)."""
+    from . import known_dsl
+    return _same_as_model_product(inputs, answer, known_dsl.answer)
 
 
 @predicate

@@ -555,3 +555,17 @@ def test_F059_inside_tile_to_shape(cpp_triage):
     assert _tk("tts", Outcome.ok(LayoutBase.parse("((_1,_3),(_3,_2)):((_2,_1),(_3,_9))"))) is None
     # with runtime integers the divisibility check of C++ refuses at compile time: not F-059
     assert cpp_triage["tts_rt"].kind == "raised" and _tk("tts_rt", cpp_triage["tts_rt"]) != "F-059"
+
+
+def test_F082_inside_tile_to_shape_for_the_dsl():
+    """No DSL needed: the DSL's answer to the gate's case (`fuzz --against cute-dsl --budget
+    60`, stop 20) is its model's blocked_product of the pair inside; only that answer is known."""
+    P = LayoutBase.parse
+    args = (P("(_11,_1):(_8,_4)"), (spec.C(33), spec.C(2), spec.C(2)))
+    with pytest.raises(spec.LayoutError) as e:
+        spec.tile_to_shape(*args)
+    assert e.value.condition == "is_composable"
+    dsl = Outcome.ok(P("((_11,_3),(_1,_2),(_1,_2)):((_8,_1),(_4,_3),(_0,_6))"))
+    assert find_known("cute-dsl", "tile_to_shape", "agreement", args, dsl) == "F-082"
+    other = Outcome.ok(P("((_11,_3),(_1,_2),(_1,_2)):((_3,_1),(_4,_33),(_0,_66))"))
+    assert find_known("cute-dsl", "tile_to_shape", "agreement", args, other) is None
