@@ -424,20 +424,26 @@ def _warm_up(objs, names, reasons):
                 pass
 
 
-def _precompile(live):
+PRECOMPILE_FRACTION = 0.25  # of the budget, at most, for _precompile (plus one unit in flight)
+
+
+def _precompile(live, until):
     """Budget mode: the first-stage calls of every pair's first batch go, all at once, to
     each oracle that can ``prepare`` them (cute-cpp compiles their kernels in a few large
     units on every core, inside the budget); the guaranteed round then finds them compiled
-    instead of compiling several small units per pair.  The answers still come from each
-    pair's own run; a failure here shows again there."""
+    instead of compiling several small units per pair.  Nothing new starts past ``until``
+    (monotonic): the pairs left draw their first batch in their own turn.  The answers still
+    come from each pair's own run; a failure here shows again there."""
     by_oracle = {}
     for _, p in live:
+        if time.monotonic() > until:
+            break
         calls = p.first_calls()
         if calls:
             by_oracle.setdefault(id(p.proxy.oracle), (p.proxy.oracle, []))[1].extend(calls)
     for oracle, calls in by_oracle.values():
         try:
-            oracle.prepare(calls)
+            oracle.prepare(calls, until=until)
         except Exception:  # noqa: BLE001 - only a head start
             pass
 
@@ -478,7 +484,7 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
             else:
                 p.not_run = True
     else:
-        _precompile(live)
+        _precompile(live, t0 + PRECOMPILE_FRACTION * budget)
         order = {id(p): i for i, p in live}
         Scheduler([p for _, p in live], budget, t0=t0, pool=pool).run(
             after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)

@@ -173,8 +173,9 @@ class Pair:
             self._judge(cases)
             if reuse:
                 self.reuse_s += time.monotonic() - t
-            else:
+            else:  # its new kernels are new ground for reuse pools: try them again
                 self.drawn_s += time.monotonic() - t
+                self.reuse_dry = 0
 
     def first_calls(self):
         """For a batched oracle that can ``prepare`` calls (cute-cpp: compile their kernels
@@ -212,9 +213,10 @@ class Pair:
 
     def _reuse_turn(self):
         """A reuse batch next?  Only in budget mode (with --max-examples a run is a function
-        of the seed, and what is compiled depends on the cache), after a drawn batch, while
-        reuse pools still yield cases, and while reuse batches have had no more time than the
-        drawn ones times ``REUSE_SHARE``: cheap cases never crowd out new C++ types."""
+        of the seed, and what is compiled depends on the cache), after a drawn batch, unless
+        the last two pools since a drawn batch yielded little, and while reuse batches have
+        had no more time than the drawn ones times ``REUSE_SHARE``: cheap cases never crowd
+        out new C++ types."""
         hook = getattr(self.proxy.oracle, "reusing", None)
         return (callable(hook) and self.runner.limit is None and self.drawn_s > 0
                 and self.reuse_dry < 2 and self.reuse_s < REUSE_SHARE * self.drawn_s)

@@ -46,6 +46,7 @@ __all__ = ["CuteCppOracle", "case_source", "type_key", "default_include_dir", "f
 # just obtained instead of compiling the case again.
 ANSWERS = {}
 ANSWERS_LIMIT = 20000
+PREPARE_KERNEL_S = 0.075  # CPU-s a new kernel costs g++ (cold campaign: 224 s for 3,061)
 
 
 def _case_text(op, args):
@@ -136,11 +137,12 @@ class CuteCppOracle(Oracle):
         from .cpp_cases import campaign_mix
         return campaign_mix(op, cases, seed)
 
-    def prepare(self, cases):
+    def prepare(self, cases, until=None):
         """Compile, in one go, the kernels of ``cases`` (``[(op, args)]``) that the library
         lacks, in units of up to ``TU_SIZE`` kernels on every core; answer nothing (the
         cases run later as usual).  The campaign hands it the first calls of every pair
-        (fuzz/campaign.py ``_precompile``).  Returns the number of kernels asked for."""
+        (fuzz/campaign.py ``_precompile``).  ``until`` (monotonic): no new round of units
+        (one unit per job) starts after it.  Returns the number of kernels asked for."""
         from .cpp_vocab import handles as vocab_handles
         t0 = time.perf_counter()
         kernels = {}
@@ -152,7 +154,17 @@ class CuteCppOracle(Oracle):
             except Exception:  # noqa: BLE001 - answered (unsupported) when the case runs
                 continue
             kernels.setdefault(k.key, k)
-        self.library.build(kernels)
+        from .cpp_driver import TU_SIZE
+        keys, jobs, i = list(kernels), self.library.jobs, 0
+        while i < len(keys):
+            step = len(keys)
+            if until is not None:  # rounds of about a quarter of the time left (PREPARE_KERNEL_S)
+                left = until - time.monotonic()
+                if left <= 0:
+                    break
+                step = max(jobs * TU_SIZE[False], int(left * jobs / PREPARE_KERNEL_S / 4))
+            self.library.build({k: kernels[k] for k in keys[i:i + step]})
+            i += step
         self._seconds += time.perf_counter() - t0
         return len(kernels)
 

@@ -106,7 +106,7 @@ def test_no_reuse_batch_with_max_examples(install):
 def test_the_precompile_gets_the_first_calls_of_every_pair_and_they_are_judged_first(install):
     oracle = install(Batched())
     prepared = []
-    oracle.prepare = lambda calls: prepared.append([(op, case_key(a)) for op, a in calls])
+    oracle.prepare = lambda calls, until=None: prepared.append([(op, case_key(a)) for op, a in calls])
     rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce", "diff.size"],
                                 budget=3.0, use_db=False)
     assert len(prepared) == 1 and {op for op, _ in prepared[0]} == {"coalesce", "size"}
@@ -170,3 +170,30 @@ def test_no_stage_starts_past_the_deadline():
     late = prefetch(proxy, check, ctx, cases, until=0.0)  # monotonic 0: long past
     assert late and len(proxy.oracle.batches) == 1  # the first stage only
     assert prefetch(proxy, check, ctx, cases) == set() and len(proxy.oracle.batches) > 1
+
+
+def test_the_precompile_stays_within_its_share_of_the_budget(install, monkeypatch):
+    """No pair draws its first batch for the precompile, and no unit starts, past
+    PRECOMPILE_FRACTION of the budget (a cold cute-cpp precompile takes about 50 s)."""
+    import time
+    oracle = install(Batched())
+    seen = []
+
+    def slow_prepare(calls, until=None):
+        seen.append((len(calls), until))
+    oracle.prepare = slow_prepare
+    from layoutcheck.fuzz import pairs
+    real = pairs.Pair.first_calls
+
+    def slow_first_calls(self):
+        time.sleep(0.3)
+        return real(self)
+    monkeypatch.setattr(pairs.Pair, "first_calls", slow_first_calls)
+    t0 = time.monotonic()
+    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce", "diff.size",
+                                "diff.cosize", "diff.values", "diff.rank", "diff.flatten"],
+                                budget=2.0, use_db=False)
+    (n, until), = seen
+    assert until is not None and until <= t0 + campaign.PRECOMPILE_FRACTION * 2.0 + 0.5
+    assert n < 6 * 16  # the pairs past the share drew their batch in their own turn
+    assert all(r["cases"] > 0 or r.get("not_reached") for r in rep["results"])
