@@ -67,17 +67,29 @@ class Prefetching:
         return len(todo)
 
 
+def _record(proxy, check, ctx, cases):
+    """One recording pass over ``cases`` (``proxy.recording`` set): every oracle call the
+    check makes without a cached answer lands in ``proxy.misses``; returns the indexes of
+    the cases that made one."""
+    waiting = set()
+    for i, args in enumerate(cases):
+        before = len(proxy.misses)
+        try:
+            with bounded(args):
+                check.run(ctx, args)
+        except Exception:  # noqa: BLE001 - misses are recorded; cases judged later
+            pass
+        if len(proxy.misses) > before:
+            waiting.add(i)
+    return waiting
+
+
 def first_stage(proxy, check, ctx, cases):
     """The oracle calls ``check`` makes on ``cases`` before it needs any answer (the first
     stage of ``prefetch``), recorded without calling the oracle."""
     proxy.recording = True
     try:
-        for args in cases:
-            try:
-                with bounded(args):
-                    check.run(ctx, args)
-            except Exception:  # noqa: BLE001 - only the calls are wanted
-                pass
+        _record(proxy, check, ctx, cases)
     finally:
         proxy.recording = False
     calls, proxy.misses = proxy.misses, []
@@ -92,16 +104,7 @@ def prefetch(proxy, check, ctx, cases, until=None):
     proxy.recording = True
     try:
         for stage in range(STAGES):
-            waiting = set()
-            for i, args in enumerate(cases):
-                before = len(proxy.misses)
-                try:
-                    with bounded(args):
-                        check.run(ctx, args)
-                except Exception:  # noqa: BLE001 - misses are recorded; cases judged later
-                    pass
-                if len(proxy.misses) > before:
-                    waiting.add(i)
+            waiting = _record(proxy, check, ctx, cases)
             if not waiting:
                 break
             if stage and until is not None and time.monotonic() > until:

@@ -228,11 +228,19 @@ def _compile(toolchain, folder, source, timeout):
         cmd = [toolchain.cxx, *toolchain.flags(), f"-I{folder}", str(src), "-o", str(out)]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env())
         if p.returncode != 0:
-            if "error" in p.stderr:  # a rejection, not a compiler that failed to run
+            if _is_rejection(p.returncode, p.stderr):  # kept: the same source fails again
                 _write(failed, p.stderr)
             return None, p.stderr
         os.replace(out, binary)
     return binary, None
+
+
+def _is_rejection(returncode, stderr):
+    """g++ ran and refused the source (an error in CuTe's or our code), as opposed to g++
+    killed (out of memory: "Killed", a signal) or crashing (an internal compiler error):
+    only a rejection may be cached."""
+    return (returncode > 0 and "error" in stderr and "internal compiler error" not in stderr
+            and "Killed" not in stderr)
 
 
 def _run(binary, n, timeout):

@@ -197,3 +197,13 @@ def test_the_precompile_stays_within_its_share_of_the_budget(install, monkeypatc
     assert until is not None and until <= t0 + campaign.PRECOMPILE_FRACTION * 2.0 + 0.5
     assert n < 6 * 16  # the pairs past the share drew their batch in their own turn
     assert all(r["cases"] > 0 or r.get("not_reached") for r in rep["results"])
+
+
+def test_only_a_real_rejection_of_a_unit_is_cached():
+    """cpp_vocab keeps the diagnostics of a unit g++ refused (the same source fails again);
+    g++ killed or crashing is no answer about the source and is never kept."""
+    from layoutcheck.oracles.cpp_vocab import _is_rejection
+    assert _is_rejection(1, "case.cpp:12:3: error: static assertion failed: Static shape_div failure")
+    assert not _is_rejection(1, "g++: internal compiler error: Killed signal terminated program cc1plus")
+    assert not _is_rejection(-9, "error")
+    assert not _is_rejection(1, "collect2: ld returned 1 exit status")
