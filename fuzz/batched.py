@@ -173,12 +173,22 @@ def _recorded(strategy, rnd, prefix=()):
     return case, tuple(data.nodes)
 
 
+NEIGHBOUR_WIDTH = 8  # a neighbour redraws integer choices of at least this many values
+
+
 def _neighbour(nodes, rnd):
-    """The choices of ``nodes`` with one or two bounded integer / boolean choices redrawn."""
+    """The choices of ``nodes`` with one or two bounded integer choices redrawn: choices with
+    at least NEIGHBOUR_WIDTH values where there are some (those are mostly extents and
+    strides; a narrow choice or a boolean more often picks a rank or a nesting, hence
+    another C++ type: measured over 13 checks, 0.80 reusable neighbours a draw against 0.63
+    when any bounded choice was redrawn), else any bounded integer or boolean choice."""
     values = [n.value for n in nodes]
-    spots = [i for i, n in enumerate(nodes) if n.type == "boolean" or (
-        n.type == "integer" and n.constraints.get("min_value") is not None
-        and n.constraints.get("max_value") is not None)]
+    bounded = [i for i, n in enumerate(nodes) if n.type == "integer"
+               and n.constraints.get("min_value") is not None
+               and n.constraints.get("max_value") is not None]
+    spots = [i for i in bounded if nodes[i].constraints["max_value"]
+             - nodes[i].constraints["min_value"] >= NEIGHBOUR_WIDTH] or \
+        bounded + [i for i, n in enumerate(nodes) if n.type == "boolean"]
     for i in rnd.sample(spots, min(len(spots), rnd.choice((1, 1, 2)))):
         n = nodes[i]
         values[i] = (rnd.random() < 0.5) if n.type == "boolean" else \
@@ -187,7 +197,7 @@ def _neighbour(nodes, rnd):
 
 
 def draw_pool(strategy, n, seed_value, near=()):
-    """Up to n distinct cases as ``[(case, nodes)]``, about half of them neighbours of ``near``
+    """Up to n distinct cases as ``[(case, nodes)]``, about three in four of them neighbours of ``near``
     (pairs from an earlier pool: the same choices with one or two of them redrawn, so mostly
     the same nesting with other values) and the rest drawn afresh, by a seeded generator;
     None where this hypothesis lacks the internals it uses (then use ``draw_cases``)."""
@@ -199,7 +209,7 @@ def draw_pool(strategy, n, seed_value, near=()):
         for k in range(2 * n):
             if len(out) >= n:
                 break
-            base = near[rnd.randrange(len(near))] if near and k % 2 == 0 else None
+            base = near[rnd.randrange(len(near))] if near and k % 4 else None
             got = _recorded(strategy, rnd, _neighbour(base[1], rnd) if base else ())
             if got is None or got[0] is None or case_key(got[0]) in seen:
                 continue

@@ -222,7 +222,7 @@ class Pair:
                 and self.reuse_dry < 2 and self.reuse_s < REUSE_SHARE * self.drawn_s)
 
     def _reused(self):
-        """A reuse batch: ``REUSE_POOL`` cases (``batched.draw_pool``: about half of them
+        """A reuse batch: ``REUSE_POOL`` cases (``batched.draw_pool``: about three in four of them
         neighbours of earlier pools' reusable cases, the same choices with one or two
         redrawn), of which the oracle keeps those it answers without compiling (cute-cpp:
         runtime integers through compiled kernels)."""

@@ -116,21 +116,33 @@ def integers(min_value=1, max_value=16, static=None):
 
 # --- nesting ---------------------------------------------------------------------------
 
-def _group(draw, items, max_rank, depth_left, empty):
-    """Nest a flat list of leaves into a tuple tree of depth <= depth_left (top rank <= max_rank)."""
+def _group(draw, items, max_rank, depth_left, empty, top=True):
+    """Nest a flat list of leaves into a tuple tree of depth <= depth_left (top rank <=
+    max_rank; an inner group's rank too where its depth allows a fold)."""
     out, rest = [], list(items)
     while rest:
         if depth_left > 1 and len(rest) > 1 and _int(draw, 0, 3) == 3:
             k = _int(draw, 2, len(rest))
-            out.append(_group(draw, rest[:k], max_rank, depth_left - 1, empty))
+            out.append(_group(draw, rest[:k], max_rank, depth_left - 1, empty, top=False))
             rest = rest[k:]
         else:
             out.append(rest.pop(0))
         if empty and _int(draw, 0, 7) == 7:
             out.append(())
-    if len(out) > max_rank:  # fold the tail into one nested mode to respect the rank bound
-        out = out[:max_rank - 1] + [tuple(out[max_rank - 1:])]
+    if len(out) > max_rank and (top or depth_left > 1):  # fold the tail into one nested mode
+        tail = out[max_rank - 1:]
+        if depth_left > 1 and max(map(_depth, tail)) > depth_left - 2:
+            tail = [x for t in tail for x in _leaves_of(t)]  # so that the fold's level fits
+        out = out[:max_rank - 1] + [tuple(tail)]
     return tuple(out)
+
+
+def _depth(t):
+    return 1 + max(map(_depth, t), default=0) if isinstance(t, tuple) else 0
+
+
+def _leaves_of(t):
+    return [x for e in t for x in _leaves_of(e)] if isinstance(t, tuple) else [t]
 
 
 def _rebuild(template, flat):

@@ -207,3 +207,26 @@ def test_only_a_real_rejection_of_a_unit_is_cached():
     assert not _is_rejection(1, "g++: internal compiler error: Killed signal terminated program cc1plus")
     assert not _is_rejection(-9, "error")
     assert not _is_rejection(1, "collect2: ld returned 1 exit status")
+
+
+def test_a_neighbour_redraws_wide_integer_choices_and_falls_back_to_any_bounded_one():
+    """batched._neighbour: extents and strides (choices of NEIGHBOUR_WIDTH values or more)
+    are redrawn, not the narrow choices and booleans that pick ranks and nestings; a case
+    with no wide choice gets one of its bounded choices redrawn."""
+    import random
+    from types import SimpleNamespace as N
+
+    from layoutcheck.fuzz.batched import NEIGHBOUR_WIDTH, _neighbour
+    narrow = [N(type="integer", value=1, constraints=dict(min_value=0, max_value=2)),
+              N(type="boolean", value=False, constraints={})]
+    wide = N(type="integer", value=3, constraints=dict(min_value=1, max_value=NEIGHBOUR_WIDTH + 1))
+    rnd, changed = random.Random(1), set()
+    for _ in range(200):
+        got = _neighbour(narrow + [wide], rnd)
+        changed |= {i for i, (n, v) in enumerate(zip(narrow + [wide], got)) if v != n.value}
+    assert changed == {2}
+    changed = set()
+    for _ in range(200):
+        got = _neighbour(narrow, rnd)
+        changed |= {i for i, (n, v) in enumerate(zip(narrow, got)) if v != n.value}
+    assert changed and changed <= {0, 1}

@@ -181,3 +181,16 @@ def test_shrinks_pairs():
 def test_bad_bounds_are_refused(kw):
     with pytest.raises(LayoutError, match="max_"):
         S.layouts(**kw)
+
+
+def test_the_rank_fold_keeps_the_depth_bound():
+    """_group folds modes past max_rank into one nested mode; that fold once added a level
+    past max_depth (found by test_layouts_respect_bounds: (3,16,(1,((1,1))))) and, in a
+    group at its last level, nested one level too deep ((((33,1,(1,1)))))."""
+    from layoutcheck.fuzz.batched import draw_cases
+    for seed in range(3):
+        for L in draw_cases(S.layouts(max_size=64, max_depth=3, max_rank=3), 1500, seed):
+            assert _depth(L.shape) <= 3, L
+            assert not isinstance(L.shape, tuple) or len(L.shape) <= 3, L
+    for L in draw_cases(S.layouts(max_depth=2, max_rank=2, max_leaves=5), 1500, 9):
+        assert _depth(L.shape) <= 2 and (not isinstance(L.shape, tuple) or len(L.shape) <= 2), L
