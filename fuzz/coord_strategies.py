@@ -172,9 +172,11 @@ def layout_left_args():
     return st.tuples(S.shapes(max_size=256))
 
 
-def int_tuples(max_leaves=5, elements=_SMALL):
-    """IntTuples: an int or a nested tuple of ints (the empty tuple too)."""
-    return st.one_of(S.nested_tuples(elements, max_leaves=max_leaves), st.just(()))
+def int_tuples(max_leaves=5, elements=_SMALL, max_depth=3):
+    """IntTuples: an int or a nested tuple of ints (the empty tuple too), nested up to
+    ``max_depth`` levels (3: a flatten that goes one level only shows at depth 3)."""
+    return st.one_of(S.nested_tuples(elements, max_leaves=max_leaves, max_depth=max_depth),
+                     st.just(()))
 
 
 def inttuple_args():
