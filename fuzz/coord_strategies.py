@@ -172,16 +172,17 @@ def layout_left_args():
     return st.tuples(S.shapes(max_size=256))
 
 
-def int_tuples(max_leaves=5, elements=_SMALL, max_depth=3):
+def int_tuples(max_leaves=5, elements=_SMALL, max_depth=2):
     """IntTuples: an int or a nested tuple of ints (the empty tuple too), nested up to
-    ``max_depth`` levels (3: a flatten that goes one level only shows at depth 3)."""
+    ``max_depth`` levels."""
     return st.one_of(S.nested_tuples(elements, max_leaves=max_leaves, max_depth=max_depth),
                      st.just(()))
 
 
 def inttuple_args():
-    """(a,) for product / flatten."""
-    return st.tuples(int_tuples())
+    """(a,) for product / flatten, nested up to 3 levels (a flatten that goes one level only
+    shows from depth 3 on)."""
+    return st.tuples(int_tuples(max_depth=3))
 
 
 @st.composite
