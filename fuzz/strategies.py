@@ -132,17 +132,14 @@ def _group(draw, items, max_rank, depth_left, empty, top=True):
     if len(out) > max_rank and (top or depth_left > 1):  # fold the tail into one nested mode
         tail = out[max_rank - 1:]
         if depth_left > 1 and max(map(_depth, tail)) > depth_left - 2:
-            tail = [x for t in tail for x in _leaves_of(t)]  # so that the fold's level fits
+            tail = [x for t in tail for x in leaves(t)]  # so that the fold's level fits
         out = out[:max_rank - 1] + [tuple(tail)]
     return tuple(out)
 
 
 def _depth(t):
+    """The nesting depth (spec/tuples.py ``depth``, without its checks: drawing is hot)."""
     return 1 + max(map(_depth, t), default=0) if isinstance(t, tuple) else 0
-
-
-def _leaves_of(t):
-    return [x for e in t for x in _leaves_of(e)] if isinstance(t, tuple) else [t]
 
 
 def _rebuild(template, flat):
