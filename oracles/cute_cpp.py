@@ -28,6 +28,7 @@ precompiled header.  The fuzz campaign sends this oracle its batches through ``c
 (``oracles/cpp_cases.py``, ``$LAYOUTCHECK_CPP_MIX``): mostly all-static or all-dynamic cases.  ``stats()`` counts cases by path and the compiler's work.
 """
 
+import threading
 import time
 
 from layoutcheck.errors import LayoutError
@@ -88,6 +89,11 @@ class CuteCppOracle(Oracle):
         self._parsed = {}  # static kernel key -> Outcome
         self._cases = dict(driver=0, static=0, rejected=0, unsupported=0)
         self._seconds = 0.0
+        self._seconds_lock = threading.Lock()
+
+    def _spent(self, t0):
+        with self._seconds_lock:  # prepare may run beside the campaign's thread (fuzz/pairs.py)
+            self._seconds += time.perf_counter() - t0
 
     @property
     def compiles(self):
@@ -165,8 +171,19 @@ class CuteCppOracle(Oracle):
                 step = max(jobs * TU_SIZE[False], int(left * jobs / PREPARE_KERNEL_S / 4))
             self.library.build({k: kernels[k] for k in keys[i:i + step]})
             i += step
-        self._seconds += time.perf_counter() - t0
+        self._spent(t0)
         return len(kernels)
+
+    def uncompiled(self, cases):
+        """How many kernels of ``cases`` (``[(op, args)]``) are not compiled yet (in this
+        process or the persistent library)."""
+        keys = set()
+        for op, args in cases:
+            try:
+                keys.add(kernel(op, args, PROTOCOL_OPS[op])[0].key)
+            except Exception:  # noqa: BLE001 - no kernel: nothing to compile
+                continue
+        return len(self.library.lookup(list(keys), count=False))
 
     def reusing(self, op, cases):
         """For each case: the case with every integer a runtime ``int`` when its ``op``
@@ -238,7 +255,7 @@ class CuteCppOracle(Oracle):
             ANSWERS.clear()
         for (op, args), out in zip(cases, results):
             ANSWERS[_case_text(op, args)] = out
-        self._seconds += time.perf_counter() - t0
+        self._spent(t0)
         return results
 
     def _run_vocab(self, cases):
@@ -254,7 +271,7 @@ class CuteCppOracle(Oracle):
                                               self.library.jobs)):
             results[i] = out
             self._cases["driver"] += 1
-        self._seconds += time.perf_counter() - t0
+        self._spent(t0)
         if rest:
             for i, out in zip(rest, self._run_many([cases[i] for i in rest])):
                 results[i] = out

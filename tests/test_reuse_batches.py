@@ -94,6 +94,50 @@ def test_reuse_batches_are_judged_and_a_bug_only_they_reach_is_reported(install)
     assert rep["summary"]["reused_cases"] == row["reused_cases"]
 
 
+def test_a_drawn_batch_compiles_on_a_thread_while_reuse_batches_are_judged(install):
+    """fuzz/pairs.py ``_reuse_while_compiling``: the oracle's ``prepare`` of a drawn batch runs
+    beside the campaign's thread, which judges reuse batches (only reusable cases) meanwhile."""
+    import threading
+    import time
+    oracle = install(Batched())
+    events = []
+
+    def reusing(op, cases):
+        out = [retype(tuple(a), False) for a in cases]
+        out = [a if staticness(a) == "dynamic" else None for a in out]
+        oracle.reused.update(case_key(a) for a in out if a is not None)
+        return out
+
+    def prepare(calls, until=None):
+        if threading.current_thread() is threading.main_thread():
+            return  # the campaign's precompile
+        events.append(("start", len(calls)))
+        time.sleep(0.4)  # a compile
+        events.append(("end",))
+
+    real = oracle._run_many
+
+    def run_many(cases):
+        events.append(("run", threading.current_thread() is threading.main_thread(),
+                       all(case_key(a) in oracle.reused for _, a in cases)))
+        return real(cases)
+
+    oracle.reusing, oracle.prepare, oracle._run_many = reusing, prepare, run_many
+    oracle.uncompiled = lambda calls: len(calls)
+    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce"], budget=4.0,
+                                use_db=False)
+    assert rep["results"][0]["status"] == "pass" and rep["results"][0]["reused_cases"] > 0
+    starts = [i for i, e in enumerate(events) if e[0] == "start"]
+    assert starts and all(e[1] > 0 for e in events if e[0] == "start")
+    beside = []
+    for i in starts:
+        end = next(j for j in range(i, len(events)) if events[j][0] == "end")
+        beside += [e for e in events[i:end] if e[0] == "run"]
+    assert beside, events[:40]  # reuse batches ran while a compile was in flight
+    assert all(main and reused for _, main, reused in beside)
+    assert all(e[1] for e in events if e[0] == "run")  # every answer on the campaign's thread
+
+
 def test_no_reuse_batch_with_max_examples(install):
     """--max-examples runs are a function of the seed; what is compiled depends on the cache."""
     oracle = install(Batched())
