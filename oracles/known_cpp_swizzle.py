@@ -244,25 +244,22 @@ def cpp_swizzle_right_inverse_construction(inputs, answer, reference):
         got.inner == R
 
 
-# --- F-240 through to_mixed_bits: the thread's diced projection is not a pow2 layout --------
+# --- to_mixed_bits of a diced projection that is not a pow2 layout (F-240, F-242) ---------
 
-@predicate
-def tiled_copy_thread_dice_not_pow2(L=None, thr=None, val=None, index=None, *rest):
-    """F-240's slice (index, _, (_, ..)) of Sw o O o tidfrg(B) (ThrCopy::partition_S / _D):
-    swizzle_layout.hpp slice_and_offset composes swizzle_anti_zy and swizzle_only_zy with
-    dice(c, tidfrg(B)) -- the thread mode -- (both pass CuTe's checks, oracles/models_cpp.py)
-    and hands the only_zy one to swizzle.hpp to_mixed_bits, whose integral case static_asserts
-    'Requires pow2 shape*stride.': some static leaf has shape*stride neither 0 nor 2^k.  That
-    comes before the sliced composition that F-240's divisibility rejection is about."""
+def diced_projection_not_pow2(Cl, coord):
+    """swizzle_layout.hpp slice_and_offset(c, Sw o O o L) off the all-``_`` path composes
+    swizzle_anti_zy and swizzle_only_zy with dice(c, L) (both pass CuTe's checks,
+    oracles/models_cpp.py) and hands the only_zy one to swizzle.hpp to_mixed_bits, whose
+    integral case static_asserts 'Requires pow2 shape*stride.': some static leaf has
+    shape*stride neither 0 nor 2^k.  That comes before the sliced composition (F-205)."""
     from layoutcheck.oracles import models_cpp as M
-    from layoutcheck.oracles.known_vocab import _thread_slice, _zy_layouts
-    sl = _thread_slice(L, thr, val, index)
-    if sl is None or rest:
+    from layoutcheck.oracles.known_vocab import _zy_layouts
+    if not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)) or \
+            coord is None or _all_underscore(coord):
         return False
-    Cl, coord = sl
     shape, anti, only = _zy_layouts(Cl.outer)
-    diced = _spec().dice(Cl.inner, coord)
     try:
+        diced = _spec().dice(Cl.inner, coord)
         M.run("composition", LayoutBase(tuple(map(C, shape)), tuple(map(C, anti))), diced)
         P = M.run("composition", LayoutBase(tuple(map(C, shape)), tuple(map(C, only))), diced)
     except (M.Reject, M.Abort, LayoutError):
@@ -271,6 +268,25 @@ def tiled_copy_thread_dice_not_pow2(L=None, thr=None, val=None, index=None, *res
     if not all(isinstance(x, C) for p in pairs for x in p):
         return False  # runtime: F-235's 'value' is not a member of 'int'
     return any(int(s) * int(d) and (int(s) * int(d)) & (int(s) * int(d) - 1) for s, d in pairs)
+
+
+@predicate
+def tiled_copy_thread_dice_not_pow2(L=None, thr=None, val=None, index=None, *rest):
+    """F-240's slice (index, _, (_, ..)) of Sw o O o tidfrg(B) (ThrCopy::partition_S / _D)
+    whose diced projection -- the thread mode's -- is not pow2 (``diced_projection_not_pow2``)."""
+    from layoutcheck.oracles.known_vocab import _thread_slice
+    sl = _thread_slice(L, thr, val, index)
+    return sl is not None and not rest and diced_projection_not_pow2(*sl)
+
+
+@predicate
+def swizzle_slice_diced_not_pow2(Cl=None, coord=None, *rest):
+    """F-242: slice_and_offset(c, Sw o O o L) at a coordinate with both ``_`` and integers
+    whose diced projection is not pow2 (``diced_projection_not_pow2``; a full coordinate is
+    F-208's region, the thread slices of a TiledCopy F-240's)."""
+    from layoutcheck.oracles.known_vocab import _has_underscore
+    return not rest and coord is not None and _has_underscore(coord) and \
+        diced_projection_not_pow2(Cl, coord)
 
 
 # --- F-238: slice_and_offset of Sw o O o L with a runtime sliced layout always decays --------

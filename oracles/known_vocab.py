@@ -566,4 +566,6 @@ PLANTED = [
      "raised: compile-time rejection: no matching function for call to 'upcast<2>(const int&)'", False),
     ("F-208", "cute-cpp", "composed_slice_and_offset", ["Sw<1,2,5> o _0 o (_4):(_4)", "(3)"],
      "raised: compile-time rejection: static assertion failed: Stride Divisibility Condition", False),
+    ("F-242", "cute-cpp", "composed_slice_and_offset", ["Sw<3,3,3> o _0 o ((_4,_22)):((_1,_16))", "((_,11))"],
+     "raised: compile-time rejection: static assertion failed: Requires pow2 shape*stride. (swizzle.hpp:442)", False),
 ]

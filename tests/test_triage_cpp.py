@@ -307,6 +307,10 @@ TRIAGE = {
                                            "(_2,_2):(_2,_1)", "0"]),
     "tc_pow2_d": ("tiled_copy_partition_D", ["Sw<2,2,3> o _0 o (_24,_6):(_6,_1)", "(_4,_1):(_1,_4)",
                                              "(_2,_2):(_2,_1)", "1"]),
+    # F-242: a partial coordinate whose diced projection is not pow2 (the gate's case), its
+    # 16-column twin (pow2: CuTe slices it)
+    "so_p2": ("composed_slice_and_offset", ["Sw<3,3,3> o _0 o ((_4,_22)):((_1,_16))", "((_,11))"]),
+    "so_p2_16": ("composed_slice_and_offset", ["Sw<3,3,3> o _0 o ((_4,_16)):((_1,_16))", "((_,11))"]),
     # F-059 inside tile_to_shape (the 300 s gate with reuse batches), its runtime twin
     "tts": ("tile_to_shape", ["(_1,_3):(_2,_4)", "(_3,_6)"]),
     "tts_rt": ("tile_to_shape", ["(1,3):(2,4)", "(3,6)"]),
@@ -569,3 +573,16 @@ def test_F082_inside_tile_to_shape_for_the_dsl():
     assert find_known("cute-dsl", "tile_to_shape", "agreement", args, dsl) == "F-082"
     other = Outcome.ok(P("((_11,_3),(_1,_2),(_1,_2)):((_3,_1),(_4,_33),(_0,_66))"))
     assert find_known("cute-dsl", "tile_to_shape", "agreement", args, other) is None
+
+
+def test_F242_partial_coordinate_dice_not_pow2(cpp_triage):
+    from layoutcheck.findings import PREDICATES
+    out = cpp_triage["so_p2"]
+    assert out.kind == "raised" and "Requires pow2 shape*stride." in out.message, out
+    assert PREDICATES["swizzle_slice_diced_not_pow2"](*_t("so_p2")[1])
+    assert _tk("so_p2", out) == "F-242"
+    assert _tk("so_p2", Outcome.raised("compile-time rejection: something else")) is None
+    twin = cpp_triage["so_p2_16"]  # 16 columns: the projection is pow2, and CuTe slices
+    op, args = _t("so_p2_16")
+    assert not PREDICATES["swizzle_slice_diced_not_pow2"](*args)
+    assert twin.kind == "ok" and compare(op, args, spec.composed_slice_and_offset(*args), twin.value).ok
