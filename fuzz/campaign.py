@@ -395,7 +395,8 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
               "max_examples": max_examples, "jobs": jobs,
               "oracles": {n: reasons[n] for n in names}, "results": results,
               "summary": summary(results, seconds, None if max_examples else budget),
-              "oracle_stats": oracle_stats(objs, names, results),
+              "oracle_stats": oracle_stats(objs, names, results,
+                                           shards=None if sharded is None else sharded.pop("oracle_stats", [])),
               "reference_cache": memo_stats(objs.get("spec"))}
     if sharded is not None:
         report["cluster"] = sharded
@@ -498,8 +499,8 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
 
 
 def _shard(kw):
-    kw = dict(kw)
-    return run_campaign(**kw)["results"]
+    rep = run_campaign(**dict(kw))
+    return {"rows": rep["results"], "oracle_stats": rep["oracle_stats"]}
 
 
 def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None, store=None,

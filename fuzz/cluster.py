@@ -118,7 +118,9 @@ def _prepare(unit):
 
 
 def execute(fn, unit, token=None):
-    """Run one unit on a worker: ``{"rows", "host", "pid", "seconds"}``."""
+    """Run one unit on a worker: ``{"rows", "oracle_stats", "host", "pid", "seconds"}``
+    (``fn`` returns the unit's rows, or ``{"rows", "oracle_stats"}``: the counters of the
+    unit's own oracles, which only it saw)."""
     _prepare(unit)
     if token is not None:
         try:
@@ -128,8 +130,9 @@ def execute(fn, unit, token=None):
         except Exception:  # noqa: BLE001 - no worker context (an engine without Dask)
             pass
     t0 = time.monotonic()
-    rows = fn(unit["kw"])
-    return {"rows": rows, "host": socket.gethostname(), "pid": os.getpid(),
+    out = fn(unit["kw"])
+    rows, stats = (out["rows"], out.get("oracle_stats")) if isinstance(out, dict) else (out, None)
+    return {"rows": rows, "oracle_stats": stats, "host": socket.gethostname(), "pid": os.getpid(),
             "seconds": round(time.monotonic() - t0, 3)}
 
 
@@ -408,7 +411,7 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
                                  shards, workers,
                                  store_spec=store.url if shared else None,
                                  replays=None if shared or store is None else list(db))
-        results, timeline, hosts, lost = {}, [], {}, []
+        results, timeline, hosts, lost, stats = {}, [], {}, [], []
         total = len(units) * len(selected)
         shown, cases = [0], [0]
 
@@ -417,6 +420,8 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
             if kind == "ok":
                 rows = value["rows"]
                 hosts.setdefault(value["host"], set()).add(value["pid"])
+                if value.get("oracle_stats"):
+                    stats.append(value["oracle_stats"])
             else:
                 rows = _lost_rows(unit, selected, value)
                 lost.append({"unit": unit["index"], "oracle": unit["oracle"],
@@ -444,5 +449,6 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
             "retried": [{"unit": i, "oracle": units[i]["oracle"], "seed": units[i]["seed"],
                          "starts": n} for i, n in sorted(attempts.items()) if n > 1],
             "lost": lost,
-            "hosts": {h: len(p) for h, p in hosts.items()}, "timeline": timeline}
+            "hosts": {h: len(p) for h, p in hosts.items()}, "timeline": timeline,
+            "oracle_stats": stats}
     return merged, info

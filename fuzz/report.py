@@ -73,8 +73,30 @@ def summary(results, seconds, budget=None):
     return s
 
 
-def oracle_stats(objs, names, results):
-    """Per oracle: what the harness measured, plus the oracle's own ``stats()`` if any."""
+def _summed(parts):
+    """The shards' counters of one oracle added up (numbers summed, nested dicts too; other
+    values from the first shard that has them)."""
+    out = {}
+    for part in parts:
+        for k, v in part.items():
+            if k in _PER_PROCESS or isinstance(v, bool) or not isinstance(v, (int, float, dict)):
+                out.setdefault(k, v)
+            elif isinstance(v, dict):
+                out[k] = _summed([out.get(k) or {}, v])
+            else:
+                out[k] = round(out.get(k, 0) + v, 3)
+    return out
+
+
+_HARNESS = ("cases", "seconds", "cases_per_s")
+_PER_PROCESS = ("jobs",)  # a setting of each shard's oracle, not a count
+
+
+def oracle_stats(objs, names, results, shards=None):
+    """Per oracle: what the harness measured, plus the oracle's own ``stats()`` if any.
+    ``shards`` (a sharded run): each shard's ``oracle_stats``, whose oracle counters are summed
+    (the parent's own oracle objects ran nothing); rates are not summed: the harness' are
+    recomputed from the merged rows."""
     out = {}
     for name in names:
         rows = [r for r in results if r["oracle"] == name and r["status"] != "skipped"]
@@ -82,6 +104,13 @@ def oracle_stats(objs, names, results):
         row = {"cases": cases, "seconds": round(secs, 2),
                "cases_per_s": round(cases / secs, 1) if secs else 0.0}
         fn = getattr(objs.get(name), "stats", None)
+        if shards is not None:
+            parts = [{k: v for k, v in s[name].items() if k not in _HARNESS}
+                     for s in shards if name in s]
+            row.update(_summed(parts))
+            row["shards"] = len(parts)
+            out[name] = row
+            continue
         if callable(fn):
             try:  # the oracle's own counters, never over the harness' cases / seconds
                 own = dict(fn() or {})

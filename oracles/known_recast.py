@@ -193,6 +193,16 @@ def tile_to_shape_product_not_composable(block=None, trg=None, order=None, *rest
     return pair is not None and bool(PREDICATES["product_cute_accepts_not_composable"](*pair))
 
 
+@predicate
+def cpp_tile_to_shape_product_not_complementable(block=None, trg=None, order=None, *rest):
+    """F-075 inside tile_to_shape (CuTe C++): every integer static, and the blocked_product
+    inside needs a complement that does not exist in CuTe's sense, which CuTe computes
+    anyway (oracles/known.py: cpp_not_complementable)."""
+    from layoutcheck.findings import PREDICATES
+    pair = _static_inner_product(block, trg, order)
+    return pair is not None and bool(PREDICATES["cpp_not_complementable"](*pair, op="blocked_product"))
+
+
 def _same_as_model_product(inputs, answer, model):
     """The answer has the function and size of ``model``'s blocked_product of the pair inside
     tile_to_shape (CuTe's own, wrong, product)."""

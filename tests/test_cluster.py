@@ -105,6 +105,22 @@ def test_merge_keeps_the_smallest_new_case_and_sums_cases():
     assert lost["status"] == "error" and lost["message"].startswith("incomplete:")  # never a pass
 
 
+def test_a_sharded_report_sums_the_shards_oracle_counters():
+    """The parent's oracle objects run nothing in a sharded run: the report's oracle counters
+    are the shards' (summed; a per-process setting and text kept), the harness' rate is the
+    merged rows'."""
+    from layoutcheck.fuzz.report import oracle_stats
+    rows = [result_row(_Check, "cute-cpp", "pass", cases=30, seconds=2.0),
+            result_row(_Check, "cute-cpp", "pass", cases=10, seconds=2.0)]
+    shard = lambda n: {"cute-cpp": {"cases": n, "seconds": 1.0, "cases_per_s": n, "compiles": n,  # noqa: E731
+                                    "oracle_seconds": 0.5, "jobs": 2, "cutlass_version": "4.2.0",
+                                    "oracle_cases": {"driver": n, "static": 1}}}
+    got = oracle_stats({}, ["cute-cpp"], rows, shards=[shard(3), shard(5)])["cute-cpp"]
+    assert got["cases"] == 40 and got["cases_per_s"] == 10.0 and got["shards"] == 2
+    assert got["compiles"] == 8 and got["oracle_seconds"] == 1.0 and got["jobs"] == 2
+    assert got["oracle_cases"] == {"driver": 8, "static": 2} and got["cutlass_version"] == "4.2.0"
+
+
 def test_local_cluster_of_two_workers_reproduces_the_reference(reference):
     rep = C.run_campaign(cluster="local:2", **RUN)
     assert _rows(rep) == _rows(reference)
@@ -113,6 +129,7 @@ def test_local_cluster_of_two_workers_reproduces_the_reference(reference):
     assert info["engine"] == "dask" and info["workers"] == 2 and info["units"] == 4
     assert info["lost"] == [] and info["retried"] == []
     assert info["timeline"][-1][1] == rep["summary"]["cases"]  # every unit's cases, summed
+    assert rep["oracle_stats"][ORACLE]["shards"] == 2 and "oracle_stats" not in info  # 2 units each
     bad = [r for r in rep["results"] if r["oracle"] == ORACLE and r["status"] == "fail"]
     assert bad and all(r["counterexample"] for r in bad) and rep["exit_status"] == 1
 

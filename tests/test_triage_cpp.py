@@ -313,6 +313,8 @@ TRIAGE = {
     "so_p2_16": ("composed_slice_and_offset", ["Sw<3,3,3> o _0 o ((_4,_16)):((_1,_16))", "((_,11))"]),
     # F-059 inside tile_to_shape (the 300 s gate with reuse batches), its runtime twin
     "tts": ("tile_to_shape", ["(_1,_3):(_2,_4)", "(_3,_6)"]),
+    # F-075 inside tile_to_shape (the 300 s gate, --cluster processes:2 on a kept cache)
+    "tts_c": ("tile_to_shape", ["((_3,_3)):((_1,_4))", "(_27)"]),
     "tts_rt": ("tile_to_shape", ["(1,3):(2,4)", "(3,6)"]),
 }
 
@@ -586,3 +588,18 @@ def test_F242_partial_coordinate_dice_not_pow2(cpp_triage):
     op, args = _t("so_p2_16")
     assert not PREDICATES["swizzle_slice_diced_not_pow2"](*args)
     assert twin.kind == "ok" and compare(op, args, spec.composed_slice_and_offset(*args), twin.value).ok
+
+
+def test_F075_inside_tile_to_shape(cpp_triage):
+    """The block (3,3):(1,4) has no complement in 27 (3*1 does not divide 4): the spec refuses
+    the blocked_product inside; CuTe C++ computes one anyway, as its model does."""
+    from layoutcheck.findings import PREDICATES
+    op, args = _t("tts_c")
+    out = cpp_triage["tts_c"]
+    assert str(out.value) == "(((_3,_3),_3)):(((_1,_4),_12))"
+    with pytest.raises(spec.LayoutError):
+        spec.tile_to_shape(*args)
+    assert PREDICATES["cpp_tile_to_shape_product_not_complementable"](*args)
+    assert not PREDICATES["cpp_tile_to_shape_product_not_complementable"](*decode(["((_3,_3)):((_1,_3))", "(_27)"]))
+    assert _tk("tts_c", out) == "F-075"
+    assert _tk("tts_c", Outcome.ok(LayoutBase.parse("(((_3,_3),_3)):(((_1,_4),_13))"))) is None
