@@ -468,7 +468,9 @@ def swizzle_conjugate_fails(L=None, sw=None, *rest):
 
 @symptom
 def cute_swizzle_construction(inputs, answer, reference):
-    """CuTe C++'s composition(Layout, Swizzle): make_swizzle<L(yyy), L(zzz)> o _0 o L."""
+    """CuTe C++'s composition(Layout, Swizzle): make_swizzle<L(yyy), L(zzz)> o _0 o L; where
+    that swizzle is the identity (L maps both masks to 0), composition(Swizzle<0,..>, L) is
+    L itself (swizzle_layout.hpp's identity case, F-236's rule)."""
     L, sw = inputs[0], inputs[1]
     S = _spec()
     y, z = _masks(sw)
@@ -477,6 +479,8 @@ def cute_swizzle_construction(inputs, answer, reference):
     except LayoutError:
         return False
     got = answer.value if _ok(answer) else None
+    if isinstance(got, LayoutBase):
+        return new.bits == 0 and got == L
     return isinstance(got, ComposedLayoutBase) and got.outer == new and int(got.offset) == 0 \
         and got.inner == L
 
@@ -560,6 +564,8 @@ PLANTED = [
     ("F-226", "cute-cpp", "composed_composition", ["(1):(1) o 1 o (1,2):(1,1)", "(_1:_0)"],
      "(1):(1) o 1 o (_1):(_0)", False),
     ("F-226", "cute-cpp", "composed_right_inverse", ["Sw<0,0,-1> o _0 o (4,8):(1,4)"], "_1:_0", False),
+    ("F-227", "cute-cpp", "layout_swizzle_composition", ["((_57,_2)):((_0,_171))", "Sw<1,1,4>"],
+     "((_57,_2)):((_0,_171))", False),
     ("F-227", "cute-cpp", "layout_swizzle_composition", ["(_16,_8):(_8,_1)", "Sw<1,4,3>"],
      "Sw<1,0,3> o _0 o (_16,_8):(_8,_1)", False),
     ("F-228", "cute-cpp", "composed_upcast", ["Sw<1,2,3> o 16 o (_8,_64):(_64,_1)", "2"],
