@@ -191,7 +191,9 @@ class Pair:
         waited on g++ for about 220 of a cold run's 300 s, with one core mostly idle).  The
         reuse batches judged meanwhile are not charged to ``REUSE_SHARE``: they delay no new
         C++ type.  Only in budget mode, once the pair has judged a drawn batch (so its pools
-        can hit compiled kernels); the batch itself is judged after, as before."""
+        can hit compiled kernels); the batch itself is judged after, as before.  A compile
+        that raises (CuTe's rejections do not: they are answers) is the pair's harness error,
+        never dropped, even past the deadline."""
         oracle, r = self.proxy.oracle, self.runner
         if not (callable(getattr(oracle, "prepare", None)) and callable(getattr(oracle, "reusing", None))
                 and r.limit is None and self.drawn_s > 0):
@@ -200,12 +202,13 @@ class Pair:
         calls = first_stage(self.proxy, self.check, r.ctx, cases)
         if not calls or (callable(uncompiled) and not uncompiled(calls)):
             return
+        failed = []
 
         def compile_them():
             try:
                 oracle.prepare(calls, until=r.hard_stop)
-            except Exception:  # noqa: BLE001 - only a head start: the batch's own run
-                pass           # compiles what is left and reports what fails
+            except Exception as e:  # noqa: BLE001 - raised on the campaign's thread below
+                failed.append(e)
         worker = threading.Thread(target=compile_them, name="lc-prepare", daemon=True)
         worker.start()
         try:
@@ -219,6 +222,8 @@ class Pair:
                 self.overlap_s += time.monotonic() - t
         finally:
             worker.join()
+        if failed:  # the harness failed (a compile that timed out, a g++ that broke): the
+            raise failed[0]  # pair's error, as the same compile on this thread would be
 
     def first_calls(self):
         """For a batched oracle that can ``prepare`` calls (cute-cpp: compile their kernels

@@ -138,6 +138,35 @@ def test_a_drawn_batch_compiles_on_a_thread_while_reuse_batches_are_judged(insta
     assert all(e[1] for e in events if e[0] == "run")  # every answer on the campaign's thread
 
 
+def test_a_background_compile_that_fails_is_the_pairs_error_never_a_pass(install):
+    """A harness failure in the background compile (here: a compile that timed out) is raised
+    on the campaign's thread: the pair is an error, exit status 1, even when the failure comes
+    after the deadline (the batch is then not judged, but the failure is not dropped)."""
+    import threading
+    import time
+
+    from layoutcheck.errors import LayoutError
+    oracle = install(Batched())
+
+    def reusing(op, cases):
+        out = [retype(tuple(a), False) for a in cases]
+        return [a if staticness(a) == "dynamic" else None for a in out]
+
+    def prepare(calls, until=None):
+        if threading.current_thread() is threading.main_thread():
+            return
+        time.sleep(max(0.0, until - time.monotonic()) + 0.2)  # runs past the deadline
+        raise LayoutError("cute-cpp: compiling a unit took more than 300 s")
+
+    oracle.reusing, oracle.prepare = reusing, prepare
+    oracle.uncompiled = lambda calls: len(calls)
+    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce"], budget=3.0,
+                                use_db=False)
+    (row,) = rep["results"]
+    assert row["status"] == "error" and "took more than 300 s" in row["message"], row
+    assert rep["exit_status"] != 0
+
+
 def test_no_reuse_batch_with_max_examples(install):
     """--max-examples runs are a function of the seed; what is compiled depends on the cache."""
     oracle = install(Batched())
