@@ -149,17 +149,8 @@ class CuteCppOracle(Oracle):
         cases run later as usual).  The campaign hands it the first calls of every pair
         (fuzz/campaign.py ``_precompile``).  ``until`` (monotonic): no new round of units
         (one unit per job) starts after it.  Returns the number of kernels asked for."""
-        from .cpp_vocab import handles as vocab_handles
         t0 = time.perf_counter()
-        kernels = {}
-        for op, args in cases:
-            if vocab_handles(op):
-                continue  # programs of their own (oracles/cpp_vocab.py)
-            try:
-                k, _ = kernel(op, args, PROTOCOL_OPS[op])
-            except Exception:  # noqa: BLE001 - answered (unsupported) when the case runs
-                continue
-            kernels.setdefault(k.key, k)
+        kernels = _kernels_of(cases)
         from .cpp_driver import TU_SIZE
         keys, jobs, i = list(kernels), self.library.jobs, 0
         while i < len(keys):
@@ -177,13 +168,7 @@ class CuteCppOracle(Oracle):
     def uncompiled(self, cases):
         """How many kernels of ``cases`` (``[(op, args)]``) are not compiled yet (in this
         process or the persistent library)."""
-        keys = set()
-        for op, args in cases:
-            try:
-                keys.add(kernel(op, args, PROTOCOL_OPS[op])[0].key)
-            except Exception:  # noqa: BLE001 - no kernel: nothing to compile
-                continue
-        return len(self.library.lookup(list(keys), count=False))
+        return len(self.library.lookup(list(_kernels_of(cases)), count=False))
 
     def reusing(self, op, cases):
         """For each case: the case with every integer a runtime ``int`` when its ``op``
@@ -293,6 +278,23 @@ class CuteCppOracle(Oracle):
                 raise LayoutError(f"cute-cpp: unknown kernel state {state!r}")
             self._parsed[key] = got
         return got
+
+
+def _kernels_of(cases):
+    """{key: Kernel} of the kernels ``cases`` (``[(op, args)]``) need; the issue-16 ops (their
+    own programs, oracles/cpp_vocab.py) and cases with no kernel (answered unsupported when
+    they run) have none."""
+    from .cpp_vocab import handles as vocab_handles
+    kernels = {}
+    for op, args in cases:
+        if vocab_handles(op):
+            continue
+        try:
+            k, _ = kernel(op, args, PROTOCOL_OPS[op])
+        except Exception:  # noqa: BLE001 - no kernel: nothing to compile
+            continue
+        kernels.setdefault(k.key, k)
+    return kernels
 
 
 def _crashed(what):

@@ -214,7 +214,10 @@ def test_cute_cpp_reuses_a_compiled_kernel_for_new_values_only(tmp_path):
     (again,) = o.run_many([("composition", got[0])])
     assert o.compiles == compiles and again.kind == "ok"  # ran by the compiled driver
     # prepare compiles a new type's kernel; its case then runs without a compile
+    calls = [("composition", other_nesting), ("composition", same_types)]
+    assert o.uncompiled(calls) == 1 and o.compiles == compiles  # counting compiles nothing
     assert o.prepare([("composition", other_nesting)]) == 1 and o.compiles > compiles
+    assert o.uncompiled(calls) == 0
     n = o.compiles
     (later,) = o.run_many([("composition", other_nesting)])
     assert o.compiles == n and later.kind in ("ok", "raised")
