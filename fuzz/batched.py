@@ -5,6 +5,7 @@ A failing case is the smallest of its batch (not shrunk further: each shrink ste
 a compile)."""
 
 import time
+from functools import lru_cache
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
@@ -150,8 +151,9 @@ def draw_cases(strategy, n, seed_value):
     @given(cases)
     def collect(drawn):
         for args in drawn:
-            if args is not None and case_key(args) not in seen:
-                seen.add(case_key(args))
+            key = None if args is None else case_key(args)
+            if key is not None and key not in seen:
+                seen.add(key)
                 out.append(args)
     collect()
     return out[:n]
@@ -163,14 +165,96 @@ def _recorded(strategy, rnd, prefix=()):
     """(case, choice nodes) drawn by hypothesis' ConjectureData directly (no engine, no test
     function), ``prefix`` replayed first; None where the strategy rejected the draw."""
     from hypothesis.control import BuildContext
-    from hypothesis.internal.conjecture.data import ConjectureData
-    data = ConjectureData(random=rnd, prefix=list(prefix) or None)
+    data = _recorder()(random=rnd, prefix=list(prefix) or None)
     try:
         with BuildContext(data, is_final=False, wrapped_test=None):
             case = data.draw(strategy)
     except Exception:  # noqa: BLE001 - a rejected or overrun draw: no case
         return None
     return case, tuple(data.nodes)
+
+
+@lru_cache(maxsize=1)
+def _recorder():
+    """The ConjectureData class of reuse pools: ``_Recorder`` where this hypothesis has the
+    internals it uses, else ConjectureData itself."""
+    from hypothesis.internal.conjecture.data import ConjectureData
+    try:
+        from hypothesis.internal.conjecture.choice import choice_permitted, choice_size
+        from hypothesis.internal.conjecture.data import ChoiceNode
+    except ImportError:  # pragma: no cover - another hypothesis layout
+        return ConjectureData
+
+    class _Recorder(ConjectureData):
+        """ConjectureData whose plain integer and boolean choices (no ``forced``) are made as
+        ``ConjectureData._draw`` makes them (the prefix's value where it fits the
+        constraints, else the provider's draw, so the same values from the same random
+        stream) but without its bookkeeping for the engine: argument checks, pooled
+        constraint dicts, the observer (a no-op here).  A reuse pool's cases are judged, never
+        shrunk or replayed by an engine; ``tests/test_reuse_batches.py`` checks that the
+        cases and choices are those of ConjectureData.  Anything else (a prefix value that
+        does not fit, a forced or unobserved choice, an overrun) is ConjectureData's own."""
+
+        def draw_integer(self, min_value=None, max_value=None, *, weights=None,
+                         shrink_towards=0, forced=None, observe=True):
+            constraints = {"min_value": min_value, "max_value": max_value, "weights": weights,
+                           "shrink_towards": shrink_towards}
+            if forced is not None or not observe or min_value is None or max_value is None:
+                return super().draw_integer(min_value, max_value, weights=weights,
+                                            shrink_towards=shrink_towards, forced=forced,
+                                            observe=observe)
+            return self._choose("integer", int, constraints)
+
+        def draw_boolean(self, p=0.5, *, forced=None, observe=True):
+            if forced is not None or not observe or not 0 < p < 1:
+                return super().draw_boolean(p, forced=forced, observe=observe)
+            return self._choose("boolean", bool, {"p": p})
+
+        def _choose(self, kind, typ, constraints):
+            nodes, prefix, i = self._nodes, self.prefix, self.index
+            if self.length >= self.max_length or len(nodes) == self.max_choices:
+                return self._draw(kind, constraints, observe=True, forced=None)
+            if prefix is not None and i < len(prefix):
+                value = prefix[i]
+                if type(value) is not typ or not choice_permitted(value, constraints):
+                    return self._draw(kind, constraints, observe=True, forced=None)
+                self.index = i + 1
+            else:
+                value = getattr(self.provider, f"draw_{kind}")(**constraints)
+            size = choice_size(value)
+            if self.length + size > self.max_length:
+                self.mark_overrun()
+            nodes.append(ChoiceNode(type=kind, value=value, constraints=constraints,
+                                    was_forced=False, index=len(nodes)))
+            self._ConjectureData__span_record.record_choice()
+            self.length += size
+            return value
+
+    return _Recorder if _same_draws(_Recorder, ConjectureData) else ConjectureData
+
+
+def _same_draws(recorder, plain):
+    """Whether ``recorder`` draws what ``plain`` draws (cases and choices, fresh and replayed
+    with a prefix, seeded) on a small strategy: a check of the internals it relies on."""
+    import random
+    from hypothesis.control import BuildContext
+    strategy = st.tuples(st.lists(st.integers(0, 300), max_size=4), st.booleans(),
+                         st.sampled_from("abc"), st.integers(-5, 5))
+
+    def draw(cls, seed, prefix=None):
+        data = cls(random=random.Random(seed), prefix=prefix)
+        with BuildContext(data, is_final=False, wrapped_test=None):
+            return data.draw(strategy), [(n.type, n.value) for n in data.nodes]
+    try:
+        for seed in range(8):
+            case, nodes = draw(plain, seed)
+            prefix = [v for _, v in nodes][:3] + [True, 7]  # a prefix that partly misfits
+            if draw(recorder, seed) != (case, nodes) or \
+                    draw(recorder, seed, prefix) != draw(plain, seed, prefix):
+                return False
+    except Exception:  # noqa: BLE001 - internals this hypothesis does not have
+        return False
+    return True
 
 
 NEIGHBOUR_WIDTH = 8  # a neighbour redraws integer choices of at least this many values
@@ -212,9 +296,10 @@ def draw_pool(strategy, n, seed_value, near=()):
                 break
             base = near[rnd.randrange(len(near))] if near and k % 4 else None
             got = _recorded(strategy, rnd, _neighbour(base[1], rnd) if base else ())
-            if got is None or got[0] is None or case_key(got[0]) in seen:
+            key = None if got is None or got[0] is None else case_key(got[0])
+            if key is None or key in seen:
                 continue
-            seen.add(case_key(got[0]))
+            seen.add(key)
             out.append(got)
     except (ImportError, AttributeError, TypeError):  # another hypothesis: its engine instead
         return None

@@ -4,7 +4,10 @@
 ``draw(st.booleans())``: inside a ``@st.composite`` they make the same choice on the test
 case directly (the same span and label, constraints and weights, so the shrinker sees the
 same test case) without the generic ``draw``'s checks of the strategy, which were a third
-of the drawing's CPU time.  With any other ``draw`` they call it.
+of the drawing's CPU time.  With any other ``draw`` they call it.  On a reuse pool's recorder
+(``batched._recorder``, a ConjectureData subclass whose cases are judged and never shrunk) they
+open no span: spans do not change the values drawn, only what the shrinker can do (without
+them ``tests/test_strategies.py::test_shrinks_pairs`` shrank to a 16-element layout, not 4-6).
 """
 
 from functools import lru_cache
@@ -14,7 +17,7 @@ from hypothesis import strategies as st
 try:
     from hypothesis.internal.conjecture.data import ConjectureData as _Data
 except ImportError:  # pragma: no cover - another hypothesis layout: always via draw()
-    _Data = None
+    _Data = ()
 
 __all__ = ["_int", "_bool", "_ints", "_BOOL"]
 
@@ -46,22 +49,26 @@ def _int(draw, lo, hi):
     if hi <= lo:
         return lo
     data = getattr(draw, "__self__", None)
-    if type(data) is not _Data:
-        return draw(_ints(lo, hi))
-    data.start_span(_label(lo, hi))
-    try:
+    if type(data) is _Data:  # the engine's test case: st.integers' own span, for the shrinker
+        data.start_span(_label(lo, hi))
+        try:
+            return data.draw_integer(lo, hi, weights=_weights(lo, hi))
+        finally:
+            data.stop_span()
+    if isinstance(data, _Data):  # a reuse pool's recorder: never shrunk
         return data.draw_integer(lo, hi, weights=_weights(lo, hi))
-    finally:
-        data.stop_span()
+    return draw(_ints(lo, hi))
 
 
 def _bool(draw):
     """One boolean choice (``st.booleans()``), made directly like ``_int``."""
     data = getattr(draw, "__self__", None)
-    if type(data) is not _Data:
-        return draw(_BOOL)
-    data.start_span(_BOOL_LABEL)
-    try:
+    if type(data) is _Data:
+        data.start_span(_BOOL_LABEL)
+        try:
+            return data.draw_boolean()
+        finally:
+            data.stop_span()
+    if isinstance(data, _Data):
         return data.draw_boolean()
-    finally:
-        data.stop_span()
+    return draw(_BOOL)
