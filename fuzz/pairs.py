@@ -72,7 +72,7 @@ class Pair:
         self.pending = None                # a first batch drawn by first_calls
         self.drawn_s = self.reuse_s = 0.0  # seconds in drawn / reuse batches (_batches)
         self.overlap_s = 0.0               # ... and in reuse batches beside a compile
-        self.reuse_dry = self.reused = 0   # reuse pools in a row that yielded little; cases
+        self.reuse_dry = self.reused = 0   # reuse pools in a row that yielded little; cases judged
         self.reuse_near = []               # (case, choices) of the last pool's reusable cases
         self.done = self.not_reached = False
 
@@ -177,7 +177,7 @@ class Pair:
                 self._reuse_while_compiling(cases)
                 if r.hard_stop is not None and time.monotonic() > r.hard_stop:
                     return  # its compile ran past the deadline: not judged, not counted
-            self._judge(cases)
+            self._judge(cases, reused=reuse)
             if reuse:
                 self.reuse_s += time.monotonic() - t
             else:  # its new kernels are new ground for reuse pools: try them again
@@ -218,7 +218,7 @@ class Pair:
                 more = self._reused()
                 if not more:
                     break
-                self._judge(more)
+                self._judge(more, reused=True)
                 self.overlap_s += time.monotonic() - t
         finally:
             worker.join()
@@ -287,12 +287,26 @@ class Pair:
         if near:
             self.reuse_near = near[-REUSE_NEAR:]
         self.reuse_dry = 0 if len(cases) >= REUSE_POOL // 16 else self.reuse_dry + 1
-        self.reused += len(cases)
         return cases
 
-    def _judge(self, cases):
+    def _judge(self, cases, reused=False):
+        """Judge a batch, smallest first; ``reused``: a reuse batch, whose cases judged (not
+        those picked: some were judged before, steered away or left past the deadline) are
+        the row's ``reused_cases``."""
         r = self.runner
-        marked = [(a, r.region(a)) for a in cases if r.fresh(case_key(a))]
+        before = r.cases
+        try:
+            self._judge_batch(cases)
+        finally:
+            if reused:
+                self.reused += r.cases - before
+
+    def _judge_batch(self, cases):
+        r = self.runner
+        distinct = {}  # a reuse pool's (_4):(_1) and (4):(1), both retyped to (4):(1), are one case
+        for a in cases:
+            distinct.setdefault(case_key(a), a)
+        marked = [(a, r.region(a)) for key, a in distinct.items() if r.fresh(key)]
         marked = [(a, m) for a, m in marked if m is not SKIP]
         self.proxy.cache.clear()  # the cases are distinct: answers of earlier batches are dead
         late = prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked], until=r.hard_stop)
