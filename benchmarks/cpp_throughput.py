@@ -1,7 +1,7 @@
 """Throughput of the cute-cpp oracle (issue 14): cases per second on its two paths.
 
     .venv/bin/python benchmarks/cpp_throughput.py [--dynamic-cases 20000] [--static-seconds 60]
-        [--jobs N] [--cache DIR] [--json out.json]
+        [--static-per-op N] [--jobs N] [--cache DIR] [--json out.json]
 
 - **runtime-integer cases** (every integer a runtime ``int``): cases drawn by the fuzzer's
   own strategies for composition, coalesce, complement, logical_divide, logical_product,
@@ -13,6 +13,8 @@
   the library has never seen (the oracle's ``is_new`` filter, ``--static-pool`` of them
   drawn before the clock starts), for ``--static-seconds``; every case costs a compile.
   Reported the same way.
+
+- ``--static-per-op N``: CPU milliseconds per fresh all-static case, op by op (N each).
 
 ``--cache`` (default: a fresh temporary folder, so the static stream is cold and the numbers
 do not depend on what earlier runs compiled) is ``$LAYOUTCHECK_CACHE`` for the run.  On a
@@ -112,12 +114,38 @@ def static(oracle, seconds, pool):
                 outcomes=kinds)
 
 
+def static_per_op(oracle, n):
+    """CPU milliseconds per fresh all-static case, op by op (``n`` cases of each op in
+    batches of 64, one op at a time): where the static path's cost is CuTe's own templates
+    (every op's cases pay the same fixed cost per unit and the same layout construction)."""
+    from layoutcheck.fuzz.batched import draw_cases
+    from layoutcheck.oracles.cpp_cases import retype
+    from layoutcheck.oracles.cute_cpp import type_key
+    strategies, out = _strategies(True), {}
+    for k, op in enumerate(OPS):
+        fresh, seen = [], set()
+        for seed in range(200, 260):
+            for a in draw_cases(strategies[op], 64, seed * 100 + k):
+                c = (op, retype(tuple(a), True))
+                if type_key(*c) not in seen and oracle.is_new(*c):
+                    seen.add(type_key(*c))
+                    fresh.append(c)
+            if len(fresh) >= n:
+                break
+        got = _measure(oracle, fresh[:n], batch=64)
+        out[op] = dict(cases=got["cases"], cpu_ms_per_case=round(1000 * got["cpu_s"] / max(1, got["cases"]), 1),
+                       outcomes=got["outcomes"])
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dynamic-cases", type=int, default=20000)
     p.add_argument("--static-seconds", type=float, default=60.0)
     p.add_argument("--static-pool", type=int, default=4000,
                    help="fresh static cases drawn before the static clock starts")
+    p.add_argument("--static-per-op", type=int, default=0,
+                   help="also: CPU ms per fresh all-static case of each op (this many of each)")
     p.add_argument("--jobs", type=int, default=None)
     p.add_argument("--cache", default=None)
     p.add_argument("--json", default=None)
@@ -135,6 +163,8 @@ def main(argv=None):
             out["dynamic"] = dynamic(oracle, a.dynamic_cases)
         if a.static_seconds:
             out["static"] = static(oracle, a.static_seconds, a.static_pool)
+        if a.static_per_op:
+            out["static_per_op"] = static_per_op(oracle, a.static_per_op)
         out["stats"] = oracle.stats()
     print(json.dumps(out, indent=1))
     if a.json:
