@@ -87,18 +87,23 @@ def dynamic(oracle, n):
     return dict(cold=cold, warm=hot)
 
 
+def _add_fresh(oracle, cases, seen, fresh):
+    """Append to ``fresh`` the cases of C++ types neither in ``seen`` nor compiled before."""
+    from layoutcheck.oracles.cute_cpp import type_key
+    for c in cases:
+        key = type_key(*c)
+        if key not in seen and oracle.is_new(*c):
+            seen.add(key)
+            fresh.append(c)
+
+
 def static(oracle, seconds, pool):
     """Fresh all-static cases (types never compiled: ``is_new``), 64 a batch, for
     ``seconds``; the cases are drawn before the clock starts (drawing is the fuzzer's cost,
     not the oracle's)."""
-    from layoutcheck.oracles.cute_cpp import type_key
     fresh, seen, seed = [], set(), 100
     while len(fresh) < pool and seed < 100 + pool:
-        for c in draw(True, 40, seed):
-            key = type_key(*c)
-            if key not in seen and oracle.is_new(*c):
-                seen.add(key)
-                fresh.append(c)
+        _add_fresh(oracle, draw(True, 40, seed), seen, fresh)
         seed += 1
     t0, c0 = time.perf_counter(), _cpu()
     done, kinds = 0, {}
@@ -120,16 +125,12 @@ def static_per_op(oracle, n):
     (every op's cases pay the same fixed cost per unit and the same layout construction)."""
     from layoutcheck.fuzz.batched import draw_cases
     from layoutcheck.oracles.cpp_cases import retype
-    from layoutcheck.oracles.cute_cpp import type_key
     strategies, out = _strategies(True), {}
     for k, op in enumerate(OPS):
         fresh, seen = [], set()
         for seed in range(200, 260):
-            for a in draw_cases(strategies[op], 64, seed * 100 + k):
-                c = (op, retype(tuple(a), True))
-                if type_key(*c) not in seen and oracle.is_new(*c):
-                    seen.add(type_key(*c))
-                    fresh.append(c)
+            _add_fresh(oracle, [(op, retype(tuple(a), True))
+                                for a in draw_cases(strategies[op], 64, seed * 100 + k)], seen, fresh)
             if len(fresh) >= n:
                 break
         got = _measure(oracle, fresh[:n], batch=64)

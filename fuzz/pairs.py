@@ -295,14 +295,6 @@ class Pair:
         the row's ``reused_cases``."""
         r = self.runner
         before = r.cases
-        try:
-            self._judge_batch(cases)
-        finally:
-            if reused:
-                self.reused += r.cases - before
-
-    def _judge_batch(self, cases):
-        r = self.runner
         distinct = {}  # a reuse pool's (_4):(_1) and (4):(1), both retyped to (4):(1), are one case
         for a in cases:
             distinct.setdefault(case_key(a), a)
@@ -319,6 +311,8 @@ class Pair:
                 r.passed(case_key(args))
             except Exception:  # noqa: BLE001 - recorded in r.best
                 pass
+        if reused:
+            self.reused += r.cases - before
 
     def _batch_size(self):
         """BATCH_CASES, or fewer where the oracle says an op's cases are costly (cute-cpp's
