@@ -14,6 +14,7 @@ from hypothesis.errors import UnsatisfiedAssumption
 
 from .bounds import bounded
 from .properties import Skip
+from .provider import BACKEND, FastProvider, backend_settings
 from .targets import case_key
 
 __all__ = ["BATCHED", "BATCH_CASES", "Prefetching", "draw_cases", "draw_pool", "first_stage",
@@ -140,13 +141,15 @@ def draw_cases(strategy, n, seed_value):
     (issue 14): hypothesis' cost per example is shared by the list, and with at most ten
     examples the engine runs no "mutations" (copies of earlier examples' spans).  Drawn one
     case per example, 12-25% of a 64-case batch were repeats and a case cost 2-3.4 ms;
-    as lists, none repeats and a case costs 0.7-0.9 ms (diff.composition, diff.crd2idx)."""
+    as lists, none repeats and a case costs 0.7-0.9 ms (diff.composition, diff.crd2idx).
+    New choices come from ``provider.FastProvider`` (nothing here is shrunk)."""
     out, seen = [], set()
     k = max(1, min(MAX_PER_EXAMPLE, max(PER_EXAMPLE, -(-n // 8)), n))
     cases = st.lists(tolerant(strategy), min_size=k, max_size=k, unique_by=_key)
 
     @settings(max_examples=-(-n // k), database=None, deadline=None, verbosity=Verbosity.quiet,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate],
+              **backend_settings())
     @hseed(seed_value)
     @given(cases)
     def collect(drawn):
@@ -165,13 +168,17 @@ def _recorded(strategy, rnd, prefix=()):
     """(case, choice nodes) drawn by hypothesis' ConjectureData directly (no engine, no test
     function), ``prefix`` replayed first; None where the strategy rejected the draw."""
     from hypothesis.control import BuildContext
-    data = _recorder()(random=rnd, prefix=list(prefix) or None)
+    data = _recorder()(random=rnd, prefix=list(prefix) or None, **_fast_provider())
     try:
         with BuildContext(data, is_final=False, wrapped_test=None):
             case = data.draw(strategy)
     except Exception:  # noqa: BLE001 - a rejected or overrun draw: no case
         return None
     return case, tuple(data.nodes)
+
+
+def _fast_provider():
+    return {"provider": FastProvider} if BACKEND != "hypothesis" else {}
 
 
 @lru_cache(maxsize=1)

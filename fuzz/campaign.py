@@ -38,6 +38,7 @@ from .budget import Novelty, Observed, Scheduler, ShrinkPool
 from .pairs import AVERAGE, BATCH, Pair
 from .pairs import Halt as _Halt
 from .properties import BY_NAME, CheckFailed, Skip, checks_for
+from .provider import backend_settings
 from .report import (exit_status, format_failure, junit_xml, oracle_stats,  # noqa: F401
                      progress_printer, result_row, summary, summary_lines)
 from .steer import SKIP, Steering
@@ -243,14 +244,18 @@ class _Runner:
         if self.known_cases > known_cases:
             self.known = (kid, small, exc)
 
-    def hypothesis_run(self, strategy, n, seed_value):
+    def hypothesis_run(self, strategy, n, seed_value, fast=False):
+        """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``);
+        ``fast``: new choices from ``provider.FastProvider`` (a failure is replayed and
+        shrunk on hypothesis' own provider)."""
         self.current_run = (n, seed_value)
         strategy = _tolerant(strategy)
         cases = st.lists(strategy, min_size=1, max_size=BATCH, unique_by=case_key)  # no case twice
         _widen(cases, AVERAGE)
         @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
-                  phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False)
+                  phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False,
+                  **backend_settings(fast))
         @hseed(seed_value)
         @given(cases)  # many cases per example (issue 14)
         def prop(cases):

@@ -1,0 +1,99 @@
+"""The campaign's fast hypothesis backend (fuzz/provider.py, issue 14): its draws stay in
+their bounds and follow the weights, a run on it is a function of its seed, and a failure it
+finds is replayed and shrunk by hypothesis exactly as on hypothesis' own provider."""
+
+import random
+
+import pytest
+
+from layoutcheck.fuzz import campaign
+from layoutcheck.fuzz import provider as P
+from layoutcheck.fuzz.properties import BY_NAME
+from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.oracles import get_oracle
+from layoutcheck.oracles.protocol import Outcome
+from layoutcheck.oracles.pymodule import PackageOracle
+
+pytestmark = pytest.mark.skipif(P.BACKEND == "hypothesis",
+                                reason="this hypothesis takes no backend setting")
+
+
+def _provider(seed):
+    from hypothesis.internal.conjecture.data import ConjectureData
+    return ConjectureData(random=random.Random(seed), provider=P.FastProvider).provider
+
+
+def test_draws_stay_in_bounds_and_follow_the_weights():
+    p = _provider(1)
+    for lo, hi in ((0, 0), (1, 2), (1, 16), (-5, 5), (0, 1 << 40)):
+        xs = [p.draw_integer(lo, hi) for _ in range(3000)]
+        assert min(xs) >= lo and max(xs) <= hi, (lo, hi)
+        if hi - lo <= 16:
+            assert set(xs) == set(range(lo, hi + 1)), (lo, hi)  # every value is reachable
+    xs = [p.draw_integer(0, 1000, weights={7: 0.25, 1000: 0.25}) for _ in range(4000)]
+    assert 0.2 < xs.count(7) / len(xs) < 0.3 and 0.2 < xs.count(1000) / len(xs) < 0.3
+    small = [p.draw_integer(0, 1023) for _ in range(4000)]
+    assert 0.5 < sum(x < 512 for x in small) / len(small) < 0.8  # small offsets likelier
+    bools = [p.draw_boolean(0.25) for _ in range(4000)]
+    assert 0.2 < sum(bools) / len(bools) < 0.3
+    assert [_provider(5).draw_integer(0, 99) for _ in range(3)] == \
+        [_provider(5).draw_integer(0, 99) for _ in range(3)]
+
+
+class _Wrong(PackageOracle):
+    """impl, answering coalesce of every layout whose size is a multiple of 7 with ``_1:_0``
+    (not the strategy's simplest case: ``(_4,5,6):(_1,1,40)``, of size 120)."""
+
+    name = "wrong"
+
+    def __init__(self):
+        super().__init__("impl")
+
+    def _run_many(self, cases):
+        outs = super()._run_many(cases)
+        big = LayoutBase.parse("_1:_0")
+        return [Outcome.ok(big) if op == "coalesce" and o.kind == "ok"
+                and _size(args[0]) % 7 == 0 else o for (op, args), o in zip(cases, outs)]
+
+
+def _size(L):
+    n = 1
+    for s in leaves(L.shape):
+        n *= int(s)
+    return n
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_failure_found_on_either_provider_is_shrunk_to_the_smallest_case(fast):
+    check = BY_NAME["diff.coalesce"]
+    pair = campaign._pair(check, _Wrong(), get_oracle("spec"))
+    r = pair.runner
+    used, found = [], []
+    real, judge = P.FastProvider.draw_integer, r.judge
+    r.judge = lambda args, region=None: (found.append(args), judge(args, region))
+
+    def counted(self, *a, **k):
+        used.append(1)
+        return real(self, *a, **k)
+    P.FastProvider.draw_integer = counted
+    try:
+        r.hypothesis_run(check.strategy(), 10, 3, fast=fast)
+    finally:
+        P.FastProvider.draw_integer = real
+    assert bool(used) == fast
+    assert r.best is not None and r.best[3] == "fail"
+    L = r.best[4][0]
+    first = next(a for a in found if _size(a[0]) % 7 == 0)[0]  # the first failing case judged
+    print("SHRUNK", first, L)
+    assert _size(L) == 7 and len(leaves(L.shape)) == 1, L  # shrunk to a single mode of 7
+    assert len(leaves(first.shape)) > 1, first
+
+
+def test_a_run_past_the_first_chunk_is_a_function_of_the_seed():
+    def run():
+        rep = campaign.run_campaign(["impl"], checks=["diff.composition", "diff.logical_divide"],
+                                    max_examples=700, seed=4, use_db=False)
+        return [(x["check"], x["status"], x["cases"], x["duplicates"]) for x in rep["results"]]
+    first = run()
+    assert all(status == "pass" and cases == 700 for _, status, cases, _ in first), first
+    assert run() == first
