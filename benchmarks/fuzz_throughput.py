@@ -11,7 +11,10 @@ everything outside judging (hypothesis drawing the cases); ``--per-check`` split
 check the same way.  CPU time, not wall time, so that a loaded machine changes the figures
 less; round k runs with seed ``--seed`` + k (fresh cases: the spec's memos of sub-layouts
 outlive a round, whole cases never repeat across rounds); rounds alternate nothing (one
-variant), so compare two trees by running this script in each, interleaved.
+variant), so compare two trees by running this script in each, interleaved.  With the default
+300 cases a check stays in its first hypothesis run (10 examples), which draws on hypothesis'
+own provider; ``--max-examples 1200`` measures the later runs too, which draw on
+``fuzz/provider.py``'s backend.
 """
 
 import argparse

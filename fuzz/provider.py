@@ -58,19 +58,22 @@ class FastProvider(PrimitiveProvider):
             return self._hypothesis().draw_integer(min_value, max_value, weights=weights,
                                                    shrink_towards=shrink_towards)
         rnd = self._random
+        u = rnd.random()
         if weights:
-            u = rnd.random()
             for value, p in weights.items():
                 if u < p:
                     return value
                 u -= p
+            u = rnd.random()
         span = max_value - min_value
         if span <= 0:
             return min_value
-        if rnd.random() < 0.75:
+        if span >= 1 << 52:  # beyond a double's exact integers
             return min_value + rnd.randint(0, span)
-        offset = rnd.getrandbits(rnd.randint(1, span.bit_length()))
-        return min_value + (offset if offset <= span else rnd.randint(0, span))
+        if u < 0.75:  # u / 0.75 is uniform in [0, 1)
+            return min_value + min(span, int(u / 0.75 * (span + 1)))
+        offset = rnd.getrandbits(1 + int((u - 0.75) * 4 * span.bit_length()))
+        return min_value + (offset if offset <= span else int(rnd.random() * (span + 1)))
 
     def draw_float(self, **kw):
         return self._hypothesis().draw_float(**kw)
