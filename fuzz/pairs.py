@@ -90,7 +90,7 @@ class Pair:
     def run_once(self, n):
         self.runner.hypothesis_run(self.strategy, n, _seed(self.seed, self.check.name,
                                                            self.name, self.chunk),
-                                   fast=self.chunk > 0)  # the first run starts from the simplest case
+                                   fast=self.chunk > 0)  # the first keeps hypothesis' small-case search
         self.chunk += 1
 
     def replay(self, replays):

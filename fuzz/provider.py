@@ -15,12 +15,13 @@ backend changes is only where *new* values come from:
   bookkeeping per choice): the campaign already skips cases a pair judged
   (``_Runner.fresh``), so a repeat costs its draw only;
 - the values keep hypothesis' shape: bounds and weighted values as often as hypothesis
-  weights them, small offsets from the lower bound more often than large ones (half the
-  draws log-uniform in the offset's bit length, half uniform over the range).
+  weights them, small offsets from the lower bound more often than large ones (a quarter of
+  the draws log-uniform in the offset's bit length, the rest uniform over the range); the
+  engine still runs each run's simplest example (every choice minimal) on its own provider.
 
 Floats, strings and bytes (the layout strategies draw none) go to hypothesis' provider.
 The campaign uses this backend after a pair's first hypothesis run, which stays on
-hypothesis' provider (its first example is the simplest case: all choices minimal).
+hypothesis' provider with its search of small cases (DESIGN.md "Where new choices come from").
 """
 
 try:
