@@ -14,7 +14,7 @@ from hypothesis.errors import UnsatisfiedAssumption
 
 from .bounds import bounded
 from .properties import Skip
-from .provider import BACKEND, FastProvider, backend_settings
+from .provider import backend_settings, data_settings
 from .targets import case_key
 
 __all__ = ["BATCHED", "BATCH_CASES", "Prefetching", "draw_cases", "draw_pool", "first_stage",
@@ -168,17 +168,13 @@ def _recorded(strategy, rnd, prefix=()):
     """(case, choice nodes) drawn by hypothesis' ConjectureData directly (no engine, no test
     function), ``prefix`` replayed first; None where the strategy rejected the draw."""
     from hypothesis.control import BuildContext
-    data = _recorder()(random=rnd, prefix=list(prefix) or None, **_fast_provider())
+    data = _recorder()(random=rnd, prefix=list(prefix) or None, **data_settings())
     try:
         with BuildContext(data, is_final=False, wrapped_test=None):
             case = data.draw(strategy)
     except Exception:  # noqa: BLE001 - a rejected or overrun draw: no case
         return None
     return case, tuple(data.nodes)
-
-
-def _fast_provider():
-    return {"provider": FastProvider} if BACKEND != "hypothesis" else {}
 
 
 @lru_cache(maxsize=1)

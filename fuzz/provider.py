@@ -30,7 +30,7 @@ try:
 except ImportError:  # pragma: no cover - a hypothesis without backends: its own provider
     AVAILABLE_PROVIDERS, PrimitiveProvider = None, object
 
-__all__ = ["BACKEND", "FastProvider", "backend_settings"]
+__all__ = ["BACKEND", "FastProvider", "backend_settings", "data_settings"]
 
 
 class FastProvider(PrimitiveProvider):
@@ -72,9 +72,9 @@ class FastProvider(PrimitiveProvider):
         if span >= 1 << 52:  # beyond a double's exact integers
             return min_value + rnd.randint(0, span)
         if u < 0.75:  # u / 0.75 is uniform in [0, 1)
-            return min_value + min(span, int(u / 0.75 * (span + 1)))
+            return min_value + _scaled(u / 0.75, span)
         offset = rnd.getrandbits(1 + int((u - 0.75) * 4 * span.bit_length()))
-        return min_value + (offset if offset <= span else int(rnd.random() * (span + 1)))
+        return min_value + (offset if offset <= span else _scaled(rnd.random(), span))
 
     def draw_float(self, **kw):
         return self._hypothesis().draw_float(**kw)
@@ -84,6 +84,12 @@ class FastProvider(PrimitiveProvider):
 
     def draw_bytes(self, **kw):
         return self._hypothesis().draw_bytes(**kw)
+
+
+def _scaled(x, span):
+    """An integer in [0, span] from x uniform in [0, 1) (min: float rounding of x * (span + 1)
+    may reach span + 1)."""
+    return min(span, int(x * (span + 1)))
 
 
 def _register():
@@ -105,3 +111,8 @@ BACKEND = _register()
 def backend_settings(fast=True):
     """The ``settings`` keywords for a run on this backend (``fast``) or hypothesis' own."""
     return {"backend": BACKEND if fast else "hypothesis"} if BACKEND != "hypothesis" else {}
+
+
+def data_settings():
+    """The keywords for a ConjectureData driven directly (reuse pools) on this backend."""
+    return {"provider": FastProvider} if BACKEND != "hypothesis" else {}
