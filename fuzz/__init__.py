@@ -10,9 +10,9 @@ __all__ = ["run_campaign", "replay_report", "CHECKS"]
 
 def __getattr__(name):
     if name in ("run_campaign", "replay_report"):
-        from . import campaign
+        from layoutcheck.fuzz import campaign
         return getattr(campaign, name)
     if name == "CHECKS":
-        from .properties import CHECKS
+        from layoutcheck.fuzz.properties import CHECKS
         return CHECKS
     raise AttributeError(name)

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from layoutcheck.layout import LayoutBase, Underscore, _, leaves
 
-from . import coord_strategies as CS
-from .checking import Check, Skip, _fail, _val, differential
-from .targets import table
+from layoutcheck.fuzz import coord_strategies as CS
+from layoutcheck.fuzz.checking import Check, Skip, _fail, _val, differential
+from layoutcheck.fuzz.targets import table
 
 __all__ = ["API_CHECKS", "API_STRATEGIES"]
 

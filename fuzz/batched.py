@@ -12,10 +12,10 @@ from hypothesis import seed as hseed
 from hypothesis import strategies as st
 from hypothesis.errors import UnsatisfiedAssumption
 
-from .bounds import bounded
-from .properties import Skip
-from .provider import backend_settings, data_settings
-from .targets import case_key
+from layoutcheck.fuzz.bounds import bounded
+from layoutcheck.fuzz.properties import Skip
+from layoutcheck.fuzz.provider import backend_settings, data_settings
+from layoutcheck.fuzz.targets import case_key
 
 __all__ = ["BATCHED", "BATCH_CASES", "Prefetching", "draw_cases", "draw_pool", "first_stage",
            "prefetch", "tolerant"]

@@ -120,7 +120,7 @@ def check_size(L, what="a layout"):
     n = layout_size(L)
     bound = current_bound()
     if bound is not None and n > bound:
-        from .properties import CheckFailed
+        from layoutcheck.fuzz.properties import CheckFailed
         raise CheckFailed(f"{what} has size {n}, more than the inputs allow (bound {bound}: "
                           f"{SLACK} x the product of the inputs' sizes/cosizes); not evaluated",
                           {"answer": _short(L)})

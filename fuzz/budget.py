@@ -31,7 +31,7 @@ import time
 
 from layoutcheck.layout import LayoutBase, leaves
 
-from . import targets as _targets
+from layoutcheck.fuzz import targets as _targets
 
 __all__ = ["Novelty", "Scheduler", "Observed", "ShrinkPool", "features", "grace", "shrink_room",
            "known_shrink_room",

@@ -28,21 +28,21 @@ from hypothesis import strategies as st
 
 from layoutcheck.errors import LayoutError
 
-from . import known  # noqa: F401  (registers the findings' predicates)
-from .recognise import known_failure
-from . import targets as _targets
-from .batched import BATCHED, Prefetching
-from .batched import tolerant as _tolerant
-from .bounds import bounded
-from .budget import Novelty, Observed, Scheduler, ShrinkPool
-from .pairs import AVERAGE, BATCH, Pair
-from .pairs import Halt as _Halt
-from .properties import BY_NAME, CheckFailed, Skip, checks_for
-from .provider import backend_settings
-from .report import (exit_status, format_failure, junit_xml, oracle_stats,  # noqa: F401
+from layoutcheck.fuzz import known  # noqa: F401  (registers the findings' predicates)
+from layoutcheck.fuzz.recognise import known_failure
+from layoutcheck.fuzz import targets as _targets
+from layoutcheck.fuzz.batched import BATCHED, Prefetching
+from layoutcheck.fuzz.batched import tolerant as _tolerant
+from layoutcheck.fuzz.bounds import bounded
+from layoutcheck.fuzz.budget import Novelty, Observed, Scheduler, ShrinkPool
+from layoutcheck.fuzz.pairs import AVERAGE, BATCH, Pair
+from layoutcheck.fuzz.pairs import Halt as _Halt
+from layoutcheck.fuzz.properties import BY_NAME, CheckFailed, Skip, checks_for
+from layoutcheck.fuzz.provider import backend_settings
+from layoutcheck.fuzz.report import (exit_status, format_failure, junit_xml, oracle_stats,  # noqa: F401
                      progress_printer, result_row, summary, summary_lines)
-from .steer import SKIP, Steering
-from .targets import case_key, decode, encode, get_oracle, memo_stats, reference_for
+from layoutcheck.fuzz.steer import SKIP, Steering
+from layoutcheck.fuzz.targets import case_key, decode, encode, get_oracle, memo_stats, reference_for
 
 __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PATH",
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
@@ -379,7 +379,7 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
     """
     if against is not None:  # alias: the CLI's --against
         oracles = against.split(",") if isinstance(against, str) else against
-    from .exampledb import open_store
+    from layoutcheck.fuzz.exampledb import open_store
     store = open_store(db_path) if use_db else None
     selected = checks_for(ops, kinds, checks)
     if not selected:
@@ -421,7 +421,7 @@ def _warm_up(objs, names, reasons):
     pair in the adaptive rounds.  Batched oracles (a compile per batch) are left alone; the
     answer is ignored (a crash here shows again on the first real case)."""
     from layoutcheck.layout import LayoutBase
-    from .batched import BATCHED
+    from layoutcheck.fuzz.batched import BATCHED
     for name in names:
         if reasons.get(name) == "available" and name not in ("spec", "impl") and name not in BATCHED:
             try:
@@ -514,7 +514,7 @@ def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None
     (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
     whose worker dies is retried; one still lost is reported as ``error`` rows
     ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
-    from .cluster import run_sharded
+    from layoutcheck.fuzz.cluster import run_sharded
     return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
                        jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
                        progress=progress)

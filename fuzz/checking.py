@@ -11,7 +11,7 @@ from typing import Callable
 
 from layoutcheck.layout import LayoutBase
 
-from .targets import format_arg
+from layoutcheck.fuzz.targets import format_arg
 
 __all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential"]
 

@@ -95,7 +95,7 @@ def plan(names, checks, seed, budget, max_examples, shards, workers, store_spec=
     for u in units:
         db = store_spec
         if replays is not None:  # the driver's file: this unit's stored cases, read-only
-            from .exampledb import ReplayStore
+            from layoutcheck.fuzz.exampledb import ReplayStore
             db = ReplayStore([e for e in replays if e["oracle"] == u["oracle"]
                               and e["check"] in u["checks"]])
         u["kw"] = dict(oracles=[u["oracle"]], ops=None, budget=per_budget, seed=u["seed"],
@@ -185,7 +185,7 @@ def merge_rows(rows):
 
 
 def _lost_rows(unit, checks, why):
-    from .report import result_row
+    from layoutcheck.fuzz.report import result_row
     msg = f"incomplete: shard {unit['shard']} of {unit['oracle']} (seed {unit['seed']}) {why}"
     return [result_row(c, unit["oracle"], "error", message=msg) for c in checks]
 
@@ -401,7 +401,7 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
     sent along, read-only)."""
     spec = parse_cluster(cluster or f"local:{jobs}", jobs)
     t0 = time.monotonic()
-    from .exampledb import ExampleDbStore
+    from layoutcheck.fuzz.exampledb import ExampleDbStore
     shared = isinstance(store, ExampleDbStore)
     with engine_for(spec) as engine:
         started = time.monotonic() - t0

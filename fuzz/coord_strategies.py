@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from layoutcheck.layout import _, leaves
 
-from . import strategies as S
+from layoutcheck.fuzz import strategies as S
 
 __all__ = ["coordinate_for", "eval_coord_args", "get_mode_args", "crd2idx_args", "idx2crd_args",
            "crd2crd_args", "slice_args", "layout_left_args", "shape_div_args",

@@ -47,7 +47,7 @@ class JsonStore:
     """The JSON file of ``layoutcheck.fuzz.campaign`` (``load_db`` / ``save_db``)."""
 
     def __init__(self, path=None):
-        from .campaign import DB_PATH
+        from layoutcheck.fuzz.campaign import DB_PATH
         from pathlib import Path
         self.path = Path(path) if path else DB_PATH
 
@@ -55,11 +55,11 @@ class JsonStore:
         return str(self.path)
 
     def load(self, pairs=None):
-        from .campaign import load_db
+        from layoutcheck.fuzz.campaign import load_db
         return load_db(self.path)   # every entry: those of pairs not run are kept by commit
 
     def commit(self, loaded, results):
-        from .campaign import save_db
+        from layoutcheck.fuzz.campaign import save_db
         ran = _ran(results)
         keep = [e for e in loaded if (e["check"], e["oracle"]) not in ran] + new_failures(results)
         if keep or self.path.exists():

@@ -187,7 +187,7 @@ def run_one(root, mutant, budget, seed):
 
 def table(rows):
     """The same markdown table as the pycute mutation test's."""
-    from .mutation import table as pycute_table
+    from layoutcheck.fuzz.mutation import table as pycute_table
     return pycute_table(rows)
 
 

@@ -7,11 +7,11 @@ import shlex
 import threading
 import time
 
-from .batched import BATCH_CASES, draw_cases, draw_pool, first_stage, prefetch
-from .budget import MIN_CASES, ShrinkPool
-from .report import result_row
-from .steer import SKIP
-from .targets import case_key, decode, encode
+from layoutcheck.fuzz.batched import BATCH_CASES, draw_cases, draw_pool, first_stage, prefetch
+from layoutcheck.fuzz.budget import MIN_CASES, ShrinkPool
+from layoutcheck.fuzz.report import result_row
+from layoutcheck.fuzz.steer import SKIP
+from layoutcheck.fuzz.targets import case_key, decode, encode
 
 __all__ = ["Pair", "Halt", "finish", "CHUNK", "BATCH", "AVERAGE", "MAX_RUN", "FIRST_BATCH",
            "REUSE_POOL", "REUSE_SHARE"]

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from layoutcheck.layout import LayoutBase, leaves
 
-from . import coord_strategies as CS
-from . import strategies as S
-from .checking import (Check, CheckFailed, OracleCrashed, Skip, _fail, _no_crash,  # noqa: F401
+from layoutcheck.fuzz import coord_strategies as CS
+from layoutcheck.fuzz import strategies as S
+from layoutcheck.fuzz.checking import (Check, CheckFailed, OracleCrashed, Skip, _fail, _no_crash,  # noqa: F401
                        _val, differential)
-from .targets import extended, table
+from layoutcheck.fuzz.targets import extended, table
 
 __all__ = ["Check", "CheckFailed", "Skip", "CHECKS", "checks_for"]
 
@@ -316,10 +316,10 @@ CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
     _law("law.values.index_vs_coordinate", "values", law_size_cosize_values, _one(_general())),
 ]
 
-from .api_checks import API_CHECKS  # noqa: E402  (issue 11: coordinates, slices, IntTuples)
+from layoutcheck.fuzz.api_checks import API_CHECKS  # noqa: E402  (issue 11: coordinates, slices, IntTuples)
 
 CHECKS += API_CHECKS
-from .vocab_checks import VOCAB_CHECKS  # noqa: E402  (issue 16: swizzles, recast, tiling)
+from layoutcheck.fuzz.vocab_checks import VOCAB_CHECKS  # noqa: E402  (issue 16: swizzles, recast, tiling)
 
 CHECKS += VOCAB_CHECKS
 BY_NAME = {c.name: c for c in CHECKS}

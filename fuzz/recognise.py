@@ -15,7 +15,7 @@ import copy
 
 from layoutcheck.findings import explain
 
-from .properties import CheckFailed, Skip
+from layoutcheck.fuzz.properties import CheckFailed, Skip
 
 __all__ = ["known_failure", "Recognition", "Substitute"]
 

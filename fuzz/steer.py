@@ -13,7 +13,7 @@ import zlib
 
 from layoutcheck.findings import find_region
 
-from .targets import case_key
+from layoutcheck.fuzz.targets import case_key
 
 __all__ = ["Steering", "RATE", "SKIP"]
 

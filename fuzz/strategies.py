@@ -38,7 +38,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-from .choices import _BOOL, _bool, _int, _ints  # noqa: F401  (one choice each; re-exported)
+from layoutcheck.fuzz.choices import _BOOL, _bool, _int, _ints  # noqa: F401  (one choice each; re-exported)
 
 __all__ = ["integers", "profiles", "nested_tuples", "shapes", "layouts", "flat_layouts",
            "composable_pairs", "composable_triples", "tilers", "divide_args", "product_args",
@@ -589,4 +589,4 @@ def inverse_args(max_size=256, static=None):
                      layouts(max_size=max_size, static=static))
 
 
-from .coord_strategies import *  # noqa: E402,F401,F403  coordinates, slices, IntTuples (issue 11)
+from layoutcheck.fuzz.coord_strategies import *  # noqa: E402,F401,F403  coordinates, slices, IntTuples (issue 11)

@@ -12,7 +12,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-from .bounds import EvaluationLimit, bounded, check_size, input_bound, layout_size
+from layoutcheck.fuzz.bounds import EvaluationLimit, bounded, check_size, input_bound, layout_size
 
 __all__ = ["get_oracle", "compare", "reference_for", "SpecReference", "MemoReference", "table",
            "extended", "encode", "decode", "format_arg", "bounded", "input_bound", "layout_size",

@@ -20,9 +20,9 @@ from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout, Swi
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
-from . import vocab_strategies as V
-from .checking import Check, Skip, _fail, _val, differential
-from .targets import extended, table
+from layoutcheck.fuzz import vocab_strategies as V
+from layoutcheck.fuzz.checking import Check, Skip, _fail, _val, differential
+from layoutcheck.fuzz.targets import extended, table
 
 __all__ = ["VOCAB_CHECKS", "VOCAB_STRATEGIES", "static_args", "has_runtime_ints"]
 
@@ -357,7 +357,7 @@ def _vals_many(ctx, op, arglist):
     for cute-cpp), judged as ``_val`` judges one."""
     from layoutcheck.oracles.protocol import is_invalid_answer
 
-    from .checking import _no_crash
+    from layoutcheck.fuzz.checking import _no_crash
     run_many = getattr(ctx.oracle, "run_many", None)
     outs = run_many([(op, a) for a in arglist]) if run_many else [ctx.oracle.run(op, *a) for a in arglist]
     vals = []

@@ -16,8 +16,8 @@ from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-from . import coord_strategies as CS
-from . import strategies as S
+from layoutcheck.fuzz import coord_strategies as CS
+from layoutcheck.fuzz import strategies as S
 
 __all__ = ["swizzles", "swizzle_args", "composed_layouts", "atom_layouts", "f2_layouts",
            "composed_tiler_args", "composed_slice_args", "composed_cast_args", "bank_args",

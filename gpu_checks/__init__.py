@@ -13,6 +13,6 @@ Modules: ``toolchain`` (NVRTC / nvcc / g++, cache), ``kernels`` (sources, signat
 its report).  The command is ``layoutcheck gpu`` (or ``python -m layoutcheck.gpu_checks``).
 """
 
-from .kernels import MAX_RANK
+from layoutcheck.gpu_checks.kernels import MAX_RANK
 
 __all__ = ["MAX_RANK"]

@@ -17,8 +17,8 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 from layoutcheck import spec
 
-from . import generate as G
-from .kernels import (CuteCase, address_source, cute_source, flat_modes, pack_batch,
+from layoutcheck.gpu_checks import generate as G
+from layoutcheck.gpu_checks.kernels import (CuteCase, address_source, cute_source, flat_modes, pack_batch,
                       specialised_source)
 
 __all__ = ["Result", "spec_values", "impl_values", "decode_layout", "check_address",
@@ -404,7 +404,7 @@ def run_checks(make, *, seed=0, count=200, cute_count=24):
 def check_compile(sources, backends):
     """Compile each source with each backend to PTX and an sm_90 cubin; check that the
     cubin is an ELF image and that the PTX targets sm_90 and defines every kernel."""
-    from .toolchain import ARCH, CompileError, compile_device
+    from layoutcheck.gpu_checks.toolchain import ARCH, CompileError, compile_device
     results = []
     for source in sources:
         for backend in backends:

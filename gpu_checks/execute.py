@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from .toolchain import build_host_library, compile_device
+from layoutcheck.gpu_checks.toolchain import build_host_library, compile_device
 
 __all__ = ["HostModule", "DeviceModule", "device_unavailable_reason"]
 

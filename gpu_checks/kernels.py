@@ -18,7 +18,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-from .toolchain import SOURCE_DIR
+from layoutcheck.gpu_checks.toolchain import SOURCE_DIR
 
 __all__ = ["MAX_RANK", "KernelSource", "address_source", "specialised_source", "CuteCase",
            "cute_source", "flat_modes", "pack_batch", "CUTE_OPS"]

@@ -8,9 +8,9 @@ import time
 
 from layoutcheck.errors import LayoutError
 
-from . import toolchain as T
-from .checks import Result, check_compile, run_checks, sample_sources
-from .execute import DeviceModule, HostModule, device_unavailable_reason
+from layoutcheck.gpu_checks import toolchain as T
+from layoutcheck.gpu_checks.checks import Result, check_compile, run_checks, sample_sources
+from layoutcheck.gpu_checks.execute import DeviceModule, HostModule, device_unavailable_reason
 
 __all__ = ["run_all", "render", "environment"]
 
@@ -66,7 +66,7 @@ def run_all(*, compile_only=False, seed=0, count=200, cute_count=24, sizes=(24, 
             report["results"] += _guarded("device execution", lambda: run_checks(
                 DeviceModule, seed=seed, count=count, cute_count=cute_count))
             if sizes:
-                from .throughput import measure
+                from layoutcheck.gpu_checks.throughput import measure
                 say(f"measuring throughput for 2^{', 2^'.join(map(str, sizes))} elements")
                 report["results"] += _guarded("device throughput", lambda: measure(
                     DeviceModule(sources[0]), tuple(sizes)))

@@ -35,8 +35,8 @@ from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-from .checks import Result, _timed
-from .kernels import KernelSource, _include_local
+from layoutcheck.gpu_checks.checks import Result, _timed
+from layoutcheck.gpu_checks.kernels import KernelSource, _include_local
 
 __all__ = ["SwizzleCase", "BankCase", "swizzle_cases", "bank_cases", "sources", "check_addr",
            "check_cute", "check_bank_addresses", "measure_banks", "run", "main", "cache_is_warm"]
@@ -421,7 +421,7 @@ def cache_is_warm(seed=0, count=24, backends=None, host=True):
     built with the host shim; nothing is compiled to find out.  A cold run compiles the CuTe
     sources for more than 100 s, which is why ``layoutcheck gpu`` runs them on request only
     (``--swizzle``)."""
-    from . import toolchain as T
+    from layoutcheck.gpu_checks import toolchain as T
     for src in sources(seed, count):
         for backend in backends or T.backends():
             if T.compile_device(src.text, src.name, backend=backend, cute=src.cute,
@@ -437,9 +437,9 @@ def run(compile_only=False, seed=0, count=24, device=None, log=None, backends=No
     """Compile every source (with ``backends``, default every usable one: NVRTC and nvcc),
     run the checks on the host shim and, when a device is usable (or ``device`` is True), on
     the device with the timing."""
-    from . import toolchain as T
-    from .checks import check_compile
-    from .execute import DeviceModule, HostModule, device_unavailable_reason
+    from layoutcheck.gpu_checks import toolchain as T
+    from layoutcheck.gpu_checks.checks import check_compile
+    from layoutcheck.gpu_checks.execute import DeviceModule, HostModule, device_unavailable_reason
     say = log or (lambda m: None)
     t0 = time.perf_counter()
     srcs = sources(seed, count)

@@ -12,9 +12,9 @@ import numpy as np
 
 from layoutcheck import spec
 
-from .checks import Result
-from .kernels import flat_modes
-from .generate import flat_layout
+from layoutcheck.gpu_checks.checks import Result
+from layoutcheck.gpu_checks.kernels import flat_modes
+from layoutcheck.gpu_checks.generate import flat_layout
 
 __all__ = ["reference_offsets", "large_layouts", "peak_bandwidth", "measure"]
 

@@ -9,28 +9,28 @@ the layout function over the whole domain as a numpy array from per-mode offsets
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
-from .tuples import (is_tuple, flatten, profile, length, mode, get, concat_tuples,  # noqa: F401
+from layoutcheck.impl.tuples import (is_tuple, flatten, profile, length, mode, get, concat_tuples,  # noqa: F401
                      divides, permute_tuple, domain, rank, depth, size)
-from .layout import (Layout, parse, parse_tiler, as_layout, shape, stride, cosize,  # noqa: F401
+from layoutcheck.impl.layout import (Layout, parse, parse_tiler, as_layout, shape, stride, cosize,  # noqa: F401
                      modes, colex, colex_inv, phi, Phi, values, image)
-from .basic import (layout_left, layout_right, is_column_major, is_row_major,  # noqa: F401
+from layoutcheck.impl.basic import (layout_left, layout_right, is_column_major, is_row_major,  # noqa: F401
                     is_non_degenerate, restrict, squeeze, filter_zeros, permute, mode_precedes,
                     is_sorted, sort, concat, make_layout, is_injective, is_surjective,
                     is_compact)
-from .algebra import (coalesce, is_coalesced, filter, complement, is_complementable,  # noqa: F401
+from layoutcheck.impl.algebra import (coalesce, is_coalesced, filter, complement, is_complementable,  # noqa: F401
                       is_disjoint, right_inverse, left_inverse, slice_, Underscore, _,
                       is_tractable)
-from .compose import composition, is_composable  # noqa: F401
-from .divide import (logical_divide, zipped_divide, tiled_divide, flat_divide,  # noqa: F401
+from layoutcheck.impl.compose import composition, is_composable  # noqa: F401
+from layoutcheck.impl.divide import (logical_divide, zipped_divide, tiled_divide, flat_divide,  # noqa: F401
                      logical_product, zipped_product, tiled_product, flat_product,
                      blocked_product, raked_product)
-from .coords import (crd2idx, idx2crd, crd2crd, eval_coord, get_mode, dice,  # noqa: F401
+from layoutcheck.impl.coords import (crd2idx, idx2crd, crd2crd, eval_coord, get_mode, dice,  # noqa: F401
                      slice_and_offset, shape_div, prefix_product, product, inner_product,
                      elem_scale, congruent, compatible, filter_profile, natural_coord)
-from . import recast as _recast, swizzle as _swizzle, tiling as _tiling  # noqa: E402  (issue 16)
-from .recast import *  # noqa: F401,F403
-from .swizzle import *  # noqa: F401,F403
-from .tiling import *  # noqa: F401,F403
+from layoutcheck.impl import recast as _recast, swizzle as _swizzle, tiling as _tiling  # noqa: E402  (issue 16)
+from layoutcheck.impl.recast import *  # noqa: F401,F403
+from layoutcheck.impl.swizzle import *  # noqa: F401,F403
+from layoutcheck.impl.tiling import *  # noqa: F401,F403
 
 __all__ = [
     "LayoutError", "C",

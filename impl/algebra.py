@@ -18,9 +18,9 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase
 from layoutcheck.layout import Underscore, _  # noqa: F401  one sentinel for the package
 
-from . import tuples as tt
-from .basic import is_compact, is_injective, concat
-from .layout import (_C0, _C1, Layout, _alloc, _leaves, _new, _set_cm, _set_shape,
+from layoutcheck.impl import tuples as tt
+from layoutcheck.impl.basic import is_compact, is_injective, concat
+from layoutcheck.impl.layout import (_C0, _C1, Layout, _alloc, _leaves, _new, _set_cm, _set_shape,
                      _set_stride, as_layout, keep_flat_modes)
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",

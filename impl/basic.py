@@ -12,8 +12,8 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-from . import tuples as T
-from .layout import Layout, _new, as_layout, cosize, flat_modes, values
+from layoutcheck.impl import tuples as T
+from layoutcheck.impl.layout import Layout, _new, as_layout, cosize, flat_modes, values
 
 __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
            "is_non_degenerate", "restrict", "squeeze", "filter_zeros", "permute",

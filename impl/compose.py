@@ -11,10 +11,10 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, _
 
-from . import tuples as tt
-from .algebra import (_C0, _C1, _build, _check_sense, _coal_of, _is_underscore, _raw,
+from layoutcheck.impl import tuples as tt
+from layoutcheck.impl.algebra import (_C0, _C1, _build, _check_sense, _coal_of, _is_underscore, _raw,
                       coalesced_modes, keep_coalesced_modes)
-from .layout import Layout, _alloc, _new, _set_shape, _set_stride, as_layout, parse_tiler
+from layoutcheck.impl.layout import Layout, _alloc, _new, _set_shape, _set_stride, as_layout, parse_tiler
 
 __all__ = ["composition", "is_composable"]
 
@@ -238,7 +238,7 @@ def _fit(g):
 
 def _compose_exact(A, a, B, sense):
     import numpy as np
-    from .layout import values
+    from layoutcheck.impl.layout import values
     if int(tt.size(B)) > _EXACT_LIMIT:
         return None
     vb = values(B, dtype=np.int64)

@@ -11,8 +11,8 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import Underscore, leaves
 
-from .algebra import filter as _filter
-from .layout import Layout, as_layout
+from layoutcheck.impl.algebra import filter as _filter
+from layoutcheck.impl.layout import Layout, as_layout
 
 __all__ = ["crd2idx", "idx2crd", "crd2crd", "eval_coord", "get_mode", "dice",
            "slice_and_offset", "shape_div", "prefix_product", "product", "inner_product",

@@ -14,12 +14,12 @@ from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_co
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
-from . import tuples as T
-from .algebra import right_inverse
-from .compose import composition
-from .coords import crd2idx, slice_and_offset
-from .divide import logical_divide, tiled_divide, zipped_divide
-from .layout import as_layout, values
+from layoutcheck.impl import tuples as T
+from layoutcheck.impl.algebra import right_inverse
+from layoutcheck.impl.compose import composition
+from layoutcheck.impl.coords import crd2idx, slice_and_offset
+from layoutcheck.impl.divide import logical_divide, tiled_divide, zipped_divide
+from layoutcheck.impl.layout import as_layout, values
 
 __all__ = ["Swizzle", "ComposedLayout", "as_swizzle", "as_composed", "swizzle_apply",
            "swizzle_values", "swizzle_span", "is_bijection_on", "is_involution", "make_swizzle",
@@ -345,7 +345,7 @@ def swizzle_downcast(sw, N):
 
 
 def composed_upcast(Cl, N):
-    from .recast import upcast
+    from layoutcheck.impl.recast import upcast
     Cl = as_composed(Cl)
     _log2(N)
     if int(Cl.offset) % int(N):
@@ -355,7 +355,7 @@ def composed_upcast(Cl, N):
 
 
 def composed_downcast(Cl, N):
-    from .recast import downcast
+    from layoutcheck.impl.recast import downcast
     Cl = as_composed(Cl)
     _log2(N)
     outer = swizzle_downcast(Cl.outer, N) if isinstance(Cl.outer, Swizzle) else downcast(Cl.outer, N)

@@ -14,13 +14,13 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import _
 
-from . import tuples as T
-from .coords import crd2idx, idx2crd, slice_and_offset
-from .algebra import coalesce, right_inverse
-from .compose import composition
-from .divide import blocked_product, raked_product, zipped_divide
-from .layout import Layout, as_layout, values
-from .recast import compact_col_major
+from layoutcheck.impl import tuples as T
+from layoutcheck.impl.coords import crd2idx, idx2crd, slice_and_offset
+from layoutcheck.impl.algebra import coalesce, right_inverse
+from layoutcheck.impl.compose import composition
+from layoutcheck.impl.divide import blocked_product, raked_product, zipped_divide
+from layoutcheck.impl.layout import Layout, as_layout, values
+from layoutcheck.impl.recast import compact_col_major
 
 __all__ = ["product_each", "make_ordered_layout", "make_layout_like", "tile_to_shape",
            "inner_partition", "outer_partition", "local_tile", "local_partition", "zip_layout",
@@ -243,7 +243,7 @@ def _partition(L, thr_layout, val_layout, index):
 
 
 def tiled_copy_partition_D(L, thr_layout, val_layout, index):
-    from .swizzle import ComposedLayout, as_composed
+    from layoutcheck.impl.swizzle import ComposedLayout, as_composed
     if isinstance(L, ComposedLayoutBase):
         Cl = as_composed(L)
         sliced, off = _partition(Cl.inner, thr_layout, val_layout, index)

@@ -19,7 +19,7 @@ def is_tuple(x):
 
 def _check_int_tuple(x):
     if isinstance(x, str):
-        from .layout import parse
+        from layoutcheck.impl.layout import parse
         return parse(x)
     if isinstance(x, LayoutBase):
         return x
@@ -32,7 +32,7 @@ def flatten(x):
     """The flattening X^b (seed 001); of a layout: the flat layout S^b:D^b (Def 2.3.1.13)."""
     x = _check_int_tuple(x)
     if isinstance(x, LayoutBase):
-        from .layout import Layout
+        from layoutcheck.impl.layout import Layout
         return Layout(leaves(x.shape), leaves(x.stride))
     return leaves(x)
 
@@ -56,7 +56,7 @@ def length(x):
 def mode(x, i):
     """mode_i(X), 0-based: X itself for a leaf and i == 0, else X_i (Def 2.2.1.5)."""
     if isinstance(x, LayoutBase):
-        from .layout import Layout
+        from layoutcheck.impl.layout import Layout
         return Layout(mode(x.shape, i), mode(x.stride, i))
     if isinstance(i, bool) or not isinstance(i, int):
         raise LayoutError(f"mode index {i!r} is not an integer")

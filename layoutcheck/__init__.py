@@ -6,8 +6,8 @@ implementation with the same API, ``layoutcheck.oracles`` drives other implement
 ``layoutcheck.gpu_checks`` checks addresses computed on a GPU.
 """
 
-from .errors import LayoutError
-from .integers import C
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
 
 __version__ = "0.1.0"
 __all__ = ["LayoutError", "C", "parse", "Layout"]
@@ -15,12 +15,12 @@ __all__ = ["LayoutError", "C", "parse", "Layout"]
 
 def parse(text):
     """Parse CuTe notation (``"(2,(3,_4)):(1,(2,6))"``) into a ``layoutcheck.spec.Layout``."""
-    from .spec import parse as _parse
+    from layoutcheck.spec import parse as _parse
     return _parse(text)
 
 
 def __getattr__(name):
     if name == "Layout":
-        from .spec import Layout
+        from layoutcheck.spec import Layout
         return Layout
     raise AttributeError(name)

@@ -13,7 +13,7 @@ import argparse
 import importlib
 import sys
 
-from .errors import LayoutError
+from layoutcheck.errors import LayoutError
 
 COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu", "report"]
 

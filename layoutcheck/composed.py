@@ -27,10 +27,10 @@ functions (spec/swizzle.py, impl/swizzle.py), so the two stay independent witnes
 
 import re
 
-from .errors import LayoutError
-from .integers import C
-from .layout import LayoutBase, check_inttuple, congruent, leaves
-from .notation import format_tuple, parse_layout_parts, parse_tuple
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase, check_inttuple, congruent, leaves
+from layoutcheck.notation import format_tuple, parse_layout_parts, parse_tuple
 
 __all__ = ["Swizzle", "ComposedLayoutBase", "SignedLayout", "F2Layout", "parse_swizzle", "parse_smem",
            "looks_like_vocab",

@@ -7,7 +7,7 @@ import json
 import os
 import stat
 
-from .errors import LayoutError
+from layoutcheck.errors import LayoutError
 
 __all__ = ["check_output_path", "write_output", "read_json", "MAX_INPUT_BYTES"]
 

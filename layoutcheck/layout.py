@@ -9,9 +9,9 @@ Equality (``==``) is structural: same nested shape and stride values.  Staticnes
 of the printed form only (``str``), which is the strictest comparison level.
 """
 
-from .errors import LayoutError
-from .integers import C
-from .notation import format_tuple, parse_layout_parts, parse_tile_parts
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.notation import format_tuple, parse_layout_parts, parse_tile_parts
 
 __all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "default_stride", "parse_tile",
            "Underscore", "_"]

@@ -11,8 +11,8 @@ Printing follows CuTe's ``print``: no spaces, statics as ``_N``, rank-1 tuples k
 their parentheses (``(8):(1)`` is not ``8:1``).
 """
 
-from .errors import LayoutError
-from .integers import C
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
 
 __all__ = ["format_tuple", "parse_tuple", "parse_layout_parts", "parse_tile_parts"]
 

@@ -21,8 +21,8 @@ class ``cell diff``.  At most ``MAX_CELLS`` cells per grid (LayoutError beyond).
 
 from xml.sax.saxutils import escape, quoteattr
 
-from .errors import LayoutError
-from .layout import LayoutBase, leaves
+from layoutcheck.errors import LayoutError
+from layoutcheck.layout import LayoutBase, leaves
 
 __all__ = ["grid_of", "layout_svg", "tv_svg", "banks_svg", "compare_svg", "failure_svg",
            "finding_svg", "picture_for_show", "parse_tile_shape", "default_tile", "MAX_CELLS"]
@@ -57,14 +57,14 @@ def _rows_of(L):
 
 def _values(x):
     """Every offset of a layout or a composed layout, index order."""
-    from .composed import ComposedLayoutBase
+    from layoutcheck.composed import ComposedLayoutBase
     if isinstance(x, ComposedLayoutBase):
         n = _size(x.inner.shape)
         _limit(n)
-        from .spec.swizzle import composed_values
+        from layoutcheck.spec.swizzle import composed_values
         return [int(v) for v in composed_values(x)]
     _limit(_size(x.shape))
-    from . import impl
+    from layoutcheck import impl
     return [int(v) for v in impl.values(impl.Layout(x.shape, x.stride))]
 
 
@@ -234,8 +234,8 @@ def tv_svg(TV, tile=None, title=None):
 
 def banks_svg(smem, element_bytes, title=None):
     """Each cell of a shared-memory layout with its bank (``spec.banks.bank_of``)."""
-    from .composed import ComposedLayoutBase
-    from .spec.banks import BANKS, ELEMENT_BYTES, bank_of
+    from layoutcheck.composed import ComposedLayoutBase
+    from layoutcheck.spec.banks import BANKS, ELEMENT_BYTES, bank_of
     if element_bytes not in ELEMENT_BYTES:
         raise LayoutError(f"--banks {element_bytes}: the element width in bytes must be one of "
                           f"{', '.join(map(str, ELEMENT_BYTES))}")
@@ -286,9 +286,9 @@ def compare_svg(expected, actual, rows, titles=("expected", "actual"), caption=N
 
 def picture_for_show(text, tv=False, tile=None, banks=None):
     """``layoutcheck show TEXT --svg``: (svg, whether TEXT is a plain layout)."""
-    from .composed import parse_smem
+    from layoutcheck.composed import parse_smem
     if banks is not None:
-        from .commands.common import count
+        from layoutcheck.commands.common import count
         width = count(1, 16)(banks, "--banks")
         smem = parse_smem(text)
         return banks_svg(smem, width), isinstance(smem, LayoutBase)
@@ -313,8 +313,8 @@ def _truth(op, inputs, oracle):
     """What a correct answer computes where the spec refuses (composition: i -> A(B(i)); a
     divide's tile), from ``layoutcheck.reproducers``; None when there is no such claim."""
     try:
-        from .oracles import Outcome
-        from .reproducers import Case, claims
+        from layoutcheck.oracles import Outcome
+        from layoutcheck.reproducers import Case, claims
         case = Case(oracle, op, tuple(inputs))
         for c in claims(case, Outcome.raised("refused")):
             if c["kind"] == "values":
@@ -373,14 +373,14 @@ def failure_svg(row):
 def finding_svg(finding_id, answer=None):
     """The picture of a finding's first repro case: the oracle's answer (``answer``: its
     text; default: run the oracle here) against the spec."""
-    from .findings import load
-    from .oracles import get_oracle
-    from .oracles.protocol import format_value
+    from layoutcheck.findings import load
+    from layoutcheck.oracles import get_oracle
+    from layoutcheck.oracles.protocol import format_value
     f = next((x for x in load() if x["id"] == finding_id), None)
     if f is None or not f.get("repro"):
         raise LayoutError(f"{finding_id}: no such finding with a repro case in the register")
     rep = f["repro"][0] if isinstance(f["repro"], list) else f["repro"]
-    from .reproducers import Case, reference
+    from layoutcheck.reproducers import Case, reference
     case = Case(rep["oracle"], rep["op"], tuple(rep["args"]))
     if answer is None:
         out = get_oracle(case.oracle).run(case.op, *case.args)
@@ -407,7 +407,7 @@ def _main(argv):
         return 2
     try:
         svg = finding_svg(argv[0])
-        from .files import check_output_path, write_output
+        from layoutcheck.files import check_output_path, write_output
         check_output_path(argv[1], "OUT.svg")
         write_output(argv[1], svg, "OUT.svg")
     except LayoutError as e:

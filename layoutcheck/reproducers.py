@@ -33,7 +33,7 @@ from pathlib import Path
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves
 
-from . import repro_code
+from layoutcheck import repro_code
 
 __all__ = ["Case", "cases_of_finding", "case_from_report", "study", "render", "build_and_run",
            "run_reproducer", "reproducer",

@@ -45,11 +45,11 @@ from dataclasses import dataclass
 
 from layoutcheck.layout import LayoutBase
 
-from .postconditions import violation
-from .protocol import ANSWERS, Outcome, format_arg, format_value
-from .vocab_compare import REQUIRED_VOCAB
-from .vocab_compare import handles as _vocab_handles
-from .vocab_compare import vocab_level as _vocab_level
+from layoutcheck.oracles.postconditions import violation
+from layoutcheck.oracles.protocol import ANSWERS, Outcome, format_arg, format_value
+from layoutcheck.oracles.vocab_compare import REQUIRED_VOCAB
+from layoutcheck.oracles.vocab_compare import handles as _vocab_handles
+from layoutcheck.oracles.vocab_compare import vocab_level as _vocab_level
 
 __all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "CHECK",
            "verdict"]

@@ -28,7 +28,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
-from .protocol import format_arg
+from layoutcheck.oracles.protocol import format_arg
 
 __all__ = ["CaseMix", "retype", "staticness", "campaign_mix", "MIX_ENV"]
 

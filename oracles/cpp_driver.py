@@ -39,8 +39,8 @@ from pathlib import Path
 
 from layoutcheck.errors import LayoutError
 
-from .cpp_codegen import driver_body, parse_static_type
-from .cpp_toolchain import compiler_env
+from layoutcheck.oracles.cpp_codegen import driver_body, parse_static_type
+from layoutcheck.oracles.cpp_toolchain import compiler_env
 
 __all__ = ["Library", "TU_SIZE", "rejection_text", "HANG"]
 

@@ -29,7 +29,7 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 from layoutcheck.notation import parse_tuple
 
-from .protocol import ANSWERS, Outcome
+from layoutcheck.oracles.protocol import ANSWERS, Outcome
 
 __all__ = ["VOCAB_OPS", "handles", "run_cases", "case_program"]
 
@@ -169,7 +169,7 @@ def _folder(toolchain):
 
 
 def _env():
-    from .cpp_toolchain import compiler_env
+    from layoutcheck.oracles.cpp_toolchain import compiler_env
     return compiler_env()
 
 
@@ -202,14 +202,14 @@ def _message(err):
     """The rejection as the rest of cute-cpp words it (cpp_driver.rejection_text:
     "compile-time rejection: <the static_assert or first error>"), so the register's
     symptoms read one format."""
-    from .cpp_driver import rejection_text
+    from layoutcheck.oracles.cpp_driver import rejection_text
     return rejection_text(err)
 
 
 def _own_errors(err, owner):
     """{case index: the error lines of its own instantiation chains} (cpp_driver._blame: the
     errors after ``case.cpp:LINE: required from here`` belong to the case at LINE)."""
-    from .cpp_driver import _blame
+    from layoutcheck.oracles.cpp_driver import _blame
     return _blame(err, "case.cpp", {k: (line, line) for line, k in owner.items()})
 
 
@@ -293,7 +293,7 @@ def run_cases(toolchain, cases, timeout=300, jobs=1):
     """One Outcome per (op, args) of issue 16's C++ ops, in translation units of at most
     ``TU_CASES`` cases, ``jobs`` compiled at a time (a batch is cut into at least ``jobs``
     units: a unit compiles on one core)."""
-    from .protocol import OPS
+    from layoutcheck.oracles.protocol import OPS
     results = [None] * len(cases)
     todo = []
     for i, (op, args) in enumerate(cases):
@@ -325,7 +325,7 @@ def run_cases(toolchain, cases, timeout=300, jobs=1):
 
 
 def _run_chunk(toolchain, folder, cases, chunk, results, timeout):
-    from .protocol import OPS
+    from layoutcheck.oracles.protocol import OPS
     live = list(chunk)
     for _attempt in range(len(chunk) + 1):
         if not live:

@@ -33,11 +33,11 @@ import time
 
 from layoutcheck.errors import LayoutError
 
-from .cpp_codegen import Unsupported, kernel, parse_answer, parse_static_type
-from .cpp_driver import HANG, Library, rejection_text
-from .cpp_toolchain import Toolchain, cutlass_version, default_include_dir, find_cuda
-from .protocol import INVALID_ANSWER, OPS as PROTOCOL_OPS
-from .protocol import Oracle, Outcome, format_arg
+from layoutcheck.oracles.cpp_codegen import Unsupported, kernel, parse_answer, parse_static_type
+from layoutcheck.oracles.cpp_driver import HANG, Library, rejection_text
+from layoutcheck.oracles.cpp_toolchain import Toolchain, cutlass_version, default_include_dir, find_cuda
+from layoutcheck.oracles.protocol import INVALID_ANSWER, OPS as PROTOCOL_OPS
+from layoutcheck.oracles.protocol import Oracle, Outcome, format_arg
 
 __all__ = ["CuteCppOracle", "case_source", "type_key", "default_include_dir", "find_cuda",
            "remembered", "cutlass_version", "rejection_text"]
@@ -140,7 +140,7 @@ class CuteCppOracle(Oracle):
     def case_mix(self, op, cases, seed):
         """The fuzz campaign's batches for this oracle: drawn cases with mixed staticness
         mostly made all-static or all-dynamic (``oracles/cpp_cases.py``, issue 14)."""
-        from .cpp_cases import campaign_mix
+        from layoutcheck.oracles.cpp_cases import campaign_mix
         return campaign_mix(op, cases, seed)
 
     def prepare(self, cases, until=None):
@@ -151,7 +151,7 @@ class CuteCppOracle(Oracle):
         (one unit per job) starts after it.  Returns the number of kernels asked for."""
         t0 = time.perf_counter()
         kernels = _kernels_of(cases)
-        from .cpp_driver import TU_SIZE
+        from layoutcheck.oracles.cpp_driver import TU_SIZE
         keys, jobs, i = list(kernels), self.library.jobs, 0
         while i < len(keys):
             step = len(keys)
@@ -176,7 +176,7 @@ class CuteCppOracle(Oracle):
         library), else None.  The fuzz campaign's *reuse batches* (fuzz/pairs.py) run those
         at driver speed, with no compile: each is a new input to CuTe's compiled code (same
         types, new values), judged like any other case."""
-        from .cpp_cases import retype, staticness
+        from layoutcheck.oracles.cpp_cases import retype, staticness
         picked = []
         for args in cases:
             dyn = retype(tuple(args), False)
@@ -198,13 +198,13 @@ class CuteCppOracle(Oracle):
         """Cases per fuzz batch for ``op``: the heavy TiledCopy and partition programs
         (cpp_vocab.HEAVY)
         come in small batches; None: the campaign's default."""
-        from .cpp_vocab import HEAVY, HEAVY_BATCH
+        from layoutcheck.oracles.cpp_vocab import HEAVY, HEAVY_BATCH
         return HEAVY_BATCH if op in HEAVY else None
 
     # --- the batch ------------------------------------------------------------------------
 
     def _run_many(self, cases):
-        from .cpp_vocab import handles as vocab_handles
+        from layoutcheck.oracles.cpp_vocab import handles as vocab_handles
         if any(vocab_handles(op) for op, _ in cases):  # issue 16: oracles/cpp_vocab.py
             return self._run_vocab(cases)
         t0 = time.perf_counter()
@@ -246,8 +246,8 @@ class CuteCppOracle(Oracle):
     def _run_vocab(self, cases):
         """Issue 16's swizzle / composed-layout / tensor ops in their own programs
         (oracles/cpp_vocab.py); the rest as usual."""
-        from .cpp_vocab import handles as vocab_handles
-        from .cpp_vocab import run_cases
+        from layoutcheck.oracles.cpp_vocab import handles as vocab_handles
+        from layoutcheck.oracles.cpp_vocab import run_cases
         mine = [i for i, (op, _) in enumerate(cases) if vocab_handles(op)]
         rest = [i for i in range(len(cases)) if i not in set(mine)]
         results = [None] * len(cases)
@@ -284,7 +284,7 @@ def _kernels_of(cases):
     """{key: Kernel} of the kernels ``cases`` (``[(op, args)]``) need; the issue-16 ops (their
     own programs, oracles/cpp_vocab.py) and cases with no kernel (answered unsupported when
     they run) have none."""
-    from .cpp_vocab import handles as vocab_handles
+    from layoutcheck.oracles.cpp_vocab import handles as vocab_handles
     kernels = {}
     for op, args in cases:
         if vocab_handles(op):

@@ -22,9 +22,9 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, Underscore
 from layoutcheck.notation import parse_tuple
 
-from .isolation import IsolatedOracle
-from .protocol import ANSWERS, Oracle, Outcome, static_everywhere
-from .vocab_dsl import UNSUPPORTED_DSL, VOCAB_DSL, dsl_answer, dsl_case
+from layoutcheck.oracles.isolation import IsolatedOracle
+from layoutcheck.oracles.protocol import ANSWERS, Oracle, Outcome, static_everywhere
+from layoutcheck.oracles.vocab_dsl import UNSUPPORTED_DSL, VOCAB_DSL, dsl_answer, dsl_case
 
 __all__ = ["CuteDslOracle"]
 
@@ -80,7 +80,7 @@ class _InProcessDsl(Oracle):
 
     def _to(self, x):
         cute = self._cute
-        from .vocab_dsl import to_dsl  # issue 16: Swizzle, ComposedLayout
+        from layoutcheck.oracles.vocab_dsl import to_dsl  # issue 16: Swizzle, ComposedLayout
         v = to_dsl(cute, x, self._to)
         if v is not None:
             return v

@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection
 
 from layoutcheck.errors import LayoutError
 
-from .protocol import Oracle, Outcome
+from layoutcheck.oracles.protocol import Oracle, Outcome
 
 __all__ = ["IsolatedOracle", "case_timeout", "TIMEOUT_ENV", "MEMORY_ENV", "START_TIMEOUT_ENV",
            "MAX_ANSWER_BYTES"]

@@ -117,7 +117,7 @@ def product_fails_cute_stride_divisibility(A=None, B=None, *rest):
 # --- the symptom, and regions that need CuTe's own answer (its model) ----------------------
 
 def _cpp_model_outcome(op, *args):
-    from . import models_cpp
+    from layoutcheck.oracles import models_cpp
     return models_cpp.answer(op, *args)
 
 
@@ -130,7 +130,7 @@ def _cpp_model(op, *args):
 def cpp_answer(inputs, answer, reference=None, op=None):
     """cute-cpp's answer is exactly CuTe C++ 4.2's (oracles/models_cpp.py): the same layout,
     the same static_assert, or SIGFPE."""
-    from . import models_cpp
+    from layoutcheck.oracles import models_cpp
     return models_cpp.matches(answer, _cpp_model_outcome(op, *inputs))
 
 
@@ -420,7 +420,7 @@ def _reaches_past_end(op, A, T):
     """The composition inside the op reads A (or the complement it composes with) past its
     size: composition B beyond size(A); a divide's (T, complement(T, shape(coalesce(A)))) beyond
     size(A); a product's B beyond the size of complement(A, size(A) cosize(B)) (CuTe's model)."""
-    from . import models_cpp as M
+    from layoutcheck.oracles import models_cpp as M
     S = _spec()
     if isinstance(T, tuple) or not isinstance(A, LayoutBase):
         return False
@@ -471,7 +471,7 @@ def cpp_inner_composition(op, A, T):
     """The composition CuTe C++ computes inside a divide, (A, (T, complement(T,
     shape(coalesce(A))))), or a product, (complement(A, size(A) cosize(T)), T), as neutral
     layouts (the C++ model's complement); None for a Tile tuple or where it is refused."""
-    from . import models_cpp as M
+    from layoutcheck.oracles import models_cpp as M
     if isinstance(T, tuple) or not isinstance(A, LayoutBase) or T is None:
         return None
     Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, M._compact_left(T, C(1)))

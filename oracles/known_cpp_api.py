@@ -15,7 +15,7 @@ from layoutcheck.findings import predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
-from .known_vocab import _ok, _spec
+from layoutcheck.oracles.known_vocab import _ok, _spec
 
 __all__ = ["cpp_shape_div", "cpp_compact_left", "cpp_unchecked_partition", "cpp_idx2crd",
            "cpp_crd2crd"]

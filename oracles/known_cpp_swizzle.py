@@ -11,7 +11,7 @@ from layoutcheck.findings import predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
-from .known_cpp_api import _flat, _ok, _raised, _spec
+from layoutcheck.oracles.known_cpp_api import _flat, _ok, _raised, _spec
 
 __all__ = ["cpp_index_is_static"]
 

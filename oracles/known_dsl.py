@@ -22,8 +22,8 @@ from layoutcheck.findings import predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 
-from . import models_cpp as M
-from .protocol import Outcome
+from layoutcheck.oracles import models_cpp as M
+from layoutcheck.oracles.protocol import Outcome
 
 __all__ = ["answer", "matches", "DSL_ERRORS"]
 

@@ -13,7 +13,7 @@ symptom shared by several findings (``nvlabs_answer_is_model``) is attributed by
 from layoutcheck.findings import predicate, symptom
 from layoutcheck.layout import LayoutBase, leaves
 
-from .nvlabs_model import (as_layout, chain, coalesce_model, cute_coalesce_pairs, divisor_pair,
+from layoutcheck.oracles.nvlabs_model import (as_layout, chain, coalesce_model, cute_coalesce_pairs, divisor_pair,
                            extended, is_underscore, leaf_sums, mk, modes_of, nv_complement, nv_model,
                            nv_walk, pairs_layout, rank_of, size_of, table, walk_of)
 

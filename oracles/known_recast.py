@@ -11,7 +11,7 @@ from layoutcheck.findings import predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-from .known_vocab import _fn, _ok, _raised, _size, _spec, _sw
+from layoutcheck.oracles.known_vocab import _fn, _ok, _raised, _size, _spec, _sw
 
 __all__ = ["unchecked_upcast", "unchecked_downcast"]
 
@@ -174,7 +174,7 @@ def _tile_to_shape_product(block, trg, order=None):
 
 
 def _static_inner_product(block, trg, order):
-    from .known import has_dynamic_integer
+    from layoutcheck.oracles.known import has_dynamic_integer
     if not isinstance(block, LayoutBase) or has_dynamic_integer(block, trg):
         return None
     try:
@@ -216,14 +216,14 @@ def _same_as_model_product(inputs, answer, model):
 @symptom
 def cpp_tile_to_shape_wrong_product(inputs, answer, reference):
     """CuTe C++'s product inside tile_to_shape (oracles/models_cpp.py)."""
-    from . import models_cpp
+    from layoutcheck.oracles import models_cpp
     return _same_as_model_product(inputs, answer, models_cpp.answer)
 
 
 @symptom
 def dsl_tile_to_shape_wrong_product(inputs, answer, reference):
     """The DSL's product inside tile_to_shape (oracles/known_dsl.py's model)."""
-    from . import known_dsl
+    from layoutcheck.oracles import known_dsl
     return _same_as_model_product(inputs, answer, known_dsl.answer)
 
 

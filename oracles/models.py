@@ -19,7 +19,7 @@ oracle reports it (``AssertionError (no message)``, ``ValueError: ...``).
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, Underscore
 
-from .protocol import Outcome
+from layoutcheck.oracles.protocol import Outcome
 
 __all__ = ["answer", "matches", "Raise", "SUPPORTED"]
 

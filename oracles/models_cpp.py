@@ -19,7 +19,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 
-from .protocol import Outcome
+from layoutcheck.oracles.protocol import Outcome
 
 __all__ = ["answer", "matches", "run", "checked", "Reject", "Abort", "SUPPORTED", "OPS"]
 

@@ -27,7 +27,7 @@ import os
 import sys
 from pathlib import Path
 
-from .protocol import Oracle, Outcome
+from layoutcheck.oracles.protocol import Oracle, Outcome
 
 __all__ = ["nvlabs_oracle", "NvlabsAdapter", "nvlabs_calls", "locate", "load", "alias_for", "provenance",
            "describe_provenance", "ENV_VAR"]
@@ -190,7 +190,7 @@ def nvlabs_calls():
     function PyCuTe lacks (filter, cosize, tiled/flat_divide, zipped/tiled_product,
     shape_div, elem_scale, crd2crd, dice) is found missing by ``PyApi`` itself, so a newer
     checkout that adds one is tested with it."""
-    from .pyapi import Call
+    from layoutcheck.oracles.pyapi import Call
     opt = lambda name: Call((name,), lambda m, *a: getattr(m, name)(*a))  # noqa: E731
     return {
         "rank": opt("rank"),                       # no Layout.__len__; rank(L) as in CuTe
@@ -203,7 +203,7 @@ def nvlabs_calls():
 
 
 def _vocab_calls():
-    from .vocab_pyapi import nvlabs_vocab_calls
+    from layoutcheck.oracles.vocab_pyapi import nvlabs_vocab_calls
     return nvlabs_vocab_calls()
 
 
@@ -232,7 +232,7 @@ class NvlabsAdapter(Oracle):
         if not callable(getattr(self._mod, "Layout", None)):
             return f"the pycute package at {pkg} has no Layout (not NVlabs PyCuTe?)"
         self.info = provenance(self._mod, pkg, how)
-        from .pyapi import PyApi
+        from layoutcheck.oracles.pyapi import PyApi
         self._api = PyApi(self._mod, name="PyCuTe", overrides=nvlabs_calls(), underscore=None)
         return None
 
@@ -255,7 +255,7 @@ def nvlabs_oracle(path=None, name=None, **options):
     """The ``nvlabs`` / ``nvlabs:PATH`` oracle as the harness runs it: ``NvlabsAdapter`` in a
     worker process (``oracles/isolation.py``; options: ``timeout``, ``start_timeout``,
     ``memory_mb``).  ``describe()`` names the loaded files and their versions."""
-    from .isolation import IsolatedOracle
+    from layoutcheck.oracles.isolation import IsolatedOracle
     name = name or ("nvlabs" if path is None else f"nvlabs:{path}")
     return IsolatedOracle(name, ("layoutcheck.oracles.nvlabs", "NvlabsAdapter", (path, name)),
                           **options)

@@ -21,7 +21,7 @@ from typing import Callable
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, Underscore
 
-from .protocol import ANSWERS, OPS, Outcome
+from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome
 
 __all__ = ["Call", "PyApi", "PYCUTE_CALLS", "describe", "package_function"]
 
@@ -79,7 +79,7 @@ PYCUTE_CALLS = {
     "compatible": _opt("compatible"),
     "flatten": _opt("flatten"),
 }
-from .vocab_pyapi import VOCAB_CALLS  # noqa: E402  (issue 16: swizzles, composed layouts, ...)
+from layoutcheck.oracles.vocab_pyapi import VOCAB_CALLS  # noqa: E402  (issue 16: swizzles, composed layouts, ...)
 
 PYCUTE_CALLS.update(VOCAB_CALLS)
 assert set(PYCUTE_CALLS) == set(OPS), set(OPS) ^ set(PYCUTE_CALLS)
@@ -128,7 +128,7 @@ class PyApi:
             return self.underscore
         from layoutcheck.composed import is_vocab_value
         if is_vocab_value(x):  # issue 16 (oracles/vocab_pyapi.py)
-            from .vocab_pyapi import to_module_vocab
+            from layoutcheck.oracles.vocab_pyapi import to_module_vocab
             return to_module_vocab(self, x)
         if isinstance(x, LayoutBase):
             return self.mod.Layout(_plain(x.shape), _plain(x.stride))

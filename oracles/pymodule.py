@@ -12,7 +12,7 @@ import inspect
 
 from layoutcheck.errors import LayoutError
 
-from .protocol import Oracle, Outcome
+from layoutcheck.oracles.protocol import Oracle, Outcome
 
 __all__ = ["PackageOracle", "ModuleOracle", "isolated_module"]
 
@@ -22,7 +22,7 @@ def isolated_module(module_name, name=None, **options):
     worker process (``oracles/isolation.py``), so that the module's exits, crashes, hangs
     and memory use stay out of the harness.  ``ModuleOracle`` itself is the in-process
     adapter the worker runs; options: ``timeout``, ``start_timeout``, ``memory_mb``."""
-    from .isolation import IsolatedOracle
+    from layoutcheck.oracles.isolation import IsolatedOracle
     name = name or f"module:{module_name}"
     return IsolatedOracle(name, ("layoutcheck.oracles.pymodule", "ModuleOracle",
                                  (module_name, name)), **options)
@@ -59,7 +59,7 @@ class PackageOracle(Oracle):
         return [self._one(mod, op, args) for op, args in cases]
 
     def _one(self, mod, op, args):
-        from .pyapi import package_function
+        from layoutcheck.oracles.pyapi import package_function
         fn = package_function(mod, op, args)
         if fn is None:
             return Outcome.unsupported(f"{self._module_name} has no {op}")
@@ -107,7 +107,7 @@ class ModuleOracle(Oracle):
         """One case through the op table of ``oracles/pyapi.py`` (pycute's API; a subclass
         or a caller may set ``self.api_overrides`` / ``self.api_underscore``)."""
         if getattr(self, "_api", None) is None or self._api.mod is not self._mod:
-            from .pyapi import PyApi
+            from layoutcheck.oracles.pyapi import PyApi
             self._api = PyApi(self._mod, name=self.module_name,
                               overrides=getattr(self, "api_overrides", None),
                               underscore=getattr(self, "api_underscore", None))

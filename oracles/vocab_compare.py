@@ -91,7 +91,7 @@ def _kind_ok(x):
 
 
 def _fn_level(e, a, e_off=0, a_off=0):
-    from .compare import _same_modes
+    from layoutcheck.oracles.compare import _same_modes
     if _size(_shape(e)) > EVAL_LIMIT or _size(_shape(a)) > EVAL_LIMIT:
         return None, f"too large to compare ({_size(_shape(e))} points)"
     ve, va = answer_values(e) + int(e_off), answer_values(a) + int(a_off)

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle
 
-from .pyapi import Call
+from layoutcheck.oracles.pyapi import Call
 
 __all__ = ["VOCAB_CALLS", "nvlabs_vocab_calls", "to_module_vocab"]
 

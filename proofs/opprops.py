@@ -17,9 +17,9 @@ import z3
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 
-from .symbolic import Mode, SymLayout
-from .symops import coalesce_cases, complement_cases, cute_check_failure
-from .userprops import Check, _fresh, colex_value, structural
+from layoutcheck.proofs.symbolic import Mode, SymLayout
+from layoutcheck.proofs.symops import coalesce_cases, complement_cases, cute_check_failure
+from layoutcheck.proofs.userprops import Check, _fresh, colex_value, structural
 
 __all__ = ["SymTree", "tree_of", "composition_checks", "composable_checks", "cute_checks",
            "divide_checks", "complement_checks"]
@@ -236,8 +236,8 @@ def composition_checks(problem, A, B, R, confirm, ctx=()):
 
 def _tile_tree(problem, t):
     """A tiler entry (Expr n -> n:1, TileLayout) as a SymTree and its concrete maker."""
-    from .expr import Expr, TileLayout
-    from .problem import UserLayout
+    from layoutcheck.proofs.expr import Expr, TileLayout
+    from layoutcheck.proofs.problem import UserLayout
     if isinstance(t, Expr):
         L = UserLayout(f"{t}:1", problem, "tile", (t, Expr("int", value=1, static=True)))
     else:
@@ -329,8 +329,8 @@ def complement_checks(problem, A, N, R, confirm, sense="paper"):
 
 def concrete_tiler(T, env):
     """The tiler under ``env`` as layoutcheck.spec takes it."""
-    from .expr import Expr
-    from .problem import concrete_tree
+    from layoutcheck.proofs.expr import Expr
+    from layoutcheck.proofs.problem import concrete_tree
     if isinstance(T, tuple):
         return tuple(concrete_tiler(t, env) for t in T)
     if T == "_":

@@ -17,8 +17,8 @@ from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
-from .expr import Expr, Z3Env, holds, parse_assumptions, parse_expr, parse_layout, tree_text
-from .symbolic import Mode, SymLayout
+from layoutcheck.proofs.expr import Expr, Z3Env, holds, parse_assumptions, parse_expr, parse_layout, tree_text
+from layoutcheck.proofs.symbolic import Mode, SymLayout
 
 __all__ = ["Problem", "UserLayout", "leaves", "concrete_tree"]
 
@@ -162,7 +162,7 @@ class Problem:
         more in a fresh z3 context (z3's search follows the ids of the terms, so a query
         can be slow in one process history and quick in another); a model from there
         evaluates this context's terms (runner._Model)."""
-        from .runner import _check, _Model
+        from layoutcheck.proofs.runner import _check, _Model
         t = timeout or self.timeout
         todo = list(self.base() if base is None else base) + list(assertions)
         t0 = time.perf_counter()

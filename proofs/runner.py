@@ -12,8 +12,8 @@ import z3
 
 from layoutcheck.errors import LayoutError
 
-from .lemmas import CATALOGUE, get_lemma
-from .symbolic import decode
+from layoutcheck.proofs.lemmas import CATALOGUE, get_lemma
+from layoutcheck.proofs.symbolic import decode
 
 __all__ = ["run", "run_lemma", "solve", "check_arguments", "expected_outcome_met", "DEFAULT_MAX_RANK",
            "DEFAULT_TIMEOUT"]
@@ -151,7 +151,7 @@ def fresh_context():
     the same term ids whatever ran before in the process (sequential or parallel), and
     z3's search, which follows those ids, does not depend on the history (the induction
     step of concat_phi takes 0.07 s in a fresh context and 16 s after the catalogue)."""
-    from . import symbolic
+    from layoutcheck.proofs import symbolic
     old = z3.z3._main_ctx
     z3.z3._main_ctx = z3.Context()
     symbolic._MEMO.clear()
@@ -272,7 +272,7 @@ def run(lemmas=None, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, inducti
         max_rank = min(max_rank, QUICK_MAX_RANK)
     chosen = check_arguments(lemmas, max_rank, timeout, jobs)
     if jobs > 1 and len({lm.name for lm in chosen}) == len(chosen):
-        from .parallel import run_parallel
+        from layoutcheck.proofs.parallel import run_parallel
         return run_parallel(chosen, max_rank, timeout, induction, on_row, jobs)
     rows = []
     for lemma in chosen:

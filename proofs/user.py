@@ -24,12 +24,12 @@ import z3
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 
-from .expr import parse_tiler
-from .opprops import (complement_checks, composable_checks, composition_checks,
+from layoutcheck.proofs.expr import parse_tiler
+from layoutcheck.proofs.opprops import (complement_checks, composable_checks, composition_checks,
                       concrete_tiler, cute_checks, divide_checks, tree_of)
-from .problem import Problem
-from .symops import TooManyCases
-from .userprops import UNARY, Relation, TooLarge, _small, build_unary
+from layoutcheck.proofs.problem import Problem
+from layoutcheck.proofs.symops import TooManyCases
+from layoutcheck.proofs.userprops import UNARY, Relation, TooLarge, _small, build_unary
 
 __all__ = ["prove", "PROPERTIES", "DEFAULT_TIMEOUT", "format_row"]
 
@@ -220,8 +220,8 @@ def _operation(problem, layout, name, rest, sense):
 
 def _tiler_conditions(problem, T):
     """The tiler's own layouts must be layouts (shape entries >= 1, strides >= 0)."""
-    from .expr import Expr, TileLayout
-    from .problem import leaves
+    from layoutcheck.proofs.expr import Expr, TileLayout
+    from layoutcheck.proofs.problem import leaves
     if isinstance(T, tuple):
         for t in T:
             _tiler_conditions(problem, t)

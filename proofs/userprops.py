@@ -23,7 +23,7 @@ import z3
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 
-from .symops import coalesce_cases, sorted_squeezed_cases
+from layoutcheck.proofs.symops import coalesce_cases, sorted_squeezed_cases
 
 __all__ = ["Check", "TooLarge", "SIZE_LIMIT", "UNARY", "build_unary", "coords",
            "colex_value", "concrete_size"]
@@ -321,13 +321,13 @@ def build_unary(problem, A, name, arg_text=None):
             raise LayoutError(f"{name} needs a thread-value layout (thread mode, value mode), "
                               f"got rank {len(A.shape) if isinstance(A.shape, tuple) else 0}")
     if name == "covers":
-        from .expr import parse_tree
+        from layoutcheck.proofs.expr import parse_tree
         tile = parse_tree(arg_text, "tile")
-        from .problem import leaves
+        from layoutcheck.proofs.problem import leaves
         sizes = leaves(tile)
         total = sizes[0]
         for s in sizes[1:]:
-            from .expr import Expr
+            from layoutcheck.proofs.expr import Expr
             total = Expr("bin", [total, s], "*")
         for s in sizes:
             problem.implicit_condition(f"{s} >= 1", problem.env.term(s) >= 1,
@@ -383,7 +383,7 @@ def _refines_checks(A, B, rel):
     for j, (bm, n) in enumerate(zip(B.modes, groups)):
         g = A.modes[k:k + n]
         k += n
-        from .symbolic import SymLayout
+        from layoutcheck.proofs.symbolic import SymLayout
         G = SymLayout(g)
 
         def size_confirm(env, val, j=j):

@@ -29,14 +29,14 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
-from . import flat as F
-from . import tuples as T
-from .basic import make_layout, sort, squeeze
-from .integers import is_constant
-from .layout import Layout, as_layout, assembled, images, values
-from .limits import check_enumeration
-from .memo import memoised
-from .nested import refines, substitute_layouts
+from layoutcheck.spec import flat as F
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.basic import make_layout, sort, squeeze
+from layoutcheck.spec.integers import is_constant
+from layoutcheck.spec.layout import Layout, as_layout, assembled, images, values
+from layoutcheck.spec.limits import check_enumeration
+from layoutcheck.spec.memo import memoised
+from layoutcheck.spec.nested import refines, substitute_layouts
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "composition", "is_composable", "logical_divide", "zipped_divide", "tiled_divide",
@@ -96,13 +96,13 @@ def is_coalesced(L):
 
 def is_coalesced_over(L, Sbar):
     """Def 2.3.4.4: each relative mode mode_i(L, S̄) is coalesced."""
-    from .nested import layout_relative_modes
+    from layoutcheck.spec.nested import layout_relative_modes
     return all(is_coalesced(m) for m in layout_relative_modes(L, Sbar))
 
 
 def relative_coalesce(L, Sbar):
     """coal(L, S̄) = (coal(L_1), ..., coal(L_m))_P, L_i = mode_i(L, S̄) (Def 2.3.4.7)."""
-    from .nested import layout_relative_modes
+    from layoutcheck.spec.nested import layout_relative_modes
     return substitute_layouts([coalesce(m) for m in layout_relative_modes(L, Sbar)], Sbar)
 
 
@@ -268,7 +268,7 @@ def is_tiler(T_):
 def _tiler(T_):
     """Normalise a tiler: text is parsed; an int n becomes n:1."""
     if isinstance(T_, str):
-        from .layout import parse_tiler
+        from layoutcheck.spec.layout import parse_tiler
         T_ = parse_tiler(T_)
     if not is_tiler(T_):
         raise LayoutError(f"{T_!r} is not a layout or a tiler (layout, int, or tuple of tilers)")
@@ -423,7 +423,7 @@ def logical_product(A, T_, sense="paper"):
         return A
     if isinstance(T_, tuple):
         return _by_mode(_logical_product, A, T_, sense)
-    from .layout import cosize
+    from layoutcheck.spec.layout import cosize
     N = _size(A) * cosize(T_)
     if sense == "paper" and not is_complementable(A, N) and is_complementable(A):
         # Observation 2.3.9.2: any valid N' >= size(A) cosize(B) gives the same A^c ∘ B;

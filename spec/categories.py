@@ -22,9 +22,9 @@ from itertools import combinations, permutations, product as _cartesian
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import check_inttuple
 
-from . import tuples as T_
-from .layout import Layout, as_layout, colex, colex_inv
-from .nested import relative_modes, substitute  # 2.2.3-2.2.4, not redefined here
+from layoutcheck.spec import tuples as T_
+from layoutcheck.spec.layout import Layout, as_layout, colex, colex_inv
+from layoutcheck.spec.nested import relative_modes, substitute  # 2.2.3-2.2.4, not redefined here
 
 __all__ = [
     "Morphism", "morphism", "STAR", "identity", "compose", "is_composable_morphisms",

@@ -29,12 +29,12 @@ from layoutcheck.integers import C
 from layoutcheck.layout import Underscore
 from layoutcheck.layout import congruent as _congruent
 
-from . import tuples as T
-from .algebra import _check_coord, _slice
-from .algebra import filter as _filter
-from .algebra import slice_  # noqa: F401  (the op ``slice_`` is the algebra's)
-from .basic import make_layout
-from .layout import Layout, as_layout, colex_inv, get
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.algebra import _check_coord, _slice
+from layoutcheck.spec.algebra import filter as _filter
+from layoutcheck.spec.algebra import slice_  # noqa: F401  (the op ``slice_`` is the algebra's)
+from layoutcheck.spec.basic import make_layout
+from layoutcheck.spec.layout import Layout, as_layout, colex_inv, get
 
 __all__ = ["crd2idx", "idx2crd", "crd2crd", "eval_coord", "get_mode", "dice",
            "slice_and_offset", "shape_div", "prefix_product", "product", "inner_product",

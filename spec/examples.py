@@ -21,11 +21,11 @@ from typing import Callable
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase
 
-from . import algebra as A
-from . import flat as F
-from . import nested as N
-from . import tuples as T
-from .layout import parse, values
+from layoutcheck.spec import algebra as A
+from layoutcheck.spec import flat as F
+from layoutcheck.spec import nested as N
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.layout import parse, values
 
 __all__ = ["Example", "EXAMPLES", "run_examples", "format_value"]
 
@@ -356,7 +356,7 @@ def _modes_entries(text):
 
 
 def _entry(m):
-    from .layout import Layout
+    from layoutcheck.spec.layout import Layout
     return Layout(m[0], m[1])
 
 
@@ -370,8 +370,8 @@ def _non_degenerate(text):
 
 
 # --- sections 3 and 4.1.1: the categories' examples (spec/categories.py, spec/mutual_refinement.py)
-from .categories import EXAMPLES_3  # noqa: E402
-from .mutual_refinement import EXAMPLES_4_1_1  # noqa: E402
+from layoutcheck.spec.categories import EXAMPLES_3  # noqa: E402
+from layoutcheck.spec.mutual_refinement import EXAMPLES_4_1_1  # noqa: E402
 
 for _x in EXAMPLES_3 + EXAMPLES_4_1_1:
     ex(*_x)

@@ -17,10 +17,10 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
-from . import tuples as T
-from .basic import concat, sort, squeeze
-from .layout import Layout, _flat_modes_of, as_layout, values
-from .limits import check_enumeration
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.basic import concat, sort, squeeze
+from layoutcheck.spec.layout import Layout, _flat_modes_of, as_layout, values
+from layoutcheck.spec.limits import check_enumeration
 
 __all__ = ["flat_modes", "flat_layout", "is_flat_coalesced", "flat_coalesce", "is_flat_compact", "is_disjoint",
            "is_flat_complementable", "flat_complement", "is_flat_composable",
@@ -323,7 +323,7 @@ def flat_divide_paper(A, B):
     (Example 2.1.7.11); as the paper does there (Remark 2.1.7.8), the value computed is the
     flattening of the nested composition (Def 2.3.7.1) of A with the flat layout B ⋆ B^c.
     """
-    from .algebra import composition
+    from layoutcheck.spec.algebra import composition
     Bc = flat_complement(B, T.size(as_layout(A).shape))
     return flat_layout(flat_modes(composition(A, concat(B, Bc))))
 
@@ -331,7 +331,7 @@ def flat_divide_paper(A, B):
 def flat_product_paper(A, B):
     """A ⊗^b B (Def 2.1.7.13) = A ⋆ (A^c ∘ B), A^c = comp^b(A, size(A) cosize(B)); as in
     ``flat_divide_paper``, A^c ∘ B is the flattening of the nested composition."""
-    from .algebra import composition
+    from layoutcheck.spec.algebra import composition
     A, B = as_layout(A), as_layout(B)
     Ac = flat_complement(A, T.size(A.shape) * _cosize(B))
     return concat(A, composition(Ac, flat_layout(flat_modes(B))))

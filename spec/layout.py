@@ -17,8 +17,8 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, parse_tile
 
-from . import tuples as T
-from .limits import check_enumeration
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.limits import check_enumeration
 
 __all__ = ["Layout", "parse", "as_layout", "is_layout", "shape", "stride", "size", "cosize",
            "rank", "depth", "get", "flatten", "modes", "colex", "colex_inv", "phi", "Phi",
@@ -302,7 +302,7 @@ def _table(s, d):
 
 def clear_memos():
     """Empty the memoised tables and operations (for measurements that start cold)."""
-    from . import memo
+    from layoutcheck.spec import memo
     memo.clear()
     _colex_domain.cache_clear()
     _table.cache_clear()

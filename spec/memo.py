@@ -20,7 +20,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 
-from .limits import ENUMERATION_CONDITION, enumeration_limit
+from layoutcheck.spec.limits import ENUMERATION_CONDITION, enumeration_limit
 
 __all__ = ["memoised", "typed_key", "clear", "MEMO_SIZE"]
 

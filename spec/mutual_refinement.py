@@ -14,11 +14,11 @@ from fractions import Fraction
 
 from layoutcheck.errors import LayoutError
 
-from . import tuples as T_
-from .categories import (_representation, compose, coalesce_morphism, encoded_layout, expansion,
+from layoutcheck.spec import tuples as T_
+from layoutcheck.spec.categories import (_representation, compose, coalesce_morphism, encoded_layout, expansion,
                          pullback, pushforward, relative_mode_morphism, standard_representation)
-from .layout import Layout, as_layout
-from .nested import refines, relative_modes, substitute
+from layoutcheck.spec.layout import Layout, as_layout
+from layoutcheck.spec.nested import refines, relative_modes, substitute
 
 __all__ = ["mutual_refinement", "is_mutual_refinement", "has_mutual_refinement",
            "composable_refinement", "weak_composite", "compose_by_mutual_refinement",
@@ -258,7 +258,7 @@ def is_admissible_for_composition(A, B):
     bound = 1
     for x in s[:-1]:
         bound *= x
-    from .limits import check_enumeration
+    from layoutcheck.spec.limits import check_enumeration
     check_enumeration(sum(max(0, min(di * (si - 1), bound - 1) + 1 - di) for si, di in zip(s, d)),
                       "the interval sets of Def 4.1.6.1")
     sets = [set(range(di, min(di * (si - 1), bound - 1) + 1)) for si, di in zip(s, d)]

@@ -8,7 +8,7 @@ present, so this module needs no change when they land.
 
 import importlib
 
-from .layout import as_layout
+from layoutcheck.spec.layout import as_layout
 
 __all__ = ["layout_properties", "PROPERTY_NAMES", "OPTIONAL_PROPERTY_NAMES"]
 

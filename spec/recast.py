@@ -23,10 +23,10 @@ Sources: ``cute/layout.hpp`` of the CUTLASS 4.2 headers (the same text on 4.7):
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
-from . import tuples as T
-from .algebra import coalesce, composition, right_inverse
-from .layout import Layout, as_layout
-from .limits import check_enumeration
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.algebra import coalesce, composition, right_inverse
+from layoutcheck.spec.layout import Layout, as_layout
+from layoutcheck.spec.limits import check_enumeration
 
 __all__ = ["upcast", "downcast", "recast_layout", "max_common_vector", "max_common_layout",
            "nullspace", "compact_col_major"]

@@ -24,11 +24,11 @@ from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_co
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
-from . import tuples as T
-from .algebra import composition, logical_divide, right_inverse, tiled_divide, zipped_divide
-from .coords import crd2idx, slice_and_offset
-from .layout import as_layout
-from .limits import check_enumeration
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.algebra import composition, logical_divide, right_inverse, tiled_divide, zipped_divide
+from layoutcheck.spec.coords import crd2idx, slice_and_offset
+from layoutcheck.spec.layout import as_layout
+from layoutcheck.spec.limits import check_enumeration
 
 __all__ = ["Swizzle", "ComposedLayout", "as_swizzle", "as_composed", "swizzle_apply",
            "swizzle_values", "swizzle_span", "is_bijection_on", "is_involution", "make_swizzle",
@@ -373,7 +373,7 @@ def swizzle_downcast(sw, N):
 
 
 def _outer_cast(outer, N, up):
-    from .recast import downcast, upcast
+    from layoutcheck.spec.recast import downcast, upcast
     if isinstance(outer, Swizzle):
         return swizzle_upcast(outer, N) if up else swizzle_downcast(outer, N)
     return upcast(outer, N) if up else downcast(outer, N)
@@ -382,7 +382,7 @@ def _outer_cast(outer, N, up):
 def composed_upcast(Cl, N):
     """``upcast<N>(A o O o B)`` = upcast<N>(A) o upcast<N>(O) o upcast<N>(B)
     (layout_composed.hpp); an integer offset upcasts by safe_div (exact division)."""
-    from .recast import upcast
+    from layoutcheck.spec.recast import upcast
     Cl = as_composed(Cl)
     _log2_pow2(N)
     if int(Cl.offset) % int(N):
@@ -394,7 +394,7 @@ def composed_upcast(Cl, N):
 
 def composed_downcast(Cl, N):
     """``downcast<N>(A o O o B)`` = downcast<N>(A) o O*N o downcast<N>(B)."""
-    from .recast import downcast
+    from layoutcheck.spec.recast import downcast
     Cl = as_composed(Cl)
     _log2_pow2(N)
     return ComposedLayout(_outer_cast(Cl.outer, N, False), Cl.offset * C(int(N)),

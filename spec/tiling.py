@@ -50,13 +50,13 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import _
 
-from . import tuples as T
-from .algebra import (_append_to, blocked_product, coalesce, composition, raked_product,
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.algebra import (_append_to, blocked_product, coalesce, composition, raked_product,
                       right_inverse, zipped_divide)
-from .coords import crd2idx, idx2crd, slice_and_offset
-from .layout import Layout, as_layout
-from .limits import check_enumeration
-from .recast import compact_col_major
+from layoutcheck.spec.coords import crd2idx, idx2crd, slice_and_offset
+from layoutcheck.spec.layout import Layout, as_layout
+from layoutcheck.spec.limits import check_enumeration
+from layoutcheck.spec.recast import compact_col_major
 
 __all__ = ["product_each", "make_ordered_layout", "make_layout_like", "tile_to_shape",
            "inner_partition", "outer_partition", "local_tile", "local_partition", "zip_layout",
@@ -323,7 +323,7 @@ def tiled_copy_partition_D(L, thr_layout, val_layout, index):
     """``make_tiled_copy(Copy_Atom<UniversalCopy<T>,T>{}, thr, val).get_slice(index)
     .partition_D(tensor)`` on a tensor of layout L (a layout or a ComposedLayout): (the
     thread's (CPY, CPY_M, CPY_K, ...) layout, its offset), as slice_and_offset answers."""
-    from .swizzle import ComposedLayout, as_composed
+    from layoutcheck.spec.swizzle import ComposedLayout, as_composed
     if isinstance(L, ComposedLayoutBase):
         Cl = as_composed(L)
         sliced, off = _partition(Cl.inner, thr_layout, val_layout, index)

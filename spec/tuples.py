@@ -155,7 +155,7 @@ def domain(s):
     Nested S is taken through its flattening.  The first coordinate varies fastest, so the
     k-th element is colex_S^{-1}(k); [0, ()) = {()}.
     """
-    from .limits import check_enumeration
+    from layoutcheck.spec.limits import check_enumeration
     check_enumeration(size(s), lambda: f"[0, {s})")
     out = [()]
     for si in flatten(s):

@@ -14,7 +14,7 @@ import json
 import sys
 import time
 
-from .common import check_output_path, count, oracle_names, seconds, validate, write_output
+from layoutcheck.commands.common import check_output_path, count, oracle_names, seconds, validate, write_output
 
 HELP = "quick fuzz + proof + oracle run on an embedded default, ending in a report"
 

@@ -12,7 +12,7 @@ import sys
 
 from layoutcheck.errors import LayoutError
 
-from .common import (MAX_BUDGET_S, check_output_path, count, oracle_names, seconds, validate,
+from layoutcheck.commands.common import (MAX_BUDGET_S, check_output_path, count, oracle_names, seconds, validate,
                      write_output)
 
 HELP = "fuzz oracles against the spec and the algebra's laws within a time budget (a CI gate)"

@@ -5,7 +5,7 @@ on a GPU when one is present (with throughput for large layouts).  ``--swizzle``
 
 from layoutcheck.errors import LayoutError
 
-from .common import check_output_path, count, validate
+from layoutcheck.commands.common import check_output_path, count, validate
 
 HELP = "compile the CUDA address kernels (sm_90) and check them against the spec"
 

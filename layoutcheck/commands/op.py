@@ -40,7 +40,7 @@ def add_arguments(parser):
 def _oracles(against, sense):
     from layoutcheck.oracles import available_oracles, get_oracle
 
-    from .common import oracle_names
+    from layoutcheck.commands.common import oracle_names
     oracles = []
     for n in oracle_names(against, available_oracles):
         o = get_oracle(n, sense=sense) if n in ("spec", "impl") and sense == "cute" else get_oracle(n)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from layoutcheck.errors import LayoutError
 
-from .common import check_output_path, read_json, write_output
+from layoutcheck.commands.common import check_output_path, read_json, write_output
 
 HELP = "write an upstream-ready report with a standalone reproducer for a finding or a fuzz failure"
 

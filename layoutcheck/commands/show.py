@@ -156,7 +156,7 @@ def describe(text, limit):
     """The shown facts as a dict (the JSON object)."""
     from layoutcheck import spec as S
 
-    from .common import count
+    from layoutcheck.commands.common import count
     limit = count(0, MAX_LIMIT)(limit, "--limit")
     L = S.parse(text)
     n = int(S.size(L))
@@ -184,7 +184,7 @@ def _picture(args):
     plain layout (a swizzled one): then nothing else is shown."""
     import sys
 
-    from .common import check_output_path, write_output
+    from layoutcheck.commands.common import check_output_path, write_output
     if args.svg is None:
         if args.tv or args.tile is not None or args.banks is not None:
             raise LayoutError("--tv, --tile and --banks shape the picture: give --svg FILE too")
@@ -202,7 +202,7 @@ def _picture(args):
 
 
 def run(args):
-    from .common import count
+    from layoutcheck.commands.common import count
     args.limit = count(0, MAX_LIMIT)(args.limit, "--limit")
     if not _picture(args):
         return 0
