@@ -1,9 +1,9 @@
-"""The cute-cpp fuzz campaign under a chosen case mix (``oracles/cpp_cases.py``, issue 14).
+"""The cute-cpp fuzz campaign under a chosen case mix (``oracles/cpp/cases.py``, issue 14).
 
     .venv/bin/python benchmarks/cpp_campaign_mix.py [--budget 300] [--seed 7] [--mixed 0.05]
         [--static 0.10] [--off] [--cache DIR] [--report r.json]
 
-The campaign applies the mix itself (``fuzz/pairs.py`` calls ``CuteCppOracle.case_mix``,
+The campaign applies the mix itself (``fuzz/campaign/pairs.py`` calls ``CuteCppOracle.case_mix``,
 set by ``$LAYOUTCHECK_CPP_MIX``); this script sets that variable from ``--mixed`` /
 ``--static`` (``--off``: the cases exactly as the strategies draw them) and ``--cache``
 (``$LAYOUTCHECK_CACHE``: a fresh folder for a cold kernel library), runs
@@ -27,13 +27,13 @@ def main(argv=None):
     p.add_argument("--cache", default=None, help="kernel library folder ($LAYOUTCHECK_CACHE)")
     p.add_argument("--report", default=None)
     a = p.parse_args(argv)
-    from layoutcheck.oracles.cpp_cases import MIX_ENV, mix_setting, staticness
+    from layoutcheck.oracles.cpp.cases import MIX_ENV, mix_setting, staticness
     os.environ[MIX_ENV] = "off" if a.off else f"{a.mixed},{a.static}"
     mix_setting()  # a bad pair of fractions: one clear line before the run
     if a.cache:
         os.environ["LAYOUTCHECK_CACHE"] = a.cache
 
-    from layoutcheck.oracles import cute_cpp
+    import layoutcheck.oracles.cpp.oracle as cute_cpp
     shares = {"static": 0, "mixed": 0, "dynamic": 0}
     original = cute_cpp.CuteCppOracle._run_many
 

@@ -35,7 +35,7 @@ OPS = ("composition", "coalesce", "complement", "logical_divide", "logical_produ
 def _strategies(static):
     from hypothesis import strategies as st
 
-    from layoutcheck.fuzz import strategies as S
+    import layoutcheck.fuzz.strategies.layouts as S
     return {
         "composition": S.composable_pairs(static=static),
         "coalesce": st.tuples(S.layouts(static=static)),
@@ -51,8 +51,8 @@ def _strategies(static):
 
 def draw(static, per_op, seed):
     """Cases of OPS whose integers are all static (static=True) or all runtime ints."""
-    from layoutcheck.fuzz.batched import draw_cases
-    from layoutcheck.oracles.cpp_cases import retype
+    from layoutcheck.fuzz.campaign.batched import draw_cases
+    from layoutcheck.oracles.cpp.cases import retype
     cases = []
     for k, (op, strat) in enumerate(_strategies(static).items()):
         cases += [(op, retype(tuple(a), static)) for a in draw_cases(strat, per_op, seed * 100 + k)]
@@ -89,7 +89,7 @@ def dynamic(oracle, n):
 
 def _add_fresh(oracle, cases, seen, fresh):
     """Append to ``fresh`` the cases of C++ types neither in ``seen`` nor compiled before."""
-    from layoutcheck.oracles.cute_cpp import type_key
+    from layoutcheck.oracles.cpp.oracle import type_key
     for c in cases:
         key = type_key(*c)
         if key not in seen and oracle.is_new(*c):
@@ -123,8 +123,8 @@ def static_per_op(oracle, n):
     """CPU milliseconds per fresh all-static case, op by op (``n`` cases of each op in
     batches of 64, one op at a time): where the static path's cost is CuTe's own templates
     (every op's cases pay the same fixed cost per unit and the same layout construction)."""
-    from layoutcheck.fuzz.batched import draw_cases
-    from layoutcheck.oracles.cpp_cases import retype
+    from layoutcheck.fuzz.campaign.batched import draw_cases
+    from layoutcheck.oracles.cpp.cases import retype
     strategies, out = _strategies(True), {}
     for k, op in enumerate(OPS):
         fresh, seen = [], set()

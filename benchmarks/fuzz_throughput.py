@@ -14,7 +14,7 @@ outlive a round, whole cases never repeat across rounds); rounds alternate nothi
 variant), so compare two trees by running this script in each, interleaved.  With the default
 300 cases a check stays in its first hypothesis run (10 examples), which draws on hypothesis'
 own provider; ``--max-examples 1200`` measures the later runs too, which draw on
-``fuzz/provider.py``'s backend.
+``fuzz/campaign/provider.py``'s backend.
 """
 
 import argparse
@@ -57,12 +57,14 @@ def main(argv=None):
     ap.add_argument("--ops", default=None,
                     help="comma-separated operations (default: the 18 algebra operations)")
     a = ap.parse_args(argv)
-    from layoutcheck.fuzz import budget, campaign, targets
+    import layoutcheck.fuzz.campaign.budget as budget
+    import layoutcheck.fuzz.campaign.runner as campaign
+    import layoutcheck.fuzz.checks.targets as targets
     spent = {}
     _timed(targets.MemoReference, "run", spent, "reference")
     _timed(budget.Observed, "run", spent, "oracle")
     _timed(campaign._Runner, "judge", spent, "judge")
-    from layoutcheck.fuzz import pairs
+    import layoutcheck.fuzz.campaign.pairs as pairs
     per_check, split = {}, {}
     real_step = pairs.Pair.step
 

@@ -13,8 +13,8 @@ import time
 
 
 def campaign(oracle, budget, seed, isolated):
-    import layoutcheck.oracles.pymodule as pm
-    from layoutcheck.fuzz.campaign import run_campaign
+    import layoutcheck.oracles.module.oracle as pm
+    from layoutcheck.fuzz.campaign.runner import run_campaign
     real = pm.isolated_module
     if not isolated:
         pm.isolated_module = lambda module, name=None, **kw: pm.ModuleOracle(module, name=name)

@@ -18,7 +18,7 @@ def main():
     ap.add_argument("--oracle", default="pycute")
     args = ap.parse_args()
     from layoutcheck.oracles import get_oracle
-    from layoutcheck.oracles.pymodule import ModuleOracle
+    from layoutcheck.oracles.module.oracle import ModuleOracle
     module = "pycute" if args.oracle == "pycute" else args.oracle.split(":", 1)[1]
     inproc, worker = ModuleOracle(module, name=args.oracle), get_oracle(args.oracle)
     for o in (inproc, worker):

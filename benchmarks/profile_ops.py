@@ -44,7 +44,7 @@ def fuzz_cases(path):
     """{op: [args, ...]}: the distinct inputs of a ``spec_answers.py dump`` corpus, decoded."""
     import json
 
-    from layoutcheck.fuzz.targets import decode
+    from layoutcheck.fuzz.checks.targets import decode
     out, seen = {}, set()
     with open(path) as f:
         for row in json.load(f):

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/reuse_neighbours.py [--width 8] [--tries 300] [--checks C,C]
 
-A reuse batch (fuzz/pairs.py) runs the cases of a pool whose cute-cpp kernel is already
+A reuse batch (fuzz/campaign/pairs.py) runs the cases of a pool whose cute-cpp kernel is already
 compiled; most of a pool are *neighbours* of reusable cases (``batched._neighbour``: their
 hypothesis choices with one or two integer choices redrawn).  A neighbour is reusable when
 its all-runtime kernel (``oracles/cpp_codegen.kernel``, the key of its C++ type) is one of
@@ -23,8 +23,8 @@ CHECKS = ("diff.composition,diff.coalesce,diff.complement,diff.logical_divide,"
 
 
 def kernel_key(op, args):
-    from layoutcheck.oracles.cpp_cases import retype, staticness
-    from layoutcheck.oracles.cpp_codegen import kernel
+    from layoutcheck.oracles.cpp.cases import retype, staticness
+    from layoutcheck.oracles.cpp.codegen import kernel
     from layoutcheck.oracles.protocol import OPS
     dyn = retype(tuple(args), False)
     if staticness(dyn) != "dynamic":
@@ -36,9 +36,9 @@ def kernel_key(op, args):
 
 
 def measure(name, tries, seed=5):
-    from layoutcheck.fuzz import batched
-    from layoutcheck.fuzz.properties import BY_NAME
-    from layoutcheck.fuzz.targets import case_key
+    import layoutcheck.fuzz.campaign.batched as batched
+    from layoutcheck.fuzz.checks.algebra import BY_NAME
+    from layoutcheck.fuzz.checks.targets import case_key
     check = BY_NAME[name]
     strategy = check.strategy()
     bases = [(a, n) for a, n in batched.draw_pool(strategy, 100, 1) if kernel_key(check.op, a)][:40]
@@ -63,7 +63,7 @@ def main(argv=None):
     ap.add_argument("--tries", type=int, default=300)
     ap.add_argument("--checks", default=CHECKS)
     args = ap.parse_args(argv)
-    from layoutcheck.fuzz import batched
+    import layoutcheck.fuzz.campaign.batched as batched
     if args.width is not None:
         batched.NEIGHBOUR_WIDTH = args.width
     valid = reusable = tries = 0

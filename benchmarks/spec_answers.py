@@ -55,9 +55,9 @@ def answer(op, args, sense):
 
 
 def dump(path, per_op, seed):
-    from layoutcheck.fuzz.batched import draw_cases
-    from layoutcheck.fuzz.properties import CHECKS
-    from layoutcheck.fuzz.targets import case_key, decode, encode
+    from layoutcheck.fuzz.campaign.batched import draw_cases
+    from layoutcheck.fuzz.checks.algebra import CHECKS
+    from layoutcheck.fuzz.checks.targets import case_key, decode, encode
     rows = []
     for check in CHECKS:
         if check.kind != "differential" or check.op not in ALGEBRA:
@@ -77,7 +77,7 @@ def dump(path, per_op, seed):
 
 
 def check(path):
-    from layoutcheck.fuzz.targets import decode
+    from layoutcheck.fuzz.checks.targets import decode
     with open(path) as f:
         rows = json.load(f)
     for i, row in enumerate(rows):

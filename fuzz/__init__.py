@@ -1,4 +1,4 @@
-"""layoutcheck.fuzz: hypothesis strategies (public: ``layoutcheck.fuzz.strategies``), the
+"""layoutcheck.fuzz: hypothesis strategies (public: ``layoutcheck.fuzz.strategies.layouts``), the
 differential and algebraic checks (``properties``), the campaign runner behind
 ``layoutcheck fuzz`` (``run_campaign``), the pytest plugin and the mutation test.
 
@@ -10,9 +10,9 @@ __all__ = ["run_campaign", "replay_report", "CHECKS"]
 
 def __getattr__(name):
     if name in ("run_campaign", "replay_report"):
-        from layoutcheck.fuzz import campaign
+        import layoutcheck.fuzz.campaign.runner as campaign
         return getattr(campaign, name)
     if name == "CHECKS":
-        from layoutcheck.fuzz.properties import CHECKS
+        from layoutcheck.fuzz.checks.algebra import CHECKS
         return CHECKS
     raise AttributeError(name)

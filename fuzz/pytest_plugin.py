@@ -49,7 +49,7 @@ _ORACLES = {}  # one oracle (one worker process) per name for the whole session
 
 
 def _oracle(name):
-    from layoutcheck.fuzz.targets import get_oracle
+    from layoutcheck.fuzz.checks.targets import get_oracle
     if name not in _ORACLES:
         _ORACLES[name] = get_oracle(name)
     return _ORACLES[name]
@@ -61,8 +61,8 @@ class LayoutcheckItem(pytest.Item):
         self.check_name, self.oracle_name = check_name, oracle_name
 
     def runtest(self):
-        from layoutcheck.fuzz.campaign import format_failure, run_check
-        from layoutcheck.fuzz.properties import BY_NAME
+        from layoutcheck.fuzz.campaign.runner import format_failure, run_check
+        from layoutcheck.fuzz.checks.algebra import BY_NAME
 
         cfg = self.config
         oracle = _oracle(self.oracle_name)
@@ -119,8 +119,8 @@ def pytest_collection_modifyitems(session, config, items):
     if not oracles:
         return
     from layoutcheck.errors import LayoutError
-    from layoutcheck.fuzz.properties import checks_for
-    from layoutcheck.fuzz.targets import get_oracle
+    from layoutcheck.fuzz.checks.algebra import checks_for
+    from layoutcheck.fuzz.checks.targets import get_oracle
     for name in oracles:
         try:
             get_oracle(name)

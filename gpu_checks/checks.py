@@ -281,7 +281,7 @@ def _known_finding(case, result=None):
     The kernels run CuTe C++'s own code, so findings about oracle ``cute-cpp`` apply; the
     kernel's ``result`` layout must be exactly the one the finding produces."""
     from layoutcheck.findings import find_known
-    for module in ("layoutcheck.oracles.known", "layoutcheck.fuzz.known"):
+    for module in ("layoutcheck.oracles.cpp.findings.algebra", "layoutcheck.oracles.pycute.findings.algebra"):
         try:  # these modules register the predicates that findings' match.when names
             __import__(module)
         except Exception:  # noqa: BLE001 - a missing predicate just means "not known"

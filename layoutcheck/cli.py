@@ -105,7 +105,7 @@ def main(argv=None):
 
 def check_environment():
     """The LAYOUTCHECK_* settings every command may use, checked up front (LayoutError)."""
-    from layoutcheck.fuzz.bounds import eval_limit
+    from layoutcheck.fuzz.checks.bounds import eval_limit
     from layoutcheck.oracles import isolation
     from layoutcheck.spec.limits import enumeration_limit
     enumeration_limit()

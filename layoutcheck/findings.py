@@ -63,11 +63,11 @@ def _load_predicates():
             pass
 
 
-PREDICATE_MODULES = ("layoutcheck.oracles.known", "layoutcheck.fuzz.known", "layoutcheck.oracles.known_dsl",
-                     "layoutcheck.spec.known", "layoutcheck.oracles.known_nvlabs",
-                     "layoutcheck.oracles.known_api", "layoutcheck.oracles.known_vocab",
-                     "layoutcheck.oracles.known_recast", "layoutcheck.oracles.known_cpp_api",
-                     "layoutcheck.oracles.known_cpp_swizzle")
+PREDICATE_MODULES = ("layoutcheck.oracles.cpp.findings.algebra", "layoutcheck.oracles.pycute.findings.algebra", "layoutcheck.oracles.dsl.findings.algebra",
+                     "layoutcheck.spec.known", "layoutcheck.oracles.nvlabs.findings",
+                     "layoutcheck.oracles.pycute.findings.coordinates", "layoutcheck.oracles.cpp.findings.composed",
+                     "layoutcheck.oracles.dsl.findings.recast", "layoutcheck.oracles.cpp.findings.coordinates",
+                     "layoutcheck.oracles.cpp.findings.swizzle")
 
 
 @lru_cache(maxsize=1)
@@ -192,8 +192,8 @@ def find_known(oracle, op, check, inputs=(), answer=None, reference=None):
 
 # Predicates about the spec's own notions, named by findings' match.when: the algebra findings
 # (F-024..F-038), the pycute findings the de-duplication merged (F-073, F-076, F-075), and
-# the impl findings (F-120, F-121).  Oracle and fuzz predicates live in oracles/known.py and
-# fuzz/known.py.
+# the impl findings (F-120, F-121).  Oracle and fuzz predicates live in oracles/cpp/findings/algebra.py and
+# oracles/pycute/findings/algebra.py.
 
 def _spec():
     from layoutcheck import spec
@@ -325,7 +325,7 @@ def divide_fails_cute_stride_divisibility(A=None, T=None, *rest):
         return any(divide_fails_cute_stride_divisibility(m, t) for m, t in zip(modes, T))
     B = LayoutBase(T, 1) if not isinstance(T, LayoutBase) else T
     inner = S.make_layout(B, S.complement(B, S.size(A), sense="cute"))
-    pycute_walk = PREDICATES.get("stride_divisibility_fails")  # layoutcheck.fuzz.known
+    pycute_walk = PREDICATES.get("stride_divisibility_fails")  # layoutcheck.oracles.pycute.findings.algebra
     return (S.cute_composition_check(A, inner) == "Stride Divisibility Condition"
             or bool(pycute_walk and pycute_walk(A, inner)))
 
@@ -404,7 +404,7 @@ def agrees_with_cute_sense(inputs, answer, reference=None, op=None):
 
 @lru_cache(maxsize=1)
 def _cute_reference():
-    from layoutcheck.fuzz.targets import reference_for
+    from layoutcheck.fuzz.checks.targets import reference_for
     from layoutcheck.oracles import get_oracle
     return reference_for("cute-cpp", get_oracle("spec"), memo=False)
 

@@ -25,10 +25,10 @@ def get_oracle(name, **options):
     and says why through ``unavailable_reason()``.
     """
     if name in ("spec", "impl"):
-        from layoutcheck.oracles.pymodule import PackageOracle
+        from layoutcheck.oracles.module.oracle import PackageOracle
         return PackageOracle(name, **options)
     if name == "pycute":
-        from layoutcheck.oracles.pymodule import isolated_module
+        from layoutcheck.oracles.module.oracle import isolated_module
         return isolated_module("pycute", name="pycute", **options)
     if isinstance(name, str) and name.startswith("module:"):
         # module:NAME@LINEAGE: a copy of an implementation (a patched pycute) that inherits
@@ -38,21 +38,21 @@ def get_oracle(name, **options):
             raise LayoutError(f"bad oracle name {name!r}: expected module:NAME with an importable module name")
         if "@" in name and not all(p.isidentifier() for p in line.replace("-", "_").split(".")):
             raise LayoutError(f"bad oracle name {name!r}: expected module:NAME@LINEAGE, e.g. module:mycopy@pycute")
-        from layoutcheck.oracles.pymodule import isolated_module
+        from layoutcheck.oracles.module.oracle import isolated_module
         oracle = isolated_module(module, name=name, **options)
         oracle.lineage = line or None
         return oracle
     if name == "cute-cpp":
-        from layoutcheck.oracles.cute_cpp import CuteCppOracle
+        from layoutcheck.oracles.cpp.oracle import CuteCppOracle
         return CuteCppOracle(**options)
     if name == "cute-dsl":
-        from layoutcheck.oracles.cute_dsl import CuteDslOracle
+        from layoutcheck.oracles.dsl.oracle import CuteDslOracle
         return CuteDslOracle(**options)
     if isinstance(name, str) and (name == "nvlabs" or name.startswith("nvlabs:")):
         path = name[len("nvlabs:"):] if name != "nvlabs" else None
         if path == "":
             raise LayoutError(f"bad oracle name {name!r}: expected nvlabs or nvlabs:PATH")
-        from layoutcheck.oracles.nvlabs import nvlabs_oracle
+        from layoutcheck.oracles.nvlabs.oracle import nvlabs_oracle
         return nvlabs_oracle(path, name=name, **options)
     raise LayoutError(f"unknown oracle {name!r}; known: {', '.join(ORACLE_NAMES)}, "
                       "module:NAME[@LINEAGE], nvlabs:PATH")

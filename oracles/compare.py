@@ -307,7 +307,7 @@ def _load_predicates():
     """Register the predicates that findings' ``match.when`` name (they live with the
     code that found them: this package's and the fuzzer's)."""
     import importlib
-    for module in ("layoutcheck.oracles.known", "layoutcheck.fuzz.known"):
+    for module in ("layoutcheck.oracles.cpp.findings.algebra", "layoutcheck.oracles.pycute.findings.algebra"):
         try:
             importlib.import_module(module)
         except ImportError:

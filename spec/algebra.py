@@ -339,7 +339,7 @@ def composition(A, B, sense="paper"):
 # The operations' answers on the sub-layouts they meet inside other operations (a mode of
 # a by-mode tiler, the complement of a tiler within size(A), the composite A ∘ (B, B^c)),
 # memoised (spec/memo.py): the same small sub-layouts recur across fuzz cases.  The public
-# functions are not memoised: the fuzzer memoises whole cases itself (fuzz/targets.py).
+# functions are not memoised: the fuzzer memoises whole cases itself (fuzz/checks/targets.py).
 _composition = memoised(composition)
 _complement = memoised(complement)
 

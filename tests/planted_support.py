@@ -2,7 +2,7 @@
 tests/test_planted.py and tests/test_known_precise.py share.
 
 * ``MODEL``: an oracle's answer without running the oracle: the models of pycute
-  (oracles/models.py), CuTe C++ (oracles/models_cpp.py) and the DSL (oracles/known_dsl.py),
+  (oracles/pycute/model.py), CuTe C++ (oracles/cpp/model.py) and the DSL (oracles/dsl/findings/algebra.py),
   each checked against the real implementation in tests/test_known_precise.py.
 * ``module_rows()``: the planted cases each *family module* of the register's predicates
   (``findings.PREDICATE_MODULES``) provides beside its predicates, as a module-level
@@ -14,7 +14,7 @@ tests/test_planted.py and tests/test_known_precise.py share.
 * ``planted(op, answer, reference)``: wrong answers that are *not* the bug's (another value
   of the op's answer kind, another exception, a value where the bug refuses, a refusal
   where it answers).  No crash is planted: a crash is an error at every gate
-  (fuzz/checking.py, OracleCrashed), never a known finding.
+  (fuzz/checks/base.py, OracleCrashed), never a known finding.
 """
 
 import importlib
@@ -22,7 +22,9 @@ import importlib
 from layoutcheck.composed import ComposedLayoutBase, parse_vocab
 from layoutcheck.findings import PREDICATE_MODULES
 from layoutcheck.layout import LayoutBase
-from layoutcheck.oracles import known_dsl, models, models_cpp
+import layoutcheck.oracles.dsl.findings.algebra as known_dsl
+import layoutcheck.oracles.pycute.model as models
+import layoutcheck.oracles.cpp.model as models_cpp
 from layoutcheck.oracles.protocol import ANSWERS, Outcome, decode_arg, parse_args
 
 MODEL = {"pycute": (models.answer, models.matches),
@@ -86,7 +88,7 @@ def row_case(row):
     static = bool(row[5]) if len(row) > 5 else False
     args = parse_args(op, list(texts))
     if static:
-        from layoutcheck.fuzz.vocab_checks import static_args
+        from layoutcheck.fuzz.checks.swizzle import static_args
         args = static_args(args)
     return fid, oracle, op, args, answer_from_text(op, text)
 

@@ -1,4 +1,4 @@
-"""fuzz/api_checks.py, oracles/pyapi.py and the pycute findings of issue 11 (F-170..F-172).
+"""fuzz/checks/coordinates.py, oracles/pyapi.py and the pycute findings of issue 11 (F-170..F-172).
 
 Every new check must be able to fail: each is run against the spec with one planted bug in
 the op it checks and has to report it, and against impl (no bug) and has to stay quiet.
@@ -9,9 +9,9 @@ import types
 import pytest
 
 from layoutcheck.findings import find_known
-from layoutcheck.fuzz.api_checks import API_CHECKS
-from layoutcheck.fuzz.checking import CheckFailed, Skip
-from layoutcheck.fuzz.targets import get_oracle
+from layoutcheck.fuzz.checks.coordinates import API_CHECKS
+from layoutcheck.fuzz.checks.base import CheckFailed, Skip
+from layoutcheck.fuzz.checks.targets import get_oracle
 from layoutcheck.layout import LayoutBase, Underscore, _, leaves
 from layoutcheck.oracles import parse_args
 from layoutcheck.oracles.protocol import ANSWERS, Outcome

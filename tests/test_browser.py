@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from layoutcheck.fuzz import campaign as C
-from layoutcheck.fuzz.html_report import render
+import layoutcheck.fuzz.campaign.runner as C
+from layoutcheck.reports.html import render
 from cluster_support import COALESCE_BUG as BROKEN
 
 BROWSER = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))

@@ -3,14 +3,17 @@ reference, steering away from known regions, adaptive allocation, the report's a
 
 import pytest
 
-from layoutcheck.fuzz import bounds, budget, campaign, steer
-from layoutcheck.fuzz import targets as T
-from layoutcheck.fuzz.checking import CheckFailed
-from layoutcheck.fuzz.properties import BY_NAME
-from layoutcheck.fuzz.report import summary_lines
+import layoutcheck.fuzz.checks.bounds as bounds
+import layoutcheck.fuzz.campaign.budget as budget
+import layoutcheck.fuzz.campaign.runner as campaign
+import layoutcheck.fuzz.campaign.steer as steer
+import layoutcheck.fuzz.checks.targets as T
+from layoutcheck.fuzz.checks.base import CheckFailed
+from layoutcheck.fuzz.checks.algebra import BY_NAME
+from layoutcheck.fuzz.campaign.report import summary_lines
 from layoutcheck.layout import LayoutBase
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.pymodule import PackageOracle
+from layoutcheck.oracles.module.oracle import PackageOracle
 
 L = LayoutBase.parse
 HUGE = L("(1099511627776):(1)")  # 2^40 elements

@@ -15,7 +15,7 @@ from layoutcheck.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 
 FAKE_RUN_CHECK = textwrap.dedent('''
-    import layoutcheck.fuzz.campaign as c
+    import layoutcheck.fuzz.campaign.runner as c
 
     def fake(check, oracle, spec, **kw):
         known = check.name == "diff.size"
@@ -39,7 +39,7 @@ def _pytest(tmp_path, *args):
 
 
 def test_plugin_counts_its_items_and_marks_known_findings_xfail(tmp_path):
-    from layoutcheck.fuzz.properties import checks_for
+    from layoutcheck.fuzz.checks.algebra import checks_for
     n = len(checks_for(["size"]))
     p = _pytest(tmp_path, "--layoutcheck=impl", "--layoutcheck-ops=size")
     out = p.stdout

@@ -12,9 +12,9 @@ import pytest
 
 from layoutcheck.cli import main
 from layoutcheck.errors import LayoutError
-from layoutcheck.fuzz import campaign as C
-from layoutcheck.fuzz.cluster import merge_rows, parse_cluster
-from layoutcheck.fuzz.report import result_row
+import layoutcheck.fuzz.campaign.runner as C
+from layoutcheck.fuzz.campaign.cluster import merge_rows, parse_cluster
+from layoutcheck.fuzz.campaign.report import result_row
 
 distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed "
                                   "(pip install 'layoutcheck[cluster]')")
@@ -109,7 +109,7 @@ def test_a_sharded_report_sums_the_shards_oracle_counters():
     """The parent's oracle objects run nothing in a sharded run: the report's oracle counters
     are the shards' (summed; a per-process setting and text kept), the harness' rate is the
     merged rows'."""
-    from layoutcheck.fuzz.report import oracle_stats
+    from layoutcheck.fuzz.campaign.report import oracle_stats
     rows = [result_row(_Check, "cute-cpp", "pass", cases=30, seconds=2.0),
             result_row(_Check, "cute-cpp", "pass", cases=10, seconds=2.0)]
     shard = lambda n: {"cute-cpp": {"cases": n, "seconds": 1.0, "cases_per_s": n, "compiles": n,  # noqa: E731
@@ -220,7 +220,7 @@ def test_cli_validates_the_cluster_options_before_any_work(capsys):
 
 def test_an_unreachable_scheduler_or_redis_is_one_line(capsys, monkeypatch):
     from cluster_support import free_port
-    import layoutcheck.fuzz.cluster as K
+    import layoutcheck.fuzz.campaign.cluster as K
     monkeypatch.setattr(K, "CONNECT_S", 2.0)
     port = free_port()
     t0 = time.monotonic()

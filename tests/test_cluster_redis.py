@@ -9,8 +9,8 @@ import pytest
 
 from cluster_support import COALESCE_BUG as BROKEN, redis_binary, redis_server
 from layoutcheck.errors import LayoutError
-from layoutcheck.fuzz import campaign as C
-from layoutcheck.fuzz.exampledb import KEY_PREFIX, open_store, parse_redis_url
+import layoutcheck.fuzz.campaign.runner as C
+from layoutcheck.fuzz.campaign.exampledb import KEY_PREFIX, open_store, parse_redis_url
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed "
                             "(pip install 'layoutcheck[cluster]')")

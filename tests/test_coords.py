@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from layoutcheck import LayoutError
 from layoutcheck import impl as I
 from layoutcheck import spec as S
-from layoutcheck.fuzz import coord_strategies as CS
+import layoutcheck.fuzz.strategies.coordinates as CS
 from layoutcheck.layout import LayoutBase, _
 from layoutcheck.oracles.protocol import decode_arg, format_arg, parse_args
 

@@ -1,12 +1,12 @@
 """The cute-cpp case mix in the fuzz campaign (issue 14): the campaign's batches for cute-cpp go
-through ``CuteCppOracle.case_mix`` (``oracles/cpp_cases.py``), set by $LAYOUTCHECK_CPP_MIX.
+through ``CuteCppOracle.case_mix`` (``oracles/cpp/cases.py``), set by $LAYOUTCHECK_CPP_MIX.
 No compile: the campaign test runs the impl oracle under cute-cpp's (batched) name."""
 
 import pytest
 
 from layoutcheck import LayoutError
 from layoutcheck.oracles import get_oracle, parse_args
-from layoutcheck.oracles.cpp_cases import MIX_ENV, campaign_mix, mix_setting, retype, staticness
+from layoutcheck.oracles.cpp.cases import MIX_ENV, campaign_mix, mix_setting, retype, staticness
 
 
 def test_mix_setting_parses_the_variable(monkeypatch):
@@ -41,10 +41,10 @@ def test_campaign_mix_keeps_uniform_cases_and_retypes_mixed_ones(monkeypatch):
 
 
 def test_campaign_batches_go_through_the_oracles_case_mix():
-    from layoutcheck.fuzz.campaign import run_check
-    from layoutcheck.fuzz.properties import BY_NAME
+    from layoutcheck.fuzz.campaign.runner import run_check
+    from layoutcheck.fuzz.checks.algebra import BY_NAME
     oracle = get_oracle("impl")
-    oracle.name = "cute-cpp"  # a batched oracle's path (fuzz/batched.py), answered by impl
+    oracle.name = "cute-cpp"  # a batched oracle's path (fuzz/campaign/batched.py), answered by impl
     seen, calls, real = [], [], oracle.run_many
 
     def run_many(cases):
@@ -64,13 +64,13 @@ def test_campaign_batches_go_through_the_oracles_case_mix():
 
 def test_an_oracle_can_ask_for_smaller_batches_of_a_costly_op():
     """``batch_cases(op)`` (cute-cpp: TiledCopy) caps the cases of one batch: a batch in
-    flight cannot be interrupted by the budget (fuzz/pairs.py Pair._batch_size)."""
-    from layoutcheck.fuzz.campaign import run_check
-    from layoutcheck.fuzz.properties import BY_NAME
-    from layoutcheck.oracles.cpp_vocab import HEAVY, HEAVY_BATCH
-    from layoutcheck.oracles.cute_cpp import CuteCppOracle
+    flight cannot be interrupted by the budget (fuzz/campaign/pairs.py Pair._batch_size)."""
+    from layoutcheck.fuzz.campaign.runner import run_check
+    from layoutcheck.fuzz.checks.algebra import BY_NAME
+    from layoutcheck.oracles.cpp.composed import HEAVY, HEAVY_BATCH
+    from layoutcheck.oracles.cpp.oracle import CuteCppOracle
     oracle = get_oracle("impl")
-    oracle.name = "cute-cpp"  # a batched oracle's path (fuzz/batched.py), answered by impl
+    oracle.name = "cute-cpp"  # a batched oracle's path (fuzz/campaign/batched.py), answered by impl
     sizes, real = [], oracle.run_many
 
     def run_many(cases):

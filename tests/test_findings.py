@@ -209,10 +209,10 @@ def _answer_source(oracle):
         o = get_oracle(oracle)
         return None if o.unavailable_reason() else o.run
     if oracle == "cute-cpp":
-        from layoutcheck.oracles.models_cpp import answer
+        from layoutcheck.oracles.cpp.model import answer
         return answer
     if oracle == "cute-dsl":
-        from layoutcheck.oracles.known_dsl import answer
+        from layoutcheck.oracles.dsl.findings.algebra import answer
         return answer
     return None
 
@@ -437,6 +437,6 @@ def test_cute_divide_findings_F038_F075(op, texts, fid):
 def test_docs_findings_table_is_the_register():
     """docs/FINDINGS.md (linked from the README) is the register's current table."""
     from pathlib import Path
-    from layoutcheck.findings_table import markdown
+    from layoutcheck.reports.findings_table import markdown
     path = Path(__file__).resolve().parents[1] / "docs" / "FINDINGS.md"
-    assert path.read_text() == markdown(), "regenerate: python -m layoutcheck.findings_table > docs/FINDINGS.md"
+    assert path.read_text() == markdown(), "regenerate: python -m layoutcheck.reports.findings_table > docs/FINDINGS.md"

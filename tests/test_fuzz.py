@@ -11,9 +11,9 @@ import pytest
 
 from layoutcheck.cli import main
 from layoutcheck.findings import find_known, load
-from layoutcheck.fuzz.campaign import run_campaign
-from layoutcheck.fuzz.properties import CHECKS
-from layoutcheck.fuzz.targets import decode, encode, get_oracle, table
+from layoutcheck.fuzz.campaign.runner import run_campaign
+from layoutcheck.fuzz.checks.algebra import CHECKS
+from layoutcheck.fuzz.checks.targets import decode, encode, get_oracle, table
 from layoutcheck.layout import LayoutBase
 
 # A realistic bug: coalesce merges two modes when s_i * d_i == d_{i+1} is *not* checked,
@@ -230,7 +230,7 @@ FINDINGS = {  # id -> (op, check, inputs, what pycute does)
 @pytest.mark.parametrize("fid", sorted(FINDINGS))
 def test_pycute_findings_reproduce(fid):
     """Each registered pycute finding still happens, and the register recognises it."""
-    import layoutcheck.fuzz.known  # noqa: F401  (registers the predicates)
+    import layoutcheck.oracles.pycute.findings.algebra  # noqa: F401  (registers the predicates)
     assert any(f["id"] == fid for f in load())
     op, check, texts, observed = FINDINGS[fid]
     args = decode(texts)
@@ -245,7 +245,7 @@ def test_pycute_findings_reproduce(fid):
 @pytest.mark.slow
 def test_mutants_of_pycute_are_caught(tmp_path):
     """A few mutants from the mutation script: the unpatched copy passes, bugs are caught."""
-    from layoutcheck.fuzz.mutation import MUTANTS, run_one
+    from layoutcheck.fuzz.mutation.pycute import MUTANTS, run_one
     base = ("M00", None, "", "", "-", "unpatched")
     assert not run_one(tmp_path, base, 10, 0)["caught"]
     for m in (x for x in MUTANTS if x[0] in ("M01", "M18", "M25", "M34")):
@@ -261,12 +261,12 @@ def test_mutants_of_pycute_are_caught(tmp_path):
 ])
 def test_cute_findings_reproduce(oracle, op, texts):
     """Disagreements the fuzzer found in CuTe C++ and the DSL still happen and are registered."""
-    import layoutcheck.fuzz.known  # noqa: F401
+    import layoutcheck.oracles.pycute.findings.algebra  # noqa: F401
     o = get_oracle(oracle)
     if o.unavailable_reason():
         pytest.skip(o.unavailable_reason())
     args = decode(texts)
-    from layoutcheck.fuzz.targets import reference_for
+    from layoutcheck.fuzz.checks.targets import reference_for
     spec_out = reference_for(oracle, get_oracle("spec")).run(op, *args)  # spec, CuTe's sense
     out = o.run(op, *args)
     assert (out.kind, str(out.value)) != (spec_out.kind, str(spec_out.value))

@@ -5,8 +5,8 @@ cannot be built is not "the bug is present"."""
 import json
 
 from layoutcheck.cli import main
-from layoutcheck.fuzz.report import oracle_stats
-from layoutcheck.fuzz.targets import reference_for
+from layoutcheck.fuzz.campaign.report import oracle_stats
+from layoutcheck.fuzz.checks.targets import reference_for
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.protocol import parse_args
 
@@ -55,8 +55,8 @@ def test_oracle_counters_do_not_replace_the_harness_counts():
 
 
 def test_a_reproducer_that_cannot_be_built_is_not_the_bug(tmp_path):
-    from layoutcheck.oracles.cpp_toolchain import Toolchain
-    from layoutcheck.reproducers import build_and_run
+    from layoutcheck.oracles.cpp.toolchain import Toolchain
+    from layoutcheck.reports.reproducers import build_and_run
     if Toolchain(None).unavailable_reason():
         import pytest
         pytest.skip(Toolchain(None).unavailable_reason())
@@ -81,7 +81,7 @@ def test_every_command_help_prints(capsys):
 def test_cute_cpp_underscore_answer_is_a_wrong_kind_not_a_crash():
     """CuTe C++'s crd2idx(_, 1) returns its Underscore: an answer of the wrong kind (a failure of
     the diff check), not an unreadable one (a crash)."""
-    from layoutcheck.oracles.cute_cpp import _outcome
+    from layoutcheck.oracles.cpp.oracle import _outcome
     from layoutcheck.oracles.protocol import is_invalid_answer
     from layoutcheck.layout import _
     out = _outcome(("crd2idx", (_, 1)), "T ?_")

@@ -25,12 +25,12 @@ def address():
 
 
 try:
-    from layoutcheck.fuzz import strategies as lst
+    import layoutcheck.fuzz.strategies.layouts as lst
 except ImportError:  # the fuzz package is another part of the project
     lst = None
 
 
-@pytest.mark.skipif(lst is None, reason="layoutcheck.fuzz.strategies not available")
+@pytest.mark.skipif(lst is None, reason="layoutcheck.fuzz.strategies.layouts not available")
 def test_address_kernel_on_the_fuzz_strategies_layouts(address):
     @given(lst.layouts(max_size=256) if lst else None)
     def check(L):

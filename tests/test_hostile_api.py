@@ -164,7 +164,7 @@ def test_limit_is_configurable_and_restorable(monkeypatch):
 def test_default_strategies_yield_what_the_ops_accept():
     from hypothesis import given, settings
 
-    from layoutcheck.fuzz import strategies as lst
+    import layoutcheck.fuzz.strategies.layouts as lst
 
     @settings(max_examples=40, deadline=None)
     @given(lst.composable_pairs())
@@ -181,7 +181,7 @@ def test_default_strategies_yield_what_the_ops_accept():
 
 
 def test_cute_dsl_refuses_integers_it_cannot_represent():
-    from layoutcheck.oracles.cute_dsl import _InProcessDsl
+    from layoutcheck.oracles.dsl.oracle import _InProcessDsl
     dsl = _InProcessDsl()  # no DSL needed: the check comes first
     for args in ((LayoutBase.parse("(4294967296):(1)"),), (LayoutBase.parse("4:1"), 1 << 31)):
         out = dsl._one("coalesce" if len(args) == 1 else "complement", args)

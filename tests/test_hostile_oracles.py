@@ -131,7 +131,7 @@ def test_a_forked_copy_never_kills_the_parents_worker(hostile):
 # --- the checks: a crash is a failure, never a refusal --------------------------------------
 
 def test_differential_and_laws_treat_crashed_as_failure():
-    from layoutcheck.fuzz.properties import BY_NAME, OracleCrashed
+    from layoutcheck.fuzz.checks.algebra import BY_NAME, OracleCrashed
 
     class Ctx:
         class oracle:
@@ -225,7 +225,7 @@ def test_unavailable_module_is_exit_2_everywhere(hostile, name):
 
 
 def test_jobs_lost_shard_is_an_error_not_a_hang(monkeypatch):
-    import layoutcheck.fuzz.campaign as c
+    import layoutcheck.fuzz.campaign.runner as c
     real = c._shard
 
     def dying(kw):

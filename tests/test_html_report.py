@@ -14,8 +14,8 @@ from html.parser import HTMLParser
 import pytest
 
 from layoutcheck.cli import main
-from layoutcheck.fuzz import campaign as C
-from layoutcheck.fuzz.html_report import render, verdict
+import layoutcheck.fuzz.campaign.runner as C
+from layoutcheck.reports.html import render, verdict
 from cluster_support import COALESCE_BUG as BROKEN
 
 VOID = {"meta", "br", "img", "input", "link", "hr", "col", "area", "base", "wbr", "source"}

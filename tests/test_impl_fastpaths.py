@@ -26,7 +26,7 @@ import layoutcheck.impl.algebra as IA
 import layoutcheck.impl.compose as IC
 import layoutcheck.spec as S
 from layoutcheck.errors import LayoutError
-from layoutcheck.fuzz.strategies import divide_args, layouts, product_args
+from layoutcheck.fuzz.strategies.layouts import divide_args, layouts, product_args
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 

@@ -1,12 +1,12 @@
 """Answer-precise recognition of known findings (issue 11 §2; DESIGN.md "Answer-precise findings").
 
-* The models of the implementations (oracles/models.py for pycute, oracles/models_cpp.py for
-  CuTe C++, oracles/known_dsl.py for the DSL) give the real answers: random cases and the
+* The models of the implementations (oracles/pycute/model.py for pycute, oracles/cpp/model.py for
+  CuTe C++, oracles/dsl/findings/algebra.py for the DSL) give the real answers: random cases and the
   register's cases are run through the real oracles and compared.
 * Per finding: the answer the bug produces is known, a *different* wrong answer planted in the
   same region is new (no finding explains it).
 * Laws: a law failure is known only when replacing every explained answer by the reference's
-  makes the law pass (fuzz/recognise.py); an unexplained answer next to a known one is new.
+  makes the law pass (fuzz/campaign/recognise.py); an unexplained answer next to a known one is new.
 * The gate: a copy of pycute (``module:NAME@pycute``) whose composition gives a different wrong
   answer in F-071's region fails ``layoutcheck fuzz``; the unpatched copy passes.
 """
@@ -22,12 +22,14 @@ from hypothesis import seed as hseed
 from layoutcheck import spec
 from layoutcheck.findings import (PREDICATES, explain, find_known, find_region, is_left_inverse,
                                   is_quasi_inverse, is_weak_complement, load, match_tables)
-from layoutcheck.fuzz.properties import BY_NAME, _STRATS, CheckFailed
-from layoutcheck.fuzz.recognise import known_failure
-from layoutcheck.fuzz.targets import reference_for
+from layoutcheck.fuzz.checks.algebra import BY_NAME, _STRATS, CheckFailed
+from layoutcheck.fuzz.campaign.recognise import known_failure
+from layoutcheck.fuzz.checks.targets import reference_for
 from layoutcheck.layout import LayoutBase
-from layoutcheck.oracles import get_oracle, models, models_cpp, parse_args
-from layoutcheck.oracles import known_dsl
+from layoutcheck.oracles import get_oracle, parse_args
+import layoutcheck.oracles.pycute.model as models
+import layoutcheck.oracles.cpp.model as models_cpp
+import layoutcheck.oracles.dsl.findings.algebra as known_dsl
 from layoutcheck.oracles.protocol import OPS, Outcome
 
 from planted_support import MODEL, module_rows, split_top
@@ -267,7 +269,7 @@ def test_law_failure_known_only_with_every_answer_explained():
 
 def _pair_check(calls):
     """A law-style check over several oracle calls: each answer must be the reference's."""
-    from layoutcheck.fuzz.properties import Check
+    from layoutcheck.fuzz.checks.algebra import Check
 
     def run(ctx, args):
         for op, a in calls:
@@ -339,10 +341,10 @@ def composition(A, B):
 def test_gate_fails_on_a_different_answer_in_a_known_region(tmp_path, monkeypatch, patched):
     """F-071's own case replayed through the gate (``layoutcheck fuzz --case``): known for a
     copy of pycute, new for the copy whose composition answers differently there (the
-    mutation table of fuzz/mutation.py runs the same through whole fuzz campaigns)."""
+    mutation table of fuzz/mutation/pycute.py runs the same through whole fuzz campaigns)."""
     if get_oracle("pycute").unavailable_reason():
         pytest.skip("pycute is not installed")
-    from layoutcheck.fuzz.campaign import replay_cases
+    from layoutcheck.fuzz.campaign.runner import replay_cases
     name = f"lc_gate_copy_{int(patched)}"
     (tmp_path / f"{name}.py").write_text(textwrap.dedent(MUTANT if patched else "from pycute import *\n"))
     monkeypatch.syspath_prepend(str(tmp_path))

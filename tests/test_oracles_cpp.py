@@ -14,8 +14,12 @@ import pytest
 from layoutcheck import LayoutError, spec
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
-from layoutcheck.oracles import compare, cpp_codegen, cpp_driver, cpp_toolchain, get_oracle
-from layoutcheck.oracles import cute_cpp, parse_args, verdict
+from layoutcheck.oracles import compare, get_oracle
+import layoutcheck.oracles.cpp.codegen as cpp_codegen
+import layoutcheck.oracles.cpp.driver as cpp_driver
+import layoutcheck.oracles.cpp.toolchain as cpp_toolchain
+from layoutcheck.oracles import parse_args, verdict
+import layoutcheck.oracles.cpp.oracle as cute_cpp
 
 ORACLE = get_oracle("cute-cpp")
 needs_cpp = pytest.mark.skipif(bool(ORACLE.unavailable_reason()),
@@ -356,7 +360,7 @@ def test_gpu_cute_kernels_follow_cute_include(monkeypatch):
 
 
 def test_case_mix_for_cute_cpp_no_compile():
-    from layoutcheck.oracles.cpp_cases import CaseMix, retype, staticness
+    from layoutcheck.oracles.cpp.cases import CaseMix, retype, staticness
     mixed = parse_args("composition", ["(_4,3):(_1,4)", "(2,_2)"])
     assert staticness(mixed) == "mixed"
     assert staticness(retype(mixed, True)) == "static" and staticness(retype(mixed, False)) == "dynamic"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from layoutcheck import pictures as P
+import layoutcheck.reports.pictures as P
 from layoutcheck import spec as S
 from layoutcheck.cli import main
 from layoutcheck.errors import LayoutError
@@ -135,9 +135,9 @@ def test_show_writes_pictures_and_refuses_bad_flags(tmp_path, capsys):
 
 def test_the_readme_picture_of_F030_is_what_the_code_draws():
     """docs/F-030.svg: CuTe C++'s answer to the register's F-030 case (recomputed by the
-    model of CuTe C++, oracles/models_cpp.py, which tests/test_known_precise.py checks
+    model of CuTe C++, oracles/cpp/model.py, which tests/test_known_precise.py checks
     against the real headers) against the spec's A(B(i))."""
-    from layoutcheck.oracles import models_cpp
+    import layoutcheck.oracles.cpp.model as models_cpp
     from layoutcheck.oracles.protocol import format_value
     from layoutcheck.layout import LayoutBase
     A, B = LayoutBase.parse("(_3,_4):(_1,_10)"), LayoutBase.parse("_4:_2")
@@ -145,6 +145,6 @@ def test_the_readme_picture_of_F030_is_what_the_code_draws():
     assert answer == "(_2,_2):(_2,_10)"
     svg = P.finding_svg("F-030", answer=answer)
     assert (ROOT / "docs" / "F-030.svg").read_text() == svg, \
-        "regenerate: python -m layoutcheck.pictures F-030 docs/F-030.svg"
+        "regenerate: python -m layoutcheck.reports.pictures F-030 docs/F-030.svg"
     _, marked = cells(svg, 1)
     assert marked == {(0, 1), (1, 1)}

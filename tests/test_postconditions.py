@@ -6,7 +6,7 @@ from hypothesis import given, settings
 
 from layoutcheck import LayoutError
 from layoutcheck import spec as S
-from layoutcheck.fuzz.properties import BY_NAME
+from layoutcheck.fuzz.checks.algebra import BY_NAME
 from layoutcheck.layout import LayoutBase, _
 from layoutcheck.oracles import compare
 from layoutcheck.oracles.postconditions import POSTCONDITIONS, compatible_shapes, violation

@@ -1,4 +1,4 @@
-"""The campaign's fast hypothesis backend (fuzz/provider.py, issue 14): its draws stay in
+"""The campaign's fast hypothesis backend (fuzz/campaign/provider.py, issue 14): its draws stay in
 their bounds and follow the weights, a run on it is a function of its seed, and a failure it
 finds is replayed and shrunk by hypothesis exactly as on hypothesis' own provider."""
 
@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from layoutcheck.fuzz import campaign
-from layoutcheck.fuzz import provider as P
-from layoutcheck.fuzz.properties import BY_NAME
+import layoutcheck.fuzz.campaign.runner as campaign
+import layoutcheck.fuzz.campaign.provider as P
+from layoutcheck.fuzz.checks.algebra import BY_NAME
 from layoutcheck.layout import LayoutBase, leaves
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.pymodule import PackageOracle
+from layoutcheck.oracles.module.oracle import PackageOracle
 
 pytestmark = pytest.mark.skipif(P.BACKEND == "hypothesis",
                                 reason="this hypothesis takes no backend setting")
@@ -116,7 +116,7 @@ class _Flaky(PackageOracle):
 def test_a_failure_that_does_not_replay_is_still_reported(fast):
     """No false green: hypothesis reports a failure its replay does not reproduce as flaky (on
     a backend: ``FlakyBackendFailure``); the pair keeps the failing case it judged."""
-    from layoutcheck.fuzz.pairs import finish
+    from layoutcheck.fuzz.campaign.pairs import finish
     check = BY_NAME["diff.coalesce"]
     pair = campaign._pair(check, _Flaky(), get_oracle("spec"))
     pair.runner.hypothesis_run(check.strategy(), 10, 3, fast=fast)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 from layoutcheck import LayoutError, impl, spec
-from layoutcheck.fuzz import vocab_strategies as V
+import layoutcheck.fuzz.strategies.swizzle as V
 from layoutcheck.layout import LayoutBase
 
 BOTH = pytest.mark.parametrize("m", [spec, impl], ids=["spec", "impl"])

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from layoutcheck import reproducers as R
+import layoutcheck.reports.reproducers as R
 from layoutcheck.cli import main
 from layoutcheck.findings import load
 from layoutcheck.oracles import get_oracle

@@ -1,27 +1,27 @@
 """Issue 14: the batched path's speed-ups keep judging every case.
 
 - ``draw_cases`` draws a batch as a few lists of distinct cases (no repeats, seeded);
-- reuse batches (fuzz/pairs.py): cases an oracle answers without compiling (cute-cpp: runtime
+- reuse batches (fuzz/campaign/pairs.py): cases an oracle answers without compiling (cute-cpp: runtime
   integers through compiled kernels) take turns with drawn batches, in budget mode only, and
   are judged like any other case (a bug only they reach is reported);
-- the precompile (fuzz/campaign.py ``_precompile``): every pair's first-stage calls go to
+- the precompile (fuzz/campaign/runner.py ``_precompile``): every pair's first-stage calls go to
   the oracle's ``prepare`` at once, and the batch they came from is the one judged first.
 """
 
 import pytest
 
-from layoutcheck.fuzz import campaign
-from layoutcheck.fuzz.batched import draw_cases
-from layoutcheck.fuzz.properties import BY_NAME
-from layoutcheck.fuzz.targets import case_key, decode
+import layoutcheck.fuzz.campaign.runner as campaign
+from layoutcheck.fuzz.campaign.batched import draw_cases
+from layoutcheck.fuzz.checks.algebra import BY_NAME
+from layoutcheck.fuzz.checks.targets import case_key, decode
 from layoutcheck.layout import LayoutBase
-from layoutcheck.oracles.cpp_cases import retype, staticness
+from layoutcheck.oracles.cpp.cases import retype, staticness
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.pymodule import PackageOracle
+from layoutcheck.oracles.module.oracle import PackageOracle
 
 
 class Batched(PackageOracle):
-    """impl under a batched oracle's name (fuzz/batched.py), with a record of its calls."""
+    """impl under a batched oracle's name (fuzz/campaign/batched.py), with a record of its calls."""
 
     def __init__(self, name="cute-dsl"):
         super().__init__("impl")
@@ -44,7 +44,7 @@ def install(monkeypatch, tmp_path):
 
 
 def test_a_reuse_pool_is_seeded_and_its_neighbours_keep_the_nesting_mostly():
-    from layoutcheck.fuzz.batched import draw_pool
+    from layoutcheck.fuzz.campaign.batched import draw_pool
     strategy = BY_NAME["diff.coalesce"].strategy()
     pool = draw_pool(strategy, 64, 3)
     if pool is None:
@@ -65,7 +65,7 @@ def test_a_reuse_pool_draws_what_conjecture_data_draws(check, monkeypatch):
     choices as hypothesis' ConjectureData, fresh and as neighbours of an earlier pool."""
     from hypothesis.internal.conjecture.data import ConjectureData
 
-    from layoutcheck.fuzz import batched
+    import layoutcheck.fuzz.campaign.batched as batched
     fast = batched._recorder()
     assert fast is not ConjectureData and issubclass(fast, ConjectureData)
     strategy = BY_NAME[check].strategy()
@@ -83,7 +83,7 @@ def test_a_reuse_pool_draws_what_conjecture_data_draws(check, monkeypatch):
 def test_a_recorder_that_draws_otherwise_is_not_used():
     from hypothesis.internal.conjecture.data import ConjectureData
 
-    from layoutcheck.fuzz.batched import _same_draws
+    from layoutcheck.fuzz.campaign.batched import _same_draws
 
     class Off(ConjectureData):
         def draw_integer(self, *a, **k):
@@ -160,7 +160,7 @@ def test_reused_cases_counts_the_reuse_cases_judged_not_those_picked(install, mo
 
 
 def test_a_drawn_batch_compiles_on_a_thread_while_reuse_batches_are_judged(install):
-    """fuzz/pairs.py ``_reuse_while_compiling``: the oracle's ``prepare`` of a drawn batch runs
+    """fuzz/campaign/pairs.py ``_reuse_while_compiling``: the oracle's ``prepare`` of a drawn batch runs
     beside the campaign's thread, which judges reuse batches (only reusable cases) meanwhile."""
     import threading
     import time
@@ -255,7 +255,7 @@ def test_the_precompile_gets_the_first_calls_of_every_pair_and_they_are_judged_f
 
 
 def _cpp(tmp_path):
-    from layoutcheck.oracles.cute_cpp import CuteCppOracle
+    from layoutcheck.oracles.cpp.oracle import CuteCppOracle
     o = CuteCppOracle(cache_dir=tmp_path / "cache", jobs=1)
     reason = o.unavailable_reason()
     if reason:
@@ -289,7 +289,7 @@ def test_cute_cpp_reuses_a_compiled_kernel_for_new_values_only(tmp_path):
 
 
 def test_a_pair_that_judged_no_case_is_never_a_pass(install, monkeypatch):
-    from layoutcheck.fuzz import pairs
+    import layoutcheck.fuzz.campaign.pairs as pairs
     install(Batched())
     monkeypatch.setattr(pairs, "draw_cases", lambda *a, **k: [])
     rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce"], budget=2.0,
@@ -302,8 +302,8 @@ def test_a_pair_that_judged_no_case_is_never_a_pass(install, monkeypatch):
 def test_no_stage_starts_past_the_deadline():
     """A law's later calls need earlier answers (prefetch stages): past the deadline the
     waiting cases are returned, to be dropped, instead of another compile round."""
-    from layoutcheck.fuzz.batched import Prefetching, prefetch
-    from layoutcheck.fuzz.targets import get_oracle
+    from layoutcheck.fuzz.campaign.batched import Prefetching, prefetch
+    from layoutcheck.fuzz.checks.targets import get_oracle
     proxy = Prefetching(Batched())
     check = BY_NAME["law.composition.associative"]
     cases = draw_cases(check.strategy(), 8, 1)
@@ -323,7 +323,7 @@ def test_the_precompile_stays_within_its_share_of_the_budget(install, monkeypatc
     def slow_prepare(calls, until=None):
         seen.append((len(calls), until))
     oracle.prepare = slow_prepare
-    from layoutcheck.fuzz import pairs
+    import layoutcheck.fuzz.campaign.pairs as pairs
     real = pairs.Pair.first_calls
 
     def slow_first_calls(self):
@@ -343,7 +343,7 @@ def test_the_precompile_stays_within_its_share_of_the_budget(install, monkeypatc
 def test_only_a_real_rejection_of_a_unit_is_cached():
     """cpp_vocab keeps the diagnostics of a unit g++ refused (the same source fails again);
     g++ killed or crashing is no answer about the source and is never kept."""
-    from layoutcheck.oracles.cpp_vocab import _is_rejection
+    from layoutcheck.oracles.cpp.composed import _is_rejection
     assert _is_rejection(1, "case.cpp:12:3: error: static assertion failed: Static shape_div failure")
     assert not _is_rejection(1, "g++: internal compiler error: Killed signal terminated program cc1plus")
     assert not _is_rejection(-9, "error")
@@ -357,7 +357,7 @@ def test_a_neighbour_redraws_wide_integer_choices_and_falls_back_to_any_bounded_
     import random
     from types import SimpleNamespace as N
 
-    from layoutcheck.fuzz.batched import NEIGHBOUR_WIDTH, _neighbour
+    from layoutcheck.fuzz.campaign.batched import NEIGHBOUR_WIDTH, _neighbour
     narrow = [N(type="integer", value=1, constraints=dict(min_value=0, max_value=2)),
               N(type="boolean", value=False, constraints={})]
     wide = N(type="integer", value=3, constraints=dict(min_value=1, max_value=NEIGHBOUR_WIDTH + 1))

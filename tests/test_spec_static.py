@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from layoutcheck import spec as S
 from layoutcheck.errors import LayoutError
-from layoutcheck.fuzz import strategies as lst
+import layoutcheck.fuzz.strategies.layouts as lst
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 from layoutcheck.spec import flat as F

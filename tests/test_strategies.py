@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 import layoutcheck.spec as spec
-from layoutcheck.fuzz import strategies as S
+import layoutcheck.fuzz.strategies.layouts as S
 from layoutcheck.errors import LayoutError
-from layoutcheck.fuzz.targets import table
+from layoutcheck.fuzz.checks.targets import table
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
@@ -187,7 +187,7 @@ def test_the_rank_fold_keeps_the_depth_bound():
     """_group folds modes past max_rank into one nested mode; that fold once added a level
     past max_depth (found by test_layouts_respect_bounds: (3,16,(1,((1,1))))) and, in a
     group at its last level, nested one level too deep ((((33,1,(1,1)))))."""
-    from layoutcheck.fuzz.batched import draw_cases
+    from layoutcheck.fuzz.campaign.batched import draw_cases
     for seed in range(3):
         for L in draw_cases(S.layouts(max_size=64, max_depth=3, max_rank=3), 1500, seed):
             assert _depth(L.shape) <= 3, L

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from layoutcheck import LayoutError, impl, spec
 from layoutcheck.composed import (ComposedLayoutBase, F2Layout, SignedLayout, Swizzle,
                                   parse_composed, parse_f2, parse_swizzle, parse_vocab)
-from layoutcheck.fuzz import vocab_strategies as V
+import layoutcheck.fuzz.strategies.swizzle as V
 from layoutcheck.integers import C
 
 BOTH = pytest.mark.parametrize("m", [spec, impl], ids=["spec", "impl"])

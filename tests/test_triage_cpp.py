@@ -6,8 +6,8 @@ import pytest
 
 from layoutcheck import spec
 from layoutcheck.findings import find_known
-from layoutcheck.fuzz.properties import BY_NAME, CheckFailed
-from layoutcheck.fuzz.targets import decode, table
+from layoutcheck.fuzz.checks.algebra import BY_NAME, CheckFailed
+from layoutcheck.fuzz.checks.targets import decode, table
 from layoutcheck.layout import LayoutBase
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.compare import compare
@@ -253,7 +253,7 @@ def test_F059_product_accepts_not_composable(cpp_more):
 def test_F055_normalisation_excuses_only_runtime_splits():
     """No cute-cpp needed: the F-055 comparison merges neighbours of CuTe's answer only where
     a runtime integer blocks the merge, and never merges the spec's modes."""
-    from layoutcheck.oracles.known import _same_up_to_dynamic_modes as same
+    from layoutcheck.oracles.cpp.findings.algebra import _same_up_to_dynamic_modes as same
     P = LayoutBase.parse
     assert same(P("((4,2),1):((1,4),1)"), P("(8,_1):(1,_0)"))      # runtime split, size-1 mode
     assert same(P("((_4,_2)):((_1,_4))"), P("(_8):(_1)"))            # coalesced inside a mode
@@ -347,7 +347,7 @@ def test_F232_crd2idx_returns_the_slice_marker(cpp_triage):
 
 
 def test_F233_shape_div_runtime_unchecked(cpp_triage):
-    from layoutcheck.oracles.known_cpp_api import cpp_shape_div
+    from layoutcheck.oracles.cpp.findings.coordinates import cpp_shape_div
     op, args = _t("sd")
     with pytest.raises(spec.LayoutError) as e:
         spec.shape_div(*args)
@@ -372,7 +372,7 @@ def test_F173_prefix_product_with_init(cpp_triage):
 
 
 def test_F234_swizzle_of_runtime_masks(cpp_triage):
-    from layoutcheck.oracles.known_cpp_swizzle import swizzle_masks_not_static
+    from layoutcheck.oracles.cpp.findings.swizzle import swizzle_masks_not_static
     for key in ("lsc", "lsc_rt_shape"):
         out = cpp_triage[key]
         assert out.kind == "raised" and "make_swizzle<active_Y, active_Z>" in out.message
@@ -443,7 +443,7 @@ def test_F205_at_a_full_coordinate(cpp_triage):
 
 
 def test_F237_swizzle_right_inverse_unchecked(cpp_triage):
-    from layoutcheck.oracles.known_vocab import _sw
+    from layoutcheck.oracles.cpp.findings.composed import _sw
     op, (Cl,) = _t("ri")
     out = cpp_triage["ri"]
     assert str(out.value) == "Sw<1,1,1> o _0 o _53:_1"
@@ -460,7 +460,7 @@ def test_F237_swizzle_right_inverse_unchecked(cpp_triage):
 
 
 def test_F241_partition_coordinate_unchecked(cpp_triage):
-    from layoutcheck.oracles.known_cpp_api import cpp_unchecked_partition
+    from layoutcheck.oracles.cpp.findings.coordinates import cpp_unchecked_partition
     for key in ("op_oob", "lt_oob", "lp_oob"):
         op, args = _t(key)
         with pytest.raises(spec.LayoutError) as e:
@@ -492,7 +492,7 @@ def test_F240_thread_dice_not_pow2(cpp_triage):
 
 
 def test_F241_coordinate_maps_unchecked(cpp_triage):
-    from layoutcheck.oracles.known_cpp_api import cpp_crd2crd, cpp_idx2crd
+    from layoutcheck.oracles.cpp.findings.coordinates import cpp_crd2crd, cpp_idx2crd
     for key, want in (("cc_oob", (6, 0)), ("cc_law", (0, 46)), ("i2c_oob", (1, 3))):
         op, args = _t(key)
         with pytest.raises(spec.LayoutError) as e:
@@ -503,9 +503,9 @@ def test_F241_coordinate_maps_unchecked(cpp_triage):
         assert (cpp_crd2crd(*args) if op == "crd2crd" else cpp_idx2crd(*args)) == want
         assert _tk(key, out) == "F-241"
         assert _tk(key, Outcome.ok(tuple(x + 1 for x in want))) is None  # another answer stays new
-    # the law check fails on CuTe's answer and is recognised counterfactually (fuzz/recognise.py)
-    from layoutcheck.fuzz.recognise import known_failure
-    from layoutcheck.fuzz.targets import reference_for
+    # the law check fails on CuTe's answer and is recognised counterfactually (fuzz/campaign/recognise.py)
+    from layoutcheck.fuzz.campaign.recognise import known_failure
+    from layoutcheck.fuzz.checks.targets import reference_for
     _op, args = _t("cc_law")
 
     class Replay:  # the cute-cpp oracle, answering the batch's real answer
@@ -529,7 +529,7 @@ def test_F241_coordinate_maps_unchecked(cpp_triage):
 
 
 def test_F238_swizzled_slice_of_runtime_sliced_layout(cpp_triage):
-    from layoutcheck.oracles.known_cpp_swizzle import cpp_runtime_sliced_decay
+    from layoutcheck.oracles.cpp.findings.swizzle import cpp_runtime_sliced_decay
     op, args = _t("sl_rt")
     out = cpp_triage["sl_rt"]
     assert out.kind == "ok", out

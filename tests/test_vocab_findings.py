@@ -17,7 +17,7 @@ import pytest
 from layoutcheck.composed import Swizzle, parse_vocab
 from layoutcheck.findings import find_known, find_region, load
 from layoutcheck.oracles import compare, get_oracle
-from layoutcheck.oracles.known_vocab import PLANTED
+from layoutcheck.oracles.cpp.findings.composed import PLANTED
 from layoutcheck.oracles.protocol import Outcome, decode_arg, parse_args
 
 SLOW = bool(os.environ.get("LAYOUTCHECK_SLOW"))
@@ -43,7 +43,7 @@ def _value(op, text):
 def _known(fid, oracle, op, texts, answer, static=False):
     args = parse_args(op, texts)
     if static:
-        from layoutcheck.fuzz.vocab_checks import static_args
+        from layoutcheck.fuzz.checks.swizzle import static_args
         args = static_args(args)
     ref = _ref(op, args)
     got = find_known(oracle, op, f"diff.{op}", args, answer, ref)
@@ -82,7 +82,7 @@ def test_pycute_swizzle_findings():
 
 # --- CuTe C++ and the DSL (recorded answers) -------------------------------------------------
 
-RECORDED = [r for r in PLANTED if len(r) > 5]  # the rows of oracles/known_vocab.py
+RECORDED = [r for r in PLANTED if len(r) > 5]  # the rows of oracles/cpp/findings/composed.py
 
 
 def _answer(op, text):
@@ -124,7 +124,7 @@ def test_swizzle_slice_findings_recorded():
     """F-205/F-207/F-208/F-209: the model of CuTe's decay gives CuTe's answers, and is right
     when the offset has no field bits; the region predicates draw the lines."""
     from layoutcheck import spec
-    from layoutcheck.oracles.known_vocab import cute_swizzle_slice
+    from layoutcheck.oracles.cpp.findings.composed import cute_swizzle_slice
     from layoutcheck.oracles.vocab_compare import answer_values
     ok = parse_vocab("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
     for c in ((2, spec._), (spec._, 3)):
@@ -154,7 +154,7 @@ def test_nvlabs_vocab_findings():
     nv = get_oracle("nvlabs")
     if nv.unavailable_reason():
         pytest.skip(nv.unavailable_reason())
-    from layoutcheck.fuzz.vocab_checks import static_args
+    from layoutcheck.fuzz.checks.swizzle import static_args
     for fid, op, texts in (("F-220", "recast_layout", ["_56:_2", "16", "1"]),
                            ("F-220", "downcast", ["_16:_0", "2"]),
                            ("F-221", "product_each", ["1"]),
@@ -182,7 +182,7 @@ def test_nvlabs_vocab_findings():
 
 @pytest.mark.skipif(not SLOW, reason="runs cute-cpp and cute-dsl: LAYOUTCHECK_SLOW=1")
 def test_vocab_findings_live():
-    from layoutcheck.fuzz.vocab_checks import static_args
+    from layoutcheck.fuzz.checks.swizzle import static_args
     for oracle in ("cute-cpp", "cute-dsl"):
         o = get_oracle(oracle)
         if o.unavailable_reason():

@@ -7,8 +7,8 @@ import shutil
 import pytest
 
 from layoutcheck.composed import ComposedLayoutBase, SignedLayout, Swizzle, parse_vocab
-from layoutcheck.fuzz.properties import BY_NAME, CHECKS
-from layoutcheck.fuzz.vocab_checks import VOCAB_CHECKS, static_args
+from layoutcheck.fuzz.checks.algebra import BY_NAME, CHECKS
+from layoutcheck.fuzz.checks.swizzle import VOCAB_CHECKS, static_args
 from layoutcheck.integers import C
 from layoutcheck.oracles import compare, get_oracle
 from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome, decode_arg, format_arg, parse_args
@@ -87,7 +87,7 @@ def test_nvlabs_f2_strides_and_swizzle():
 
 
 def test_dsl_text_is_read_back():
-    from layoutcheck.oracles.vocab_dsl import dsl_answer
+    from layoutcheck.oracles.dsl.calls import dsl_answer
     v = dsl_answer("composed_logical_divide", "composed", "S<1,1,-5 o 0 o (((4,2,8)),1):(((1,32,4)),0)")
     assert str(v) == "Sw<1,1,-5> o _0 o (((_4,_2,_8)),_1):(((_1,_32,_4)),_0)"  # the DSL drops '>'
     L, off = dsl_answer("local_tile", "layout_offset", "tensor<34 o (2,4):(1,8)>")
@@ -98,7 +98,7 @@ def test_dsl_text_is_read_back():
 
 
 def test_cpp_program_text():
-    from layoutcheck.oracles.cpp_vocab import case_program
+    from layoutcheck.oracles.cpp.composed import case_program
     cases = [("composed_slice_and_offset", parse_args("composed_slice_and_offset",
                                                       ["Sw<3,4,3> o _0 o (_8,_64):(_64,4)", "(2,_)"])),
              ("local_tile", parse_args("local_tile", ["(8,8):(1,8)", "(_2,_4)", "(1,1)"]))]

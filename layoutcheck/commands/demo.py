@@ -44,7 +44,7 @@ def add_arguments(parser):
     parser.add_argument("--html", metavar="FILE",
                         help="also write a self-contained HTML report (sections, the fuzz "
                              "campaign's tables, pictures of its failures, a throughput plot)")
-    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
@@ -205,7 +205,7 @@ def _check_oracles(against):
 
 def run(args):
     validate(args, budget=seconds(3600), seed=count(0, 2 ** 64 - 1), max_rank=count(1, MAX_RANK))
-    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     names = _check_oracles(args.against)
     check_output_path(args.report, "--report")
@@ -216,7 +216,7 @@ def run(args):
     tty = sys.stderr.isatty()
     fuzz_progress = None
     if tty:
-        from layoutcheck.fuzz.campaign import progress_printer
+        from layoutcheck.fuzz.campaign.runner import progress_printer
         fuzz_progress = progress_printer(sys.stderr)
     parts = [lambda: _examples(), lambda: _oracles(names),
              lambda: _fuzz(names, args.budget, args.seed, fuzz_progress),
@@ -246,7 +246,7 @@ def run(args):
         write_output(args.report, json.dumps({"sections": sections}, indent=2, default=str),
                      "--report")
     if args.html:
-        from layoutcheck.fuzz.html_report import render
+        from layoutcheck.reports.html import render
         fuzz = next((s["data"] for s in sections if s["section"] == "fuzz campaign"
                      and isinstance(s["data"], dict) and "results" in s["data"]), None)
         write_output(args.html, render(fuzz, title="layoutcheck demo report", preface=[

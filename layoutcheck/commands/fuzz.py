@@ -1,4 +1,4 @@
-"""`layoutcheck fuzz`: the differential and algebraic gate (issue 6); see layoutcheck.fuzz.campaign.
+"""`layoutcheck fuzz`: the differential and algebraic gate (issue 6); see layoutcheck.fuzz.campaign.runner.
 
 Every flag is checked before any work (exit 2, one line): the budget is finite, positive
 and at most a day; report paths are writable files; ``--case`` has the number of inputs its
@@ -65,7 +65,7 @@ def add_arguments(parser):
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first new failure")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
-    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
@@ -94,7 +94,7 @@ def case_arity(check):
 
 
 def _check_case(case):
-    from layoutcheck.fuzz.properties import BY_NAME
+    from layoutcheck.fuzz.checks.algebra import BY_NAME
     name, inputs = case[0], case[1:]
     check = BY_NAME.get(name)
     if check is None:
@@ -107,8 +107,8 @@ def _check_case(case):
 
 def _check_scale_out(args):
     """--cluster, --db and --html, checked before any work (one line, exit 2)."""
-    from layoutcheck.fuzz.cluster import parse_cluster
-    from layoutcheck.fuzz.exampledb import is_redis, parse_redis_url
+    from layoutcheck.fuzz.campaign.cluster import parse_cluster
+    from layoutcheck.fuzz.campaign.exampledb import is_redis, parse_redis_url
     if args.cluster is not None:
         parse_cluster(args.cluster, args.jobs)
     if args.db is not None:
@@ -125,10 +125,10 @@ def _check_scale_out(args):
 
 
 def run(args):
-    from layoutcheck.fuzz.campaign import (format_failure, junit_xml, progress_printer,
+    from layoutcheck.fuzz.campaign.runner import (format_failure, junit_xml, progress_printer,
                                            replay_cases, replay_report, run_campaign,
                                            summary_lines)
-    from layoutcheck.fuzz.properties import CHECKS
+    from layoutcheck.fuzz.checks.algebra import CHECKS
 
     if args.list:
         for c in CHECKS:
@@ -138,7 +138,7 @@ def run(args):
              max_examples=count(1, MAX_EXAMPLES), jobs=count(1, MAX_JOBS))
     if args.replay is not None and not args.replay.strip():
         raise LayoutError("--replay needs a file name")
-    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     oracles = oracle_names(args.against, lambda: ["pycute"])
     from layoutcheck.oracles import get_oracle
@@ -180,7 +180,7 @@ def run(args):
     if args.junit:
         write_output(args.junit, junit_xml(report), "--junit")
     if args.html:
-        from layoutcheck.fuzz.html_report import render
+        from layoutcheck.reports.html import render
         write_output(args.html, render(report), "--html")
     for r in report["results"]:  # a lost unit: say so (its rows are errors, never passes)
         if r["status"] == "error" and r["message"].startswith("incomplete:"):

@@ -30,7 +30,7 @@ def add_arguments(parser):
                         help="also run issue 16's swizzle and bank-conflict kernels "
                              "(gpu_checks/swizzle_gpu.py; a cold kernel cache compiles them "
                              "for more than 100 s)")
-    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
@@ -64,7 +64,7 @@ def _add_swizzle(report, args):
 def run(args):
     from layoutcheck.gpu_checks.run import render, run_all, write_report
     import sys
-    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     validate(args, seed=count(0, 2 ** 63 - 1), count=count(1, 100_000),
              cute_count=count(1, 10_000))

@@ -33,7 +33,7 @@ def add_arguments(parser):
                              "(default) or CuTe's extensions (composition beyond size(A), "
                              "complement/divide rounding N up)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per oracle")
-    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
@@ -75,7 +75,7 @@ def _check_size(op, inputs):
 
 def run(args):
     from layoutcheck.oracles import compare, parse_args, verdict
-    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     from layoutcheck.oracles.protocol import format_arg
 
     apply_cute_include(args)

@@ -1,6 +1,6 @@
 """`layoutcheck report F-NNN | --from-report r.json --check CHECK`: an upstream-ready report.
 
-Writes what a maintainer needs (layoutcheck/reproducers.py): title, versions, the minimal
+Writes what a maintainer needs (layoutcheck/reports/reproducers.py): title, versions, the minimal
 case, expected (the spec) vs actual (the implementation, run here) with the brute-force
 evidence, and a standalone reproducer (a .cpp for CuTe C++, a Python script for pycute,
 NVlabs PyCuTe and the DSL) that exits 1 while the bug is present.  ``--write DIR`` also
@@ -30,12 +30,12 @@ def add_arguments(parser):
     parser.add_argument("--write", metavar="DIR", help="save the reproducer file(s) in DIR")
     parser.add_argument("--run", action="store_true",
                         help="build and run the reproducer(s) here and report their exit status")
-    from layoutcheck.oracles.cpp_toolchain import add_cute_include_argument
+    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
 def _meta_and_cases(args):
-    from layoutcheck import reproducers as R
+    import layoutcheck.reports.reproducers as R
     if args.finding and args.from_report:
         raise LayoutError("give a finding id or --from-report, not both")
     if args.finding:
@@ -57,8 +57,8 @@ def _meta_and_cases(args):
 
 
 def run(args):
-    from layoutcheck import reproducers as R
-    from layoutcheck.oracles.cpp_toolchain import apply_cute_include
+    import layoutcheck.reports.reproducers as R
+    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     check_output_path(args.output, "--output")
     meta, cases = _meta_and_cases(args)

@@ -26,7 +26,7 @@ def add_arguments(parser):
                              f"most N cells (default 1024, at most {MAX_LIMIT})")
     parser.add_argument("--svg", metavar="FILE",
                         help="also draw the layout as an SVG grid (cells labelled with their "
-                             "offset, coloured by offset; layoutcheck.pictures)")
+                             "offset, coloured by offset; layoutcheck.reports.pictures)")
     parser.add_argument("--tv", action="store_true",
                         help="with --svg: a thread-value layout (thread, value) -> tile index, "
                              "cells coloured by thread")
@@ -192,7 +192,7 @@ def _picture(args):
     if args.tv and args.banks is not None:
         raise LayoutError("--tv and --banks are different pictures: give one")
     check_output_path(args.svg, "--svg")
-    from layoutcheck.pictures import picture_for_show
+    from layoutcheck.reports.pictures import picture_for_show
     svg, plain = picture_for_show(args.layout, tv=args.tv, tile=args.tile, banks=args.banks)
     write_output(args.svg, svg, "--svg")
     print(f"picture written to {args.svg}", file=sys.stderr)

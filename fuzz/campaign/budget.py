@@ -1,0 +1,252 @@
+"""How a time budget is shared across (check, oracle) pairs (issue 11 §3).
+
+Equal slices waste the budget: a pair that has long stopped producing anything new gets as
+much time as one that keeps finding new behaviour.  The campaign runs in two phases:
+
+1. **Guaranteed minimum.**  ``MIN_FRACTION`` of the budget is spread over every pair, in
+   order (time a pair leaves unused rolls over to the next); each pair runs at least one
+   case (one batch for a batched oracle) and up to ``MIN_CASES`` within twice its slice, as
+   long as the budget lasts, so a 20 s budget over 150 pairs still reaches every pair.  A pair the budget cannot reach at
+   all is reported as not reached (``summary["not_reached"]``), never as a pass.
+2. **Adaptive rounds** (the idea of HypoFuzz).  Every other round gives a quantum to the
+   least explored pair (the least time spent), the others to the pair with the highest expected rate
+   of *new behaviour*: the Good-Turing estimate of the chance that
+   the next case shows a behaviour not seen yet (behaviours seen exactly once / cases) times
+   the pair's cases per second.  A behaviour is a cheap feature of a case (``features``):
+   each answer's kind (ok / raised with its condition / unsupported / crashed) and shape
+   (profile, static or dynamic, size-1 modes, zero strides), the comparison level, and the
+   case's verdict (pass, skip, known finding, failure).  Pairs that keep producing new
+   behaviour get more time; a pair that found a new failure, or whose strategy is
+   exhausted, leaves the rotation.
+
+Budget discipline: the campaign ends within ``budget + grace(budget)`` plus at most one case
+in flight (an oracle call cannot be interrupted; module oracles have a per-call timeout).
+A new failure is shrunk for at most ``shrink_room`` (``SHRINK_FRACTION`` of the budget, at
+least ``MIN_SHRINK_S``, and never past the deadline plus the grace); shrinking a known
+finding's first case gets ``known_shrink_room`` and never passes the deadline; all shrinking
+together draws on a ``ShrinkPool`` of ``SHRINK_POOL`` of the budget.
+"""
+
+import time
+
+from layoutcheck.layout import LayoutBase, leaves
+
+import layoutcheck.fuzz.checks.targets as _targets
+
+__all__ = ["Novelty", "Scheduler", "Observed", "ShrinkPool", "features", "grace", "shrink_room",
+           "known_shrink_room",
+           "MIN_FRACTION", "MIN_CASES"]
+
+MIN_FRACTION = 0.4   # of the budget: the guaranteed minimum, spread over every pair
+MIN_CASES = 4        # cases a pair runs in its guaranteed slice, even when the slice is short
+QUANTUM = (0.1, 5.0)  # seconds per adaptive round: bounds of remaining / (2 * active pairs)
+SHRINK_FRACTION = 0.15  # of the budget, at most, for one new failure
+SHRINK_POOL = 0.3       # of the budget, at most, for all shrinking together (plus the grace)
+MIN_SHRINK_S = 2.0
+KNOWN_SHRINK_S = 1.0
+
+
+def grace(budget):
+    """The stated overrun past the budget a run may take (shrinking a late failure)."""
+    return max(1.0, 0.05 * budget)
+
+
+def shrink_room(budget, now, deadline):
+    """Seconds a new failure found at ``now`` may spend shrinking."""
+    return max(0.0, min(max(MIN_SHRINK_S, SHRINK_FRACTION * budget),
+                        deadline + grace(budget) - now))
+
+
+def known_shrink_room(budget, now, deadline):
+    """Seconds for re-shrinking a known finding's case (within the budget itself)."""
+    return max(0.0, min(KNOWN_SHRINK_S, 0.02 * budget, deadline - now))
+
+
+class ShrinkPool:
+    """The share of the budget that shrinking may take across all pairs (``SHRINK_POOL`` of it;
+    all of it for a single pair), so that many failing pairs cannot starve the others: once
+    the pool is spent a failure is reported as found (the smallest failing case seen)."""
+
+    def __init__(self, budget, deadline, fraction=None):
+        self.budget, self.deadline = budget, deadline
+        self.left = (SHRINK_POOL if fraction is None else fraction) * budget + grace(budget)
+        self.waiting = 0  # pairs still owed their guaranteed slice (set by the Scheduler)
+
+    def room(self, now, known=False):
+        """Seconds granted to a failure found at ``now`` (charged to the pool now); while
+        pairs still wait for their guaranteed slice, at most an even share of the pool."""
+        cap = (known_shrink_room if known else shrink_room)(self.budget, now, self.deadline)
+        granted = max(0.0, min(cap, self.left / (1 + self.waiting)))
+        self.left -= granted
+        return granted
+
+    def refund(self, seconds):
+        self.left += max(0.0, seconds)
+
+
+# --- behaviours --------------------------------------------------------------------------
+
+def _profile(t):
+    if isinstance(t, tuple):
+        return "(" + ",".join(_profile(e) for e in t) + ")"
+    return "."
+
+
+def _layout_shape(L):
+    s, d = list(leaves(L.shape)), list(leaves(L.stride))
+    if len(s) > 16:
+        return ("L", "rank>16")
+    static = {type(x).__name__ == "C" for x in s + d}
+    return ("L", _profile(L.shape), "static" if static == {True} else
+            "dynamic" if static == {False} else "mixed",
+            any(int(x) == 1 for x in s), any(int(x) == 0 for x in d))
+
+
+def _condition(message):
+    """The named condition of a refusal (``[condition NAME]``), else the error's type."""
+    m = message or ""
+    i = m.rfind("[condition ")
+    if i >= 0:
+        return m[i + 11:m.find("]", i)][:40]
+    head = m.split(":", 2)
+    return head[0][:40] if not m.startswith("internal error") else ":".join(head[:2])[:60]
+
+
+def features(op, outcome):
+    """One behaviour of an oracle's answer (hashable, small)."""
+    kind = outcome.kind
+    if kind != "ok":
+        return (op, kind, _condition(outcome.message) if kind == "raised" else "")
+    v = outcome.value
+    if isinstance(v, LayoutBase):
+        return (op,) + _layout_shape(v)
+    if isinstance(v, bool):
+        return (op, "bool", v)
+    if isinstance(v, int):
+        return (op, "int", min(int(v), 2).bit_length())
+    if isinstance(v, tuple):
+        return (op, "tuple", min(len(v), 64).bit_length(),
+                isinstance(v[0], LayoutBase) if v else None)
+    return (op, type(v).__name__)
+
+
+class Novelty:
+    """Behaviours a pair has seen, with the Good-Turing estimate of finding a new one."""
+
+    __slots__ = ("counts", "cases", "singletons", "seconds")
+
+    def __init__(self):
+        self.counts, self.cases, self.singletons, self.seconds = {}, 0, 0, 0.0
+
+    def add(self, feats):
+        self.cases += 1
+        counts = self.counts
+        for f in set(feats):
+            c = counts.get(f, 0) + 1
+            counts[f] = c
+            if c == 1:
+                self.singletons += 1
+            elif c == 2:
+                self.singletons -= 1
+
+    def p_new(self):
+        return (self.singletons + 1) / (self.cases + 2)
+
+    def score(self):
+        """Expected new behaviours per second: p_new x cases per second."""
+        if not self.cases:
+            return 0.0
+        return self.p_new() * self.cases / max(self.seconds, 1e-3)
+
+
+# --- the schedule ------------------------------------------------------------------------
+
+class Scheduler:
+    """Runs ``pairs`` (objects with ``step(until, minimum)``, ``done``, ``novelty``,
+    ``not_reached``, ``rounds``) within ``budget`` seconds from ``t0``.  ``minimum`` is
+    ``(cases owed, seconds the slice may stretch for them)`` for a guaranteed slice, else
+    False."""
+
+    def __init__(self, pairs, budget, t0=None, clock=time.monotonic, pool=None):
+        self.pairs, self.budget, self.clock, self.pool = list(pairs), float(budget), clock, pool
+        self.t0 = clock() if t0 is None else t0
+        self.deadline = self.t0 + self.budget
+
+    def run(self, after_minimum=None, stop=None):
+        """``after_minimum(k, n, pair)`` after each guaranteed slice; ``stop()`` True ends
+        the schedule early (--fail-fast)."""
+        clock, pairs = self.clock, self.pairs
+        stop = stop or (lambda: False)
+        pool_end = self.t0 + MIN_FRACTION * self.budget
+        for i, p in enumerate(pairs):
+            now = clock()
+            if stop():
+                return
+            if now >= self.deadline:
+                p.not_reached = True
+                continue
+            slice_s = max(0.0, (pool_end - now) / (len(pairs) - i))
+            # a pair owes MIN_CASES, for which its slice may stretch to twice its length;
+            # the first case runs whatever it takes (a slow oracle): every pair is reached
+            # unless the budget itself runs out
+            owed, stretch = (MIN_CASES, slice_s) if slice_s > 0 else (1, 0.0)
+            if self.pool is not None:
+                self.pool.waiting = len(pairs) - i - 1
+            p.step(min(now + slice_s, self.deadline), minimum=(owed, stretch))
+            if after_minimum:
+                after_minimum(i + 1, len(pairs), p)
+        if self.pool is not None:
+            self.pool.waiting = 0
+        explore = False
+        while True:
+            now = clock()
+            # pairs whose every case was skipped (an op the oracle lacks) get no more rounds
+            active = [p for p in pairs if not p.done and not p.not_reached and _answers(p)]
+            if now >= self.deadline or not active or stop():
+                return
+            q = min(max((self.deadline - now) / (2 * len(active)), QUANTUM[0]), QUANTUM[1])
+            # every other round goes to the least explored pair: a pair whose first cases
+            # were slow (an oracle warming up) or unremarkable is never starved by the
+            # pairs that keep showing new behaviour
+            if explore:
+                best = min(active, key=lambda p: p.novelty.seconds)
+            else:
+                best = max(active, key=lambda p: p.novelty.score())
+            explore = not explore
+            best.step(min(now + q, self.deadline), minimum=False)
+
+
+def _answers(pair):
+    """False for a pair whose every case so far (at least 4) was skipped (an op the oracle
+    lacks): the adaptive rounds go to pairs that answer."""
+    r = getattr(pair, "runner", None)
+    return r is None or r.cases > r.skipped or r.cases < 4
+
+
+class Observed:
+    """The oracle under test, reporting a behaviour per answer to ``targets.observer``
+    (set by the campaign while it judges a case; None otherwise)."""
+
+    def __init__(self, oracle):
+        self._oracle, self.name = oracle, oracle.name
+
+    def unavailable_reason(self):
+        return self._oracle.unavailable_reason()
+
+    def run(self, op, *args):
+        out = self._oracle.run(op, *args)
+        obs = _targets.observer
+        if obs is not None:
+            obs(features(op, out))
+        return out
+
+    def run_many(self, cases):
+        outs = self._oracle.run_many(cases)
+        obs = _targets.observer
+        if obs is not None:
+            for (op, _), out in zip(cases, outs):
+                obs(features(op, out))
+        return outs
+
+    def __getattr__(self, name):
+        return getattr(self._oracle, name)

@@ -1,0 +1,373 @@
+"""One (check, oracle) pair of a campaign across the rounds of its budget: the hypothesis runs
+sized to each slice, the batched path for oracles that answer a batch at once, the example
+database replay, and the pair's result row (``report.result_row``)."""
+
+import hashlib
+import shlex
+import threading
+import time
+
+from layoutcheck.fuzz.campaign.batched import BATCH_CASES, draw_cases, draw_pool, first_stage, prefetch
+from layoutcheck.fuzz.campaign.budget import MIN_CASES, ShrinkPool
+from layoutcheck.fuzz.campaign.report import result_row
+from layoutcheck.fuzz.campaign.steer import SKIP
+from layoutcheck.fuzz.checks.targets import case_key, decode, encode
+
+__all__ = ["Pair", "Halt", "finish", "CHUNK", "BATCH", "AVERAGE", "MAX_RUN", "FIRST_BATCH",
+           "REUSE_POOL", "REUSE_SHARE"]
+
+# An example is a list of cases (AVERAGE on average, BATCH at most; drawn, so it shrinks):
+# hypothesis' own cost per example is shared by them (issue 14).  A run stays within
+# hypothesis' health-check window (its first 10 valid examples): past it the engine also
+# runs "mutations" of each example, copies of its spans that, for a list of cases, mostly
+# replay cases already judged (they took half of the drawing).
+CHUNK = 10           # examples per seeded hypothesis run with --max-examples
+BATCH = 128          # cases per hypothesis example, at most
+AVERAGE = 30         # ... and on average
+MAX_RUN = 10         # examples per hypothesis run in budget mode (sized to the slice)
+FIRST_BATCH = 0.25   # of a drawn batch's cases, in a pair's guaranteed slice (budget mode)
+REUSE_POOL = 512     # cases drawn for a reuse batch (the oracle keeps the cheap ones)
+REUSE_NEAR = 64      # reusable cases a pair keeps as the neighbours' bases of its next pool
+REUSE_SHARE = 2.0    # reuse batches get at most this much time per second of drawn batches
+
+
+class Halt(KeyboardInterrupt):
+    """Ends a hypothesis run at once: hypothesis neither shrinks an interrupt nor records the
+    interrupted example (so it never sees a draw sequence that "stopped early")."""
+
+
+def _seed(*parts):
+    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:4], "big")
+
+
+def _replay_line(oracle, check, inputs):
+    return " ".join(["layoutcheck fuzz --against", shlex.quote(oracle), "--case", check.name,
+                     *map(shlex.quote, inputs)])
+
+
+def _since(t, t0):
+    return None if t is None else round(t - t0, 3)
+
+
+class Pair:
+    """A (check, oracle) pair across the rounds of a budget (``budget.Scheduler``) or a fixed
+    number of cases (``--max-examples``)."""
+
+    def __init__(self, check, runner, proxy=None, seed=0, budget=None, deadline=None,
+                 pool=None):
+        """``runner``: the campaign's ``_Runner`` over the oracle (``proxy``: its
+        ``batched.Prefetching`` wrapper for a batched oracle, else None); with a budget,
+        ``pool`` is the campaign's ``budget.ShrinkPool`` (default: one for this pair alone)."""
+        self.check, self.name, self.seed, self.proxy = check, runner.ctx.oracle.name, seed, proxy
+        self.runner = r = runner
+        self.granted = None  # (start, seconds) of the shrinking granted from the pool
+        if budget:
+            r.hard_stop = deadline
+            self.pool = pool or ShrinkPool(budget, deadline, fraction=1.0)
+            r.shrink_room = self._grant
+        self.novelty, self.strategy, self.error = r.novelty, None, None
+        self.chunk = self.idle = self.rounds = 0
+        self.seconds, self.per_example, self.finished_at = 0.0, None, None
+        self.in_minimum = False            # in its guaranteed slice (step)
+        self.pending = None                # a first batch drawn by first_calls
+        self.drawn_s = self.reuse_s = 0.0  # seconds in drawn / reuse batches (_batches)
+        self.overlap_s = 0.0               # ... and in reuse batches beside a compile
+        self.reuse_dry = self.reused = 0   # reuse pools in a row that yielded little; cases judged
+        self.reuse_near = []               # (case, choices) of the last pool's reusable cases
+        self.done = self.not_reached = False
+
+    def _grant(self, now, known):
+        seconds = self.pool.room(now, known)
+        self.granted = (now, seconds)
+        return seconds
+
+    def _refund(self):
+        if self.granted is not None:
+            start, seconds = self.granted
+            self.pool.refund(seconds - max(0.0, min(time.monotonic() - start, seconds)))
+            self.granted = None
+
+    def run_once(self, n):
+        self.runner.hypothesis_run(self.strategy, n, _seed(self.seed, self.check.name,
+                                                           self.name, self.chunk),
+                                   fast=self.chunk > 0)  # the first keeps hypothesis' small-case search
+        self.chunk += 1
+
+    def replay(self, replays):
+        """The example database first: True when a stored case still fails."""
+        for inputs in replays:
+            try:
+                self.runner.judge(decode(inputs))
+            except Exception:  # noqa: BLE001 - recorded in runner.best
+                pass
+            if self.runner.best is not None:
+                self.done = True
+                return True
+        return False
+
+    def step(self, until, minimum=False, limit=None):
+        """Fuzz until ``until`` (monotonic; None with ``limit``: that many cases).  ``minimum``:
+        a guaranteed slice (``Scheduler``: ``(cases owed, stretch s)``; True: MIN_CASES)."""
+        if self.done:
+            return
+        r, t = self.runner, time.monotonic()
+        owed, stretch = minimum if isinstance(minimum, tuple) else \
+            (MIN_CASES, max(0.0, (until or t) - t)) if minimum else (0, 0.0)
+        r.min_start = r.cases + r.steer.skipped
+        r.stop_at, r.min_cases = until, r.min_start + owed
+        r.min_until = None if until is None else until + stretch
+        if limit is not None:
+            r.limit, r.deterministic = limit, True
+        before = r.cases + r.steer.skipped
+        self.in_minimum = bool(minimum) and limit is None
+        try:
+            if self.strategy is None:
+                self.strategy = self.check.strategy()
+            (self._batches if self.proxy else self._runs)()
+        except Exception as e:  # noqa: BLE001 - the harness itself failed on this pair
+            self.error, self.done = e, True
+        self._refund()
+        self.rounds += 1
+        self.finished_at = time.monotonic()
+        self.seconds += self.finished_at - t
+        self.novelty.seconds = self.seconds
+        self.idle = 0 if r.cases + r.steer.skipped > before else self.idle + 1
+        if r.best is not None or self.idle >= 2 or limit is not None \
+                or (r.cases >= 32 and r.skipped == r.cases):  # nothing to check: unsupported
+            self.done = True
+
+    def _left(self):
+        r = self.runner
+        return not r.halted() and (r.limit is not None or time.monotonic() < r.stop_at
+                                   or r.cases + r.steer.skipped < r.min_cases)
+
+    def _runs(self):
+        r = self.runner
+        while r.best is None and self._left():
+            if r.limit is not None:
+                n = CHUNK  # the run ends at the limit (its first example is the simplest one)
+            elif self.per_example is None:
+                n = 2  # a probe: the next runs are sized to the slice from its cost
+            else:  # sized to what is left of the slice (a run past it is cut short anyway)
+                left = max(r.stop_at - time.monotonic(), 0.0)
+                n = max(2, min(MAX_RUN, int(left / self.per_example) + 1))
+            before, ex, t = r.cases + r.steer.skipped, r.examples, time.monotonic()
+            self.run_once(n)
+            if r.examples > ex:
+                cost = (time.monotonic() - t) / (r.examples - ex)
+                self.per_example = cost if self.per_example is None else \
+                    0.5 * (self.per_example + cost)
+            if r.cases + r.steer.skipped == before and (self.chunk > 3 or r.limit is None):
+                return  # the strategy space is exhausted or every case was skipped
+
+    def _batches(self):
+        """Batched oracles: draw a batch, answer it stage by stage, judge smallest first.
+        Where the oracle can tell which cases it answers without compiling (``reusing``),
+        reuse batches take turns with the drawn ones (``_reuse_turn``)."""
+        r, first = self.runner, True
+        while r.best is None and (first and r.min_cases > r.min_start or self._left()):
+            if r.hard_stop is not None and time.monotonic() > r.hard_stop:
+                return
+            first, t = False, time.monotonic()
+            reuse = self._reuse_turn()
+            cases = self._reused() if reuse else self._drawn()
+            if cases is None:
+                return
+            beside = self.overlap_s
+            if not reuse:
+                self._reuse_while_compiling(cases)
+                if r.hard_stop is not None and time.monotonic() > r.hard_stop:
+                    return  # its compile ran past the deadline: not judged, not counted
+            self._judge(cases, reused=reuse)
+            if reuse:
+                self.reuse_s += time.monotonic() - t
+            else:  # its new kernels are new ground for reuse pools: try them again
+                self.drawn_s += time.monotonic() - t - (self.overlap_s - beside)
+                self.reuse_dry = 0
+
+    def _reuse_while_compiling(self, cases):
+        """A drawn batch of a cute-cpp pair: its first-stage kernels compile on a background
+        thread (the oracle's ``prepare``; g++ runs in subprocesses) while this thread judges
+        reuse batches, which need no compile, instead of waiting (issue 14: the main thread
+        waited on g++ for about 220 of a cold run's 300 s, with one core mostly idle).  The
+        reuse batches judged meanwhile are not charged to ``REUSE_SHARE``: they delay no new
+        C++ type.  Only in budget mode, once the pair has judged a drawn batch (so its pools
+        can hit compiled kernels); the batch itself is judged after, as before.  A compile
+        that raises (CuTe's rejections do not: they are answers) is the pair's harness error,
+        never dropped, even past the deadline."""
+        oracle, r = self.proxy.oracle, self.runner
+        if not (callable(getattr(oracle, "prepare", None)) and callable(getattr(oracle, "reusing", None))
+                and r.limit is None and self.drawn_s > 0):
+            return
+        uncompiled = getattr(oracle, "uncompiled", None)
+        calls = first_stage(self.proxy, self.check, r.ctx, cases)
+        if not calls or (callable(uncompiled) and not uncompiled(calls)):
+            return
+        failed = []
+
+        def compile_them():
+            try:
+                oracle.prepare(calls, until=r.hard_stop)
+            except Exception as e:  # noqa: BLE001 - raised on the campaign's thread below
+                failed.append(e)
+        worker = threading.Thread(target=compile_them, name="lc-prepare", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive() and r.best is None and self.reuse_dry < 2 \
+                    and (r.hard_stop is None or time.monotonic() < r.hard_stop):
+                t = time.monotonic()
+                more = self._reused()
+                if not more:
+                    break
+                self._judge(more, reused=True)
+                self.overlap_s += time.monotonic() - t
+        finally:
+            worker.join()
+        if failed:  # the harness failed (a compile that timed out, a g++ that broke): the
+            raise failed[0]  # pair's error, as the same compile on this thread would be
+
+    def first_calls(self):
+        """For a batched oracle that can ``prepare`` calls (cute-cpp: compile their kernels
+        in a few large units on every core): draw this pair's first batch now, keep it for
+        the pair's first step, and return the oracle calls of its first stage; else []."""
+        if not self.proxy or self.done or not callable(getattr(self.proxy.oracle, "prepare", None)):
+            return []
+        try:
+            if self.strategy is None:
+                self.strategy = self.check.strategy()
+            self.in_minimum = True
+            self.pending = self._drawn()
+        except Exception:  # noqa: BLE001 - the pair's own step reports it
+            self.pending = None
+        finally:
+            self.in_minimum = False
+        if not self.pending:
+            return []
+        return first_stage(self.proxy, self.check, self.runner.ctx, self.pending)
+
+    def _drawn(self):
+        if self.pending is not None:  # drawn by first_calls
+            cases, self.pending = self.pending, None
+            return cases
+        r = self.runner
+        n = self._batch_size()
+        n = n if r.limit is None else min(n, r.limit - r.cases)
+        cases = draw_cases(self.strategy, n, _seed(self.seed, self.check.name, self.name,
+                                                   "batch", self.chunk))
+        self.chunk += 1
+        if not cases:
+            return None
+        mix = getattr(self.proxy.oracle, "case_mix", None)  # cute-cpp: oracles/cpp/cases.py
+        return mix(self.check.op, cases, self.seed) if callable(mix) else cases
+
+    def _reuse_turn(self):
+        """A reuse batch next?  Only in budget mode (with --max-examples a run is a function
+        of the seed, and what is compiled depends on the cache), after a drawn batch, unless
+        the last two pools since a drawn batch yielded little, and while reuse batches have
+        had no more time than the drawn ones times ``REUSE_SHARE``: cheap cases never crowd
+        out new C++ types."""
+        hook = getattr(self.proxy.oracle, "reusing", None)
+        return (callable(hook) and self.runner.limit is None and self.drawn_s > 0
+                and self.reuse_dry < 2 and self.reuse_s < REUSE_SHARE * self.drawn_s)
+
+    def _reused(self):
+        """A reuse batch: ``REUSE_POOL`` cases (``batched.draw_pool``: about three in four of them
+        neighbours of earlier pools' reusable cases, the same choices with one or two
+        redrawn), of which the oracle keeps those it answers without compiling (cute-cpp:
+        runtime integers through compiled kernels)."""
+        seed = _seed(self.seed, self.check.name, self.name, "reuse", self.chunk)
+        self.chunk += 1
+        pool = draw_pool(self.strategy, REUSE_POOL, seed, near=self.reuse_near)
+        if pool is None:  # another hypothesis: drawn by its engine, no neighbours
+            pool = [(a, None) for a in draw_cases(self.strategy, REUSE_POOL, seed)]
+        if not pool:
+            return None
+        picked = self.proxy.oracle.reusing(self.check.op, [a for a, _ in pool])
+        cases = [c for c in picked if c is not None]
+        near = [p for p, c in zip(pool, picked) if c is not None and p[1] is not None]
+        if near:
+            self.reuse_near = near[-REUSE_NEAR:]
+        self.reuse_dry = 0 if len(cases) >= REUSE_POOL // 16 else self.reuse_dry + 1
+        return cases
+
+    def _judge(self, cases, reused=False):
+        """Judge a batch, smallest first; ``reused``: a reuse batch, whose cases judged (not
+        those picked: some were judged before, steered away or left past the deadline) are
+        the row's ``reused_cases``."""
+        r = self.runner
+        before = r.cases
+        distinct = {}  # a reuse pool's (_4):(_1) and (4):(1), both retyped to (4):(1), are one case
+        for a in cases:
+            distinct.setdefault(case_key(a), a)
+        marked = [(a, r.region(a)) for key, a in distinct.items() if r.fresh(key)]
+        marked = [(a, m) for a, m in marked if m is not SKIP]
+        self.proxy.cache.clear()  # the cases are distinct: answers of earlier batches are dead
+        late = prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked], until=r.hard_stop)
+        marked = [am for i, am in enumerate(marked) if i not in late]  # unanswered by the deadline
+        for args, region in sorted(marked, key=lambda am: sum(map(len, encode(am[0])))):
+            if r.best is not None:
+                break
+            try:
+                r.judge(args, region)
+                r.passed(case_key(args))
+            except Exception:  # noqa: BLE001 - recorded in r.best
+                pass
+        if reused:
+            self.reused += r.cases - before
+
+    def _batch_size(self):
+        """BATCH_CASES, or fewer where the oracle says an op's cases are costly (cute-cpp's
+        TiledCopy: about half a second of compile each), so that a batch in flight, which
+        cannot be interrupted, stays within the pair's share of the budget; in the
+        guaranteed slice a ``FIRST_BATCH`` part of that (a cold cute-cpp batch of 64 took
+        1-41 s, so the minimum of 118 pairs overran a 300 s budget and 44 pairs were never
+        reached)."""
+        size = getattr(self.proxy.oracle, "batch_cases", None)
+        n = size(self.check.op) if callable(size) else None
+        n = BATCH_CASES if n is None else max(1, min(BATCH_CASES, n))
+        return max(1, int(n * FIRST_BATCH)) if self.in_minimum else n
+
+    def result(self, t0):
+        row = finish(self.runner, self.name, self.seconds, t0, rounds=self.rounds,
+                      elapsed_s=_since(self.finished_at, t0), reused_cases=self.reused)
+        if self.proxy and row["counterexample"] and not row["known_finding"]:
+            row["message"] += " (smallest failing case of a batch; not shrunk)"
+        if self.error is not None:
+            row.update(status="error",
+                       message=f"harness error: {type(self.error).__name__}: {self.error}")
+        elif self.not_reached:
+            row.update(status="skipped", not_reached=True,
+                       message="not reached: the budget was spent before this pair's turn")
+        elif self.rounds and not self.runner.cases and not self.runner.steer.skipped \
+                and self.runner.best is None:  # ran, judged nothing: never a pass
+            row.update(status="skipped", not_reached=True,
+                       message="no case judged: the budget ran out while the first batch was "
+                               "answered, or the strategy drew no case")
+        return row
+
+
+def finish(runner, oracle_name, seconds, t0, **extra):
+    check, known_region = runner.check, runner.known_cases + runner.region_cases
+    r = result_row(check, oracle_name, "pass", cases=runner.cases, seconds=round(seconds, 3),
+                   cases_per_s=round(runner.cases / seconds, 1) if seconds > 0 else 0.0,
+                   known_cases=runner.known_cases, known_region_cases=known_region,
+                   new_ground_cases=max(0, runner.cases - known_region),
+                   region_skipped=runner.steer.skipped, steered=list(runner.steer.hit),
+                   behaviours=len(runner.novelty.counts), duplicates=runner.duplicates,
+                   first_failure_s=_since(runner.first_failure_at, t0),
+                   first_known_s=_since(runner.first_known_at, t0), **extra)
+    if runner.cases and runner.skipped == runner.cases and runner.best is None:
+        r["status"] = "skipped"
+        r["message"] = "the oracle answered no case (unsupported or refused every input)"
+    if runner.known is not None:
+        kid, args, f = runner.known
+        r.update(known_finding=kid, counterexample=encode(args), answers=f.answers,
+                 message=f.message, status="fail",
+                 replay=_replay_line(oracle_name, check, encode(args)))
+    if runner.best is not None:
+        _, inputs, exc, kind, _ = runner.best
+        r.update(status=kind, counterexample=inputs, known_finding=None,
+                 answers=getattr(exc, "answers", None),
+                 message=getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}",
+                 replay=_replay_line(oracle_name, check, inputs))
+    return r

@@ -1,0 +1,90 @@
+"""Is a failing case a known finding?  Answer by answer (DESIGN.md, "Answer-precise findings").
+
+A check calls the oracle once (``diff.*``) or several times (``law.*``).  ``known_failure``
+re-runs the failing check with a *substitute* oracle that records every call and answers as
+the oracle does, except that an answer which differs from the reference's and which a
+finding of the register explains exactly (``findings.explain``: the inputs in one of its
+tables' region, the answer its symptom) is replaced by the reference's answer.  The failure
+is known only when that counterfactual run passes: every answer that made the check fail is
+one a finding produces.  A differential check has one answer, so that answer must be
+explained; a law failure that needs an unexplained answer (a new bug next to a known one) is
+new.  The reference of a call is ``ctx.spec`` (the spec, in CuTe's sense for CuTe oracles).
+"""
+
+import copy
+
+from layoutcheck.findings import explain
+
+from layoutcheck.fuzz.checks.algebra import CheckFailed, Skip
+
+__all__ = ["known_failure", "Recognition", "Substitute"]
+
+
+class Recognition:
+    """The outcome of ``known_failure``: ``finding`` (an id or None) and the ``calls`` of the
+    counterfactual run, each ``(op, args, answer, explained_by)``."""
+
+    def __init__(self, finding, calls, why=""):
+        self.finding, self.calls, self.why = finding, calls, why
+
+    def __bool__(self):
+        return self.finding is not None
+
+    def __repr__(self):
+        return f"<Recognition {self.finding or 'new'}: {self.why}>"
+
+
+class Substitute:
+    """An oracle that answers like ``oracle`` except where a finding explains the answer:
+    there it answers like ``reference`` (and notes which finding explained it)."""
+
+    def __init__(self, oracle, reference, check_name):
+        self.oracle, self.reference, self.check_name = oracle, reference, check_name
+        self.name = getattr(oracle, "name", "?")
+        self.calls = []
+
+    def __getattr__(self, attr):  # unavailable_reason, run_many, ... of the wrapped oracle
+        return getattr(self.oracle, attr)
+
+    def run(self, op, *args):
+        out = self.oracle.run(op, *args)
+        ref = self.reference.run(op, *args)
+        explained = None
+        if not _same(out, ref):
+            hit = explain(self.name, op, self.check_name, args, out, ref)
+            if hit is not None:
+                explained = hit[0]["id"]
+        self.calls.append((op, args, out, explained))
+        return ref if explained else out
+
+
+def _same(a, b):
+    if a.kind != b.kind:
+        return False
+    if a.kind != "ok":  # two refusals: nothing to substitute; an invalid answer is no refusal
+        from layoutcheck.oracles.protocol import is_invalid_answer
+        return is_invalid_answer(a) == is_invalid_answer(b)
+    return type(a.value) is type(b.value) and a.value == b.value
+
+
+def known_failure(check, ctx, args):
+    """A ``Recognition`` of the failing case ``args`` of ``check`` under ``ctx`` (its oracle
+    and reference): known only when the counterfactual run passes and some answer was
+    replaced."""
+    if getattr(ctx, "spec", None) is None:
+        return Recognition(None, [], "no reference to substitute")
+    sub = Substitute(ctx.oracle, ctx.spec, check.name)
+    alt = copy.copy(ctx)
+    alt.oracle = sub
+    try:
+        check.run(alt, args)
+    except Skip:
+        pass  # the law does not apply once the explained answers are the reference's
+    except CheckFailed as f:
+        return Recognition(None, sub.calls, f"still fails with the explained answers replaced: {f.message}")
+    except Exception as e:  # noqa: BLE001 - the counterfactual run itself broke: not known
+        return Recognition(None, sub.calls, f"counterfactual run raised {type(e).__name__}: {e}")
+    used = [c[3] for c in sub.calls if c[3]]
+    if not used:
+        return Recognition(None, sub.calls, "no answer explained by a finding")
+    return Recognition(used[0], sub.calls, f"explained: {', '.join(dict.fromkeys(used))}")

@@ -1,0 +1,569 @@
+"""The fuzzing campaign: every selected check against every selected oracle, in a budget.
+
+``run_campaign(...)`` returns the report dict that ``layoutcheck fuzz --report`` writes::
+
+    {"command", "seed", "budget_s", "max_examples", "oracles": {name: "available" | reason},
+     "results": [row, ...] (fields: ``layoutcheck.fuzz.campaign.report``), "summary": {...},
+     "oracle_stats": {name: {...}}, "reference_cache": {...}, "exit_status"}
+
+Each check runs as a series of seeded hypothesis runs (so ``--seed`` plus ``--max-examples``
+repeat exactly, independent of timing); a failure is shrunk by hypothesis and the minimal
+counterexample is kept.  A failure that ``layoutcheck.findings.find_known`` recognises is
+counted as known and fuzzing goes on, so a new bug behind a known one is still found; from
+then on the pair steers away from that finding's region (``steer``).  With a time budget
+the pairs share it by ``budget.Scheduler``: a guaranteed minimum each, then adaptive rounds
+to the pairs still finding new behaviour.  Every case is judged with the evaluation bound
+of its inputs (``bounds``).  Failures are stored in ``.layoutcheck/failures.json`` (the
+working directory's example database) and replayed first on the next run.
+"""
+
+import json
+import os
+import time
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hseed
+from hypothesis import strategies as st
+
+from layoutcheck.errors import LayoutError
+
+import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (registers the findings' predicates)
+from layoutcheck.fuzz.campaign.recognise import known_failure
+import layoutcheck.fuzz.checks.targets as _targets
+from layoutcheck.fuzz.campaign.batched import BATCHED, Prefetching
+from layoutcheck.fuzz.campaign.batched import tolerant as _tolerant
+from layoutcheck.fuzz.checks.bounds import bounded
+from layoutcheck.fuzz.campaign.budget import Novelty, Observed, Scheduler, ShrinkPool
+from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
+from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
+from layoutcheck.fuzz.checks.algebra import BY_NAME, CheckFailed, Skip, checks_for
+from layoutcheck.fuzz.campaign.provider import backend_settings
+from layoutcheck.fuzz.campaign.report import (exit_status, format_failure, junit_xml, oracle_stats,  # noqa: F401
+                     progress_printer, result_row, summary, summary_lines)
+from layoutcheck.fuzz.campaign.steer import SKIP, Steering
+from layoutcheck.fuzz.checks.targets import case_key, decode, encode, get_oracle, memo_stats, reference_for
+
+__all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PATH",
+           "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
+
+DB_PATH = Path(".layoutcheck") / "failures.json"
+SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
+SHRINK_CASES_NEW = 2000   # with --max-examples: cases the shrinker may try on a new failure
+SHRINK_CASES_KNOWN = 300  # ... and on a known finding's first hit (only its smallest case is shown)
+
+
+def _leaves(e):
+    if isinstance(e, BaseExceptionGroup):
+        for x in e.exceptions:
+            yield from _leaves(x)
+    else:
+        yield e
+
+
+class _Ctx:
+    def __init__(self, oracle, spec):
+        self.oracle, self.spec = oracle, reference_for(oracle.name, spec) if spec else None
+
+
+class _Runner:
+    """One (check, oracle) pair: counts cases, keeps the smallest new failure, notes known
+    ones (and steers away from their regions), records each case's behaviours."""
+
+    def __init__(self, check, ctx):
+        self.check, self.ctx = check, ctx
+        self.cases = self.skipped = self.known_cases = 0
+        self.known = None          # (finding id, inputs, failure) of the first known hit
+        self.best = None           # (key, inputs, failure-or-exception, kind)
+        self.stop_at = None        # no new case after this (monotonic), once min_cases ran
+        self.hard_stop = None      # no new case after this at all: the campaign's deadline
+        self.min_cases = self.min_start = 0  # drawn cases (run or steered away) a guaranteed
+                                             # slice owes, counted from min_start
+        self.min_until = None      # ... but never past this
+        self.shrink_until = None
+        self.shrink_room = None    # (now, known) -> seconds to shrink; None: unbounded
+        self.shrink_cases_until = None  # --max-examples: shrink by case count (deterministic)
+        self.limit = None          # at most this many cases (--max-examples)
+        self.deterministic = False  # --max-examples: no time-dependent decision at all
+        self.target_known = None   # a finding id whose case is being shrunk
+        self.current_run = self.known_run = None  # (n, seed) of a hypothesis run
+        self.examples = 0          # hypothesis examples run
+        self.steer = Steering(ctx.oracle.name, check)
+        self.novelty = Novelty()
+        self.region_cases = 0      # cases run inside a hit finding's region, not known hits
+        self.first_failure_at = self.first_known_at = None
+        self.in_run = False        # inside a hypothesis run (not a replay of stored cases)
+        self.seen, self.duplicates = {}, 0  # keys of the cases judged (bounded), drawn again
+
+    def halted(self):
+        now = time.monotonic()
+        if self.best is not None:
+            if self.shrink_cases_until is not None and self.cases > self.shrink_cases_until:
+                return True
+            return self.shrink_until is not None and now > self.shrink_until
+        if self.limit is not None and self.cases >= self.limit:
+            return True
+        if self.hard_stop is not None and now > self.hard_stop:
+            return True
+        if self.stop_at is None or now <= self.stop_at:
+            return False
+        drawn = self.cases + self.steer.skipped
+        if drawn >= self.min_cases:
+            return True
+        # a guaranteed slice owes cases: the first always runs, the others within min_until
+        return drawn > self.min_start and self.min_until is not None and now > self.min_until
+
+    def batch(self, cases):
+        """One hypothesis example: a drawn batch of cases, judged in order (the engine's
+        per-example cost is shared; on a failure hypothesis shrinks the batch down to the
+        failing case).  Once the pair's slice (or its shrinking time) is over, the whole
+        hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
+        self.examples += 1
+        for args in cases:
+            if self.halted():
+                raise _Halt
+            key = case_key(args)
+            if self.fresh(key):
+                self.judge(args, self.region(args))
+                self.passed(key)
+
+    def fresh(self, key):
+        """False for a case this pair has already judged without failing (hypothesis draws
+        the small ones again and again, its shrinker even more): it is not run again, and
+        not counted.  A failing case is never remembered, so it fails again each time the
+        shrinker tries it."""
+        if key in self.seen:
+            if self.best is None and self.target_known is None:
+                self.duplicates += 1
+            return False
+        return True
+
+    def passed(self, key):
+        seen = self.seen
+        seen[key] = None
+        if len(seen) > SEEN_SIZE:
+            del seen[next(iter(seen))]
+
+    def region(self, args):
+        """None (new ground), a hit finding's id (a sampled case of its region) or SKIP."""
+        if not self.steer.active or self.target_known is not None:
+            return None
+        rid = self.steer.region(args)
+        if rid is not None and not self.steer.keep(args):
+            self.steer.skipped += 1
+            return SKIP
+        return rid
+
+    def judge(self, args, region=None):
+        """Run one case within its inputs' evaluation bound, recording its behaviours
+        (``region``: what ``self.region(args)`` said, or None for new ground)."""
+        if region is SKIP:
+            return
+        feats, verdict = [], "fail"
+        skipped, known_cases, first_known = self.skipped, self.known_cases, self.known is None
+        _targets.observer = feats.append
+        try:
+            with bounded(args):
+                self.case(args)
+            verdict = ("skip" if self.skipped > skipped else
+                       "known" if self.known_cases > known_cases else "pass")
+            if first_known and self.known is not None and self.target_known is None \
+                    and self.in_run:
+                # the first known hit: hypothesis shrinks it now, in this run (the run then
+                # ends; _settle_known takes the smallest case), so no replay is needed
+                self.target_known = self.known[0]
+                self._record(args, self.known[2], "fail")
+                raise self.known[2]
+        finally:
+            _targets.observer = None
+            feats.append(("verdict", verdict))
+            self.novelty.add(feats)
+            if region is not None and verdict != "known":
+                self.region_cases += 1
+
+    def _note_known(self, kid):
+        self.steer.note(kid)
+        if self.first_known_at is None:
+            self.first_known_at = time.monotonic()
+
+    def case(self, args):
+        """Run one case; raise for a new failure so that hypothesis shrinks it."""
+        self.cases += 1
+        try:
+            self.check.run(self.ctx, args)
+        except Skip:
+            self.skipped += 1
+        except CheckFailed as f:
+            kid = _known(self.ctx, self.check, args)
+            if kid and kid == self.target_known:  # shrinking a known finding's case
+                self._record(args, f, "fail")
+                raise
+            if kid:
+                self.known_cases += 1
+                self._note_known(kid)
+                if self.known is None:
+                    self.known = (kid, args, f)
+                    self.known_run = self.current_run
+                return
+            self._record(args, f, "fail")
+            raise
+        except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
+            self._record(args, e, "error")
+            raise
+
+    def _record(self, args, exc, kind):
+        inputs = encode(args)
+        key = (kind != "fail", sum(map(len, inputs)), inputs)
+        if self.best is None:
+            now = time.monotonic()
+            if self.target_known is None and self.first_failure_at is None:
+                self.first_failure_at = now
+            if self.shrink_room is not None and not self.deterministic:  # charged to the budget
+                self.shrink_until = now + self.shrink_room(now, self.target_known is not None)
+            if self.deterministic:  # a count, not a time: the same seed gives the same run
+                self.shrink_cases_until = self.cases + (
+                    SHRINK_CASES_KNOWN if self.target_known is not None else SHRINK_CASES_NEW)
+        if self.best is None or key < self.best[0]:
+            self.best = (key, inputs, exc, kind, args)
+
+    def _settle_known(self):
+        """After shrinking the first known hit: its smallest case becomes the reported one,
+        once it is judged again without a target (a *new* failure met while shrinking stays
+        a new failure: case() records it and the pair stops there)."""
+        kid, self.target_known = self.target_known, None
+        best, self.best, self.shrink_until = self.best, None, None
+        self.shrink_cases_until = None
+        if best is None:
+            return
+        small, exc, known_cases = best[4], best[2], self.known_cases
+        try:
+            with bounded(small):
+                self.case(small)
+        except Exception:  # noqa: BLE001 - a new failure (or error): recorded in self.best
+            return
+        if self.known_cases > known_cases:
+            self.known = (kid, small, exc)
+
+    def hypothesis_run(self, strategy, n, seed_value, fast=False):
+        """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``);
+        ``fast``: new choices from ``provider.FastProvider`` (a failure is replayed and
+        shrunk on hypothesis' own provider)."""
+        self.current_run = (n, seed_value)
+        strategy = _tolerant(strategy)
+        cases = st.lists(strategy, min_size=1, max_size=BATCH, unique_by=case_key)  # no case twice
+        _widen(cases, AVERAGE)
+        @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
+                  suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+                  phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False,
+                  **backend_settings(fast))
+        @hseed(seed_value)
+        @given(cases)  # many cases per example (issue 14)
+        def prop(cases):
+            self.batch([args for args in cases if args is not None])
+        self.in_run = True
+        try:
+            prop()
+        except _Halt:
+            pass
+        except BaseExceptionGroup as g:  # hypothesis' report of a replay that was halted
+            if self.best is None or not all(isinstance(e, (_Halt, Exception)) for e in _leaves(g)):
+                raise
+        except Exception:  # noqa: BLE001 - the failure is in self.best; flaky replays too
+            if self.best is None:
+                raise
+        finally:
+            self.in_run = False
+        if self.target_known is not None:
+            self._settle_known()
+
+
+def _widen(lists, average):
+    """Make a ``st.lists`` strategy draw ``average`` elements on average (hypothesis' own
+    choice is min_size + 5, so a list of cases would be about six): the engine's cost per
+    example is then shared by that many cases.  The list still shrinks element by element
+    down to the failing case.  Another hypothesis without the attribute keeps its own."""
+    inner = getattr(lists, "wrapped_strategy", lists)
+    if isinstance(getattr(inner, "average_size", None), (int, float)) \
+            and inner.min_size <= average <= inner.max_size:
+        inner.average_size = average
+
+
+def _known(ctx, check, args):
+    """The finding id that explains this failure, if any: every oracle answer of the case that
+    differs from the reference's must be exactly what a finding produces, and with those
+    answers replaced by the reference's the check must pass (layoutcheck.fuzz.campaign.recognise)."""
+    try:
+        return known_failure(check, ctx, args).finding
+    except Exception:  # noqa: BLE001 - recognition that cannot judge this case: not known
+        return None
+
+
+def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None):
+    proxy = Prefetching(oracle) if oracle.name in BATCHED else None
+    runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec))
+    return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline, pool=pool)
+
+
+def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, replays=()):
+    """Fuzz one check against one oracle (``budget`` seconds, or ``max_examples`` cases);
+    return its result row."""
+    t0 = time.monotonic()
+    pair = _pair(check, oracle, spec, seed, budget=None if max_examples is not None else budget,
+                 deadline=t0 + budget if budget else None)
+    if not pair.replay(replays) and max_examples != 0:
+        if max_examples is not None:
+            pair.step(None, limit=max_examples)
+        else:
+            pair.step(t0 + budget, minimum=True)
+    return pair.result(t0)
+
+
+def _skip_reason(check, oracle, spec, reasons):
+    if reasons.get(oracle.name) != "available":
+        return f"oracle unavailable: {reasons[oracle.name]}"
+    if check.kind == "differential":
+        if oracle.name == "spec":
+            return "the spec against itself"
+        if reasons.get("spec") != "available":
+            return f"spec unavailable: {reasons['spec']}"
+    return None
+
+
+def load_db(path=DB_PATH):
+    try:
+        with open(path) as f:
+            return json.load(f).get("entries", [])
+    except (OSError, ValueError):
+        return []
+
+
+def save_db(entries, path=DB_PATH):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    seen, out = set(), []
+    for e in entries:
+        key = (e["check"], e["oracle"], tuple(e["inputs"]))
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"version": 1, "entries": out}, indent=1))
+    os.replace(tmp, path)
+
+
+def _oracles(names):
+    """{name: Oracle}, {name: "available" | reason}; unknown names raise LayoutError."""
+    objs, reasons = {}, {}
+    for name in names:
+        o = get_oracle(name)
+        objs[name] = o
+        reason = o.unavailable_reason()
+        reasons[name] = "available" if reason is None else reason
+    return objs, reasons
+
+
+def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_examples=None,
+                 checks=None, kinds=None, use_db=True, db_path=None, jobs=1, progress=None,
+                 command=None, fail_fast=False, against=None, cluster=None):
+    """Run the gate; return the report dict (see the module docstring).
+
+    oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
+    checks; budget (seconds, shared across all pairs by ``budget.Scheduler``; the run ends
+    within budget + ``budget.grace(budget)``) is ignored when max_examples is set (then the
+    run is a pure function of seed); jobs > 1 shards by seed across processes;
+    progress(done, total, result) is called after each pair (with a budget: after each
+    pair's guaranteed slice, with its result so far); fail_fast stops at the first new
+    failure (the remaining pairs are reported as skipped).  cluster ("local[:N]",
+    "tcp://HOST:PORT", "processes:N"; jobs > 1 alone means "local:jobs") runs the units of
+    ``fuzz.cluster`` there; db_path may also be "redis://HOST:PORT/N" (``fuzz.exampledb``).
+    """
+    if against is not None:  # alias: the CLI's --against
+        oracles = against.split(",") if isinstance(against, str) else against
+    from layoutcheck.fuzz.campaign.exampledb import open_store
+    store = open_store(db_path) if use_db else None
+    selected = checks_for(ops, kinds, checks)
+    if not selected:
+        raise LayoutError(f"no check matches ops={ops} checks={checks} kinds={kinds}")
+    names = list(dict.fromkeys(list(oracles)))
+    objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
+    t0 = time.monotonic()
+    db = store.load([(c.name, n) for n in names for c in selected]) if store else []
+    sharded = None
+    if cluster or (jobs and jobs > 1):
+        results, sharded = _sharded(names, selected, budget, seed, max_examples, jobs, db,
+                                    cluster, store, progress)
+    else:
+        results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
+                             progress, fail_fast)
+    seconds = time.monotonic() - t0
+    report = {"command": command or "run_campaign", "seed": seed, "budget_s": budget,
+              "max_examples": max_examples, "jobs": jobs,
+              "oracles": {n: reasons[n] for n in names}, "results": results,
+              "summary": summary(results, seconds, None if max_examples else budget),
+              "oracle_stats": oracle_stats(objs, names, results,
+                                           shards=None if sharded is None else sharded.pop("oracle_stats", [])),
+              "reference_cache": memo_stats(objs.get("spec"))}
+    if sharded is not None:
+        report["cluster"] = sharded
+    report["exit_status"] = exit_status(report)
+    if store:  # a pair that ran forgets what it no longer fails on; new failures are kept
+        store.commit(db, results)
+    return report
+
+
+def _new_failure(row):
+    return row["status"] in ("fail", "error") and not row["known_finding"]
+
+
+def _warm_up(objs, names, reasons):
+    """One trivial call per available worker oracle before the pairs run (inside the budget):
+    a worker's start-up is not charged to the first pair's rate, which would starve that
+    pair in the adaptive rounds.  Batched oracles (a compile per batch) are left alone; the
+    answer is ignored (a crash here shows again on the first real case)."""
+    from layoutcheck.layout import LayoutBase
+    from layoutcheck.fuzz.campaign.batched import BATCHED
+    for name in names:
+        if reasons.get(name) == "available" and name not in ("spec", "impl") and name not in BATCHED:
+            try:
+                objs[name].run_many([("size", (LayoutBase(1, 0),))])
+            except Exception:  # noqa: BLE001 - only a warm-up
+                pass
+
+
+PRECOMPILE_FRACTION = 0.25  # of the budget, at most, for _precompile (plus one unit in flight)
+
+
+def _precompile(live, until):
+    """Budget mode: the first-stage calls of every pair's first batch go, all at once, to
+    each oracle that can ``prepare`` them (cute-cpp compiles their kernels in a few large
+    units on every core, inside the budget); the guaranteed round then finds them compiled
+    instead of compiling several small units per pair.  Nothing new starts past ``until``
+    (monotonic): the pairs left draw their first batch in their own turn.  The answers still
+    come from each pair's own run; a failure here shows again there."""
+    by_oracle = {}
+    for _, p in live:
+        if time.monotonic() > until:
+            break
+        calls = p.first_calls()
+        if calls:
+            by_oracle.setdefault(id(p.proxy.oracle), (p.proxy.oracle, []))[1].extend(calls)
+    for oracle, calls in by_oracle.values():
+        try:
+            oracle.prepare(calls, until=until)
+        except Exception:  # noqa: BLE001 - only a head start
+            pass
+
+
+def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
+               fail_fast=False):
+    pairs = [(c, n) for n in names for c in selected]
+    t0 = time.monotonic()
+    deadline = None if max_examples is not None else t0 + budget
+    _warm_up(objs, names, reasons)
+    rows, live = {}, []
+    pool = None if max_examples is not None else ShrinkPool(budget, deadline)
+    for i, (check, name) in enumerate(pairs):
+        reason = _skip_reason(check, objs[name], objs.get("spec"), reasons)
+        if reason:
+            rows[i] = result_row(check, name, "skipped", message=reason)
+            continue
+        p = _pair(check, objs[name], objs.get("spec"), seed,
+                  budget=None if max_examples is not None else budget, deadline=deadline,
+                  pool=pool)
+        p.replay([e["inputs"] for e in db if e["check"] == check.name and e["oracle"] == name])
+        live.append((i, p))
+    shown = [0]
+
+    def show(i, p):
+        if progress:
+            shown[0] += 1
+            progress(shown[0], len(pairs), rows[i] if p is None else p.result(t0))
+
+    for i in rows:
+        show(i, None)
+    failed = lambda: fail_fast and any(p.runner.best for _, p in live)  # noqa: E731
+    if max_examples is not None:
+        for i, p in live:
+            if not failed():
+                p.step(None, limit=max_examples)
+                show(i, p)
+            else:
+                p.not_run = True
+    else:
+        _precompile(live, t0 + PRECOMPILE_FRACTION * budget)
+        order = {id(p): i for i, p in live}
+        Scheduler([p for _, p in live], budget, t0=t0, pool=pool).run(
+            after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)
+    for i, p in live:
+        rows[i] = p.result(t0)
+        if getattr(p, "not_run", False) or (fail_fast and not p.rounds and p.runner.best is None
+                                            and failed()):
+            rows[i] = result_row(p.check, p.name, "skipped",
+                                 message="not run: --fail-fast after a failure")
+    return [rows[i] for i in range(len(pairs))]
+
+
+def _shard(kw):
+    rep = run_campaign(**dict(kw))
+    return {"rows": rep["results"], "oracle_stats": rep["oracle_stats"]}
+
+
+def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None, store=None,
+             progress=None):
+    """--jobs N / --cluster: the run cut into (oracle, checks, seed) units on Dask distributed
+    (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
+    whose worker dies is retried; one still lost is reported as ``error`` rows
+    ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
+    from layoutcheck.fuzz.campaign.cluster import run_sharded
+    return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
+                       jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
+                       progress=progress)
+
+
+def replay_cases(cases, oracles, command=None):
+    """Re-run explicit cases [(check name, oracle name, inputs)]; a report like run_campaign's."""
+    t0 = time.monotonic()
+    names = list(dict.fromkeys(o for _, o, _ in cases))
+    objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
+    results = []
+    for check_name, oname, inputs in cases:
+        check = BY_NAME.get(check_name)
+        if check is None:
+            raise LayoutError(f"unknown check {check_name!r}; known: {', '.join(BY_NAME)}")
+        reason = _skip_reason(check, objs[oname], objs["spec"], reasons)
+        if reason:
+            results.append(result_row(check, oname, "skipped", message=reason))
+            continue
+        args = decode(inputs)
+        results.append(run_check(check, objs[oname], objs["spec"], max_examples=0,
+                                 replays=[encode(args)]))
+    report = {"command": command or "replay", "seed": None, "budget_s": None,
+              "max_examples": None, "jobs": 1, "oracles": {n: reasons[n] for n in names},
+              "results": results, "summary": summary(results, time.monotonic() - t0)}
+    report["exit_status"] = exit_status(report)
+    return report
+
+
+def replay_report(path, oracles=None, command=None):
+    """``--replay FILE``: rerun the counterexamples of a saved report (optionally against
+    other oracles)."""
+    from layoutcheck.files import read_json
+    old = read_json(path, "report")  # bounded: at most 16 MiB, one line per problem
+    results = old.get("results") if isinstance(old, dict) else None
+    if not isinstance(results, list):
+        raise LayoutError(f"report {path} is not a layoutcheck fuzz report (no \"results\" list)")
+    rows = []
+    for k, r in enumerate(results):
+        ce = r.get("counterexample") if isinstance(r, dict) else None
+        if not ce:
+            continue
+        if not (isinstance(r.get("check"), str) and isinstance(r.get("oracle"), str)
+                and isinstance(ce, list) and all(isinstance(x, str) for x in ce)):
+            raise LayoutError(f"report {path}: results[{k}] needs a check and an oracle name and a "
+                              "counterexample list of CuTe strings")
+        rows.append(r)
+    cases = [(r["check"], o, r["counterexample"]) for r in rows
+             for o in (oracles or [r["oracle"]])]
+    if not cases:
+        raise LayoutError(f"report {path} holds no counterexample to replay")
+    return replay_cases(cases, oracles, command)

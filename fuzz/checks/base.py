@@ -1,0 +1,119 @@
+"""What every check is built from: ``Check``, its outcomes (``CheckFailed``, ``Skip``,
+``OracleCrashed``), the oracle call ``_val``, ``_fail`` and the differential check.
+
+Shared by ``properties`` (the algebra's checks) and ``api_checks`` (issue 11's); both
+re-export what they use, so ``from layoutcheck.fuzz.checks.algebra import CheckFailed`` keeps
+working.
+"""
+
+from dataclasses import dataclass
+from typing import Callable
+
+from layoutcheck.layout import LayoutBase
+
+from layoutcheck.fuzz.checks.targets import format_arg
+
+__all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential"]
+
+
+class CheckFailed(AssertionError):
+    """A case that violates the check; ``answers`` maps a side's name to its answer (text)."""
+
+    def __init__(self, message, answers=None):
+        super().__init__(message)
+        self.message = message
+        self.answers = dict(answers or {})
+
+
+class Skip(Exception):
+    """The oracle cannot answer this case (unsupported / refused): nothing to check."""
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    op: str
+    kind: str  # "differential" or "law"
+    strategy: Callable[[], object]  # () -> hypothesis strategy of argument tuples
+    run: Callable
+    doc: str = ""
+
+
+def _val(ctx, op, *args):
+    """The oracle's answer, or Skip when it refuses or does not support the op; an answer the
+    adapter found invalid (not a value of the op's kind) fails the check."""
+    out = ctx.oracle.run(op, *args)
+    _no_crash(ctx.oracle, op, out)
+    if out.kind == "unsupported":
+        raise Skip(out.message)
+    from layoutcheck.oracles.protocol import is_invalid_answer
+    if is_invalid_answer(out):  # garbage is no refusal (oracles.protocol.INVALID_ANSWER)
+        raise CheckFailed(f"{ctx.oracle.name} answers no valid value for {op}",
+                          {ctx.oracle.name: out.message})
+    if out.kind == "raised":
+        raise Skip(out.message)
+    return out.value
+
+
+class OracleCrashed(Exception):
+    """An oracle did not answer a case (Outcome kind "crashed": its worker exited, was
+    killed, ran out of time or memory).  Not a CheckFailed: no finding can explain it, and
+    the campaign reports it as an error on that case, never as a refusal or a pass."""
+
+    def __init__(self, message, answers=None):
+        super().__init__(message)
+        self.message = message
+        self.answers = dict(answers or {})
+
+
+def _no_crash(oracle, op, out):
+    if out.kind == "crashed":
+        raise OracleCrashed(f"{oracle.name} crashed on {op}: {out.message}",
+                            {oracle.name: f"crashed: {out.message}"})
+
+
+def _fail(message, **answers):
+    raise CheckFailed(message, {k.replace("_", " "): (format_arg(v) if isinstance(v, (LayoutBase, tuple, int))
+                                                      else str(v)) for k, v in answers.items()})
+
+
+# --- differential ------------------------------------------------------------------------------
+
+def differential(op):
+    """Oracle vs spec at the level ``op`` requires (``compare``); outside the precondition the
+    spec raises and the oracle must refuse too (an oracle that returns a layout there fails)."""
+
+    from layoutcheck.oracles.protocol import format_value, is_invalid_answer
+
+    def shown(out):  # an answer as text of its kind (values as [..], IntTuples as (..))
+        return format_value(op, out.value) if out.kind == "ok" else str(out)
+
+    def run(ctx, args):
+        exp = ctx.spec.run(op, *args)
+        _no_crash(ctx.spec, op, exp)
+        if exp.kind == "unsupported":
+            raise Skip(exp.message)
+        act = ctx.oracle.run(op, *args)
+        _no_crash(ctx.oracle, op, act)
+        if act.kind == "unsupported":
+            raise Skip(act.message)
+        if exp.kind == "raised":
+            if is_invalid_answer(act):  # garbage is no refusal (oracles.protocol.INVALID_ANSWER)
+                _fail(f"{ctx.oracle.name} answers no valid value where the spec refuses",
+                      **{ctx.spec.name: exp.message, ctx.oracle.name: act.message})
+            if act.kind == "ok":
+                _fail(f"{ctx.oracle.name} accepts an input the spec rejects",
+                      **{ctx.spec.name: exp.message, ctx.oracle.name: shown(act)})
+            return
+        if act.kind == "raised":
+            _fail(f"{ctx.oracle.name} rejects an input the spec accepts",
+                  **{ctx.spec.name: shown(exp), ctx.oracle.name: act.message})
+        from layoutcheck.oracles import compare
+        c = compare(op, args, exp, act)
+        if c.ok is None:
+            raise Skip(f"no verdict ({c.level})")
+        if not c.ok:
+            why = f": {c.detail}" if c.detail else ""
+            _fail(f"results disagree (strictest agreement: {c.level}{why})",
+                  **{ctx.spec.name: shown(exp), ctx.oracle.name: shown(act)})
+    return run
