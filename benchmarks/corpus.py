@@ -128,9 +128,8 @@ def cases(op, corpus="main"):
     """The inputs of ``op``: pairs on which impl returns without evaluating a layout (the
     exact fallback of composition is cut off meanwhile) and pycute returns too, when it has
     op."""
-    import pycute
-
     import layoutcheck.impl.compose as IC
+    import pycute
 
     def no_evaluation(*a, **k):
         raise RuntimeError("the case needs the exact fallback")

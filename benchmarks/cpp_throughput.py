@@ -33,9 +33,8 @@ OPS = ("composition", "coalesce", "complement", "logical_divide", "logical_produ
 
 
 def _strategies(static):
-    from hypothesis import strategies as st
-
     import layoutcheck.fuzz.strategies.layouts as S
+    from hypothesis import strategies as st
     return {
         "composition": S.composable_pairs(static=static),
         "coalesce": st.tuples(S.layouts(static=static)),

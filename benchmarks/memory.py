@@ -11,9 +11,8 @@ import sys
 import time
 import tracemalloc
 
-import numpy as np
-
 import layoutcheck.impl as I
+import numpy as np
 
 
 def measure(log2_n=30):

@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus  # noqa: E402
-
 import layoutcheck.impl as I  # noqa: E402
+
 from layoutcheck.errors import LayoutError  # noqa: E402
 
 

@@ -4,6 +4,7 @@ Usage: prove_results_diff.py REFERENCE.txt NEW.txt  (exit 1 when a result or the
 "all 26 lemmas as expected" differs; changed query counts are listed)."""
 import sys
 
+
 def rows(path):
     out, tail = [], None
     for line in open(path):

@@ -38,7 +38,7 @@ def kernel_key(op, args):
 def measure(name, tries, seed=5):
     import layoutcheck.fuzz.campaign.batched as batched
     from layoutcheck.fuzz.checks.algebra import BY_NAME
-    from layoutcheck.fuzz.checks.targets import case_key
+    from layoutcheck.oracles.reference import case_key
     check = BY_NAME[name]
     strategy = check.strategy()
     bases = [(a, n) for a, n in batched.draw_pool(strategy, 100, 1) if kernel_key(check.op, a)][:40]

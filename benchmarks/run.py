@@ -98,9 +98,8 @@ def interleaved(rounds=15, which="main"):
     import time
 
     import corpus
-    import pycute
-
     import layoutcheck.impl as I
+    import pycute
 
     def one(fn, cases):
         t = time.thread_time()

@@ -57,7 +57,8 @@ def answer(op, args, sense):
 def dump(path, per_op, seed):
     from layoutcheck.fuzz.campaign.batched import draw_cases
     from layoutcheck.fuzz.checks.algebra import CHECKS
-    from layoutcheck.fuzz.checks.targets import case_key, decode, encode
+    from layoutcheck.fuzz.checks.targets import decode, encode
+    from layoutcheck.oracles.reference import case_key
     rows = []
     for check in CHECKS:
         if check.kind != "differential" or check.op not in ALGEBRA:

@@ -3,10 +3,9 @@ small layouts ``tiny``) and impl vs spec (the cases of size <= 2^10).  One timed
 operation over every case of the corpus for that operation; the groups ``OP``, ``OP-tiny``
 and ``OP-small`` compare like with like."""
 
-import pytest
-
 import corpus
 import layoutcheck.impl as I
+import pytest
 
 pycute = pytest.importorskip("pycute")
 

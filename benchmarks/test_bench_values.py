@@ -3,11 +3,10 @@ write ``np.arange(n, dtype=dt) * 1`` of the same length and dtype, and vs pycute
 spec's per-element ``L(i)`` timed on a sample of 4096 indices (extrapolated per element:
 the group ``values-N`` reports those as time per 4096 elements, see run.py)."""
 
-import numpy as np
-import pytest
-
 import corpus
 import layoutcheck.impl as I
+import numpy as np
+import pytest
 
 SAMPLE = 4096
 

@@ -49,7 +49,7 @@ _ORACLES = {}  # one oracle (one worker process) per name for the whole session
 
 
 def _oracle(name):
-    from layoutcheck.fuzz.checks.targets import get_oracle
+    from layoutcheck.oracles import get_oracle
     if name not in _ORACLES:
         _ORACLES[name] = get_oracle(name)
     return _ORACLES[name]
@@ -118,9 +118,10 @@ def pytest_collection_modifyitems(session, config, items):
         raise pytest.UsageError("--layoutcheck names no oracle")
     if not oracles:
         return
-    from layoutcheck.errors import LayoutError
     from layoutcheck.fuzz.checks.algebra import checks_for
-    from layoutcheck.fuzz.checks.targets import get_oracle
+    from layoutcheck.oracles import get_oracle
+
+    from layoutcheck.errors import LayoutError
     for name in oracles:
         try:
             get_oracle(name)

@@ -10,7 +10,7 @@ wheel).  ``run_on_device.sh`` runs the whole check on a fresh GPU machine.
 Modules: ``toolchain`` (NVRTC / nvcc / g++, cache), ``kernels`` (sources, signatures),
 ``execute`` (host shim and CuPy runners), ``generate`` (layouts, shrinker), ``checks``
 (comparisons with the spec), ``throughput`` (device rates), ``run`` (the whole check and
-its report).  The command is ``layoutcheck gpu`` (or ``python -m layoutcheck.gpu_checks``).
+its report).  The command is ``layoutcheck gpu`` (also ``python -m layoutcheck gpu``).
 """
 
 from layoutcheck.gpu_checks.kernels import MAX_RANK

@@ -12,14 +12,19 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from layoutcheck.gpu_checks import generate as G
+from layoutcheck.gpu_checks.kernels import (
+    CuteCase,
+    address_source,
+    cute_source,
+    flat_modes,
+    pack_batch,
+    specialised_source,
+)
 
+from layoutcheck import spec
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
-from layoutcheck import spec
-
-from layoutcheck.gpu_checks import generate as G
-from layoutcheck.gpu_checks.kernels import (CuteCase, address_source, cute_source, flat_modes, pack_batch,
-                      specialised_source)
 
 __all__ = ["Result", "spec_values", "impl_values", "decode_layout", "check_address",
            "check_sweep", "check_specialised", "check_movement", "check_cute", "cute_cases",
@@ -280,7 +285,7 @@ def _known_finding(case, result=None):
     """The findings-register id that explains a CuTe disagreement on ``case``, or None.
     The kernels run CuTe C++'s own code, so findings about oracle ``cute-cpp`` apply; the
     kernel's ``result`` layout must be exactly the one the finding produces."""
-    from layoutcheck.findings import find_known
+    from layoutcheck.oracles.known import find_known
     for module in ("layoutcheck.oracles.cpp.findings.algebra", "layoutcheck.oracles.pycute.findings.algebra"):
         try:  # these modules register the predicates that findings' match.when names
             __import__(module)

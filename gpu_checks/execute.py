@@ -10,7 +10,6 @@ import ctypes
 import os
 
 import numpy as np
-
 from layoutcheck.gpu_checks.toolchain import build_host_library, compile_device
 
 __all__ = ["HostModule", "DeviceModule", "device_unavailable_reason"]

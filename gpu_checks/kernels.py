@@ -14,11 +14,11 @@ from which the host shim's entry points and the launch argument checks are deriv
 import hashlib
 from dataclasses import dataclass, field
 
+from layoutcheck.gpu_checks.toolchain import SOURCE_DIR
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
-
-from layoutcheck.gpu_checks.toolchain import SOURCE_DIR
 
 __all__ = ["MAX_RANK", "KernelSource", "address_source", "specialised_source", "CuteCase",
            "cute_source", "flat_modes", "pack_batch", "CUTE_OPS"]

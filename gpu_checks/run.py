@@ -6,11 +6,20 @@ import json
 import platform
 import time
 
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.gpu_checks import toolchain as T
-from layoutcheck.gpu_checks.checks import Result, check_compile, run_checks, sample_sources
-from layoutcheck.gpu_checks.execute import DeviceModule, HostModule, device_unavailable_reason
+from layoutcheck.gpu_checks.checks import (
+    Result,
+    check_compile,
+    run_checks,
+    sample_sources,
+)
+from layoutcheck.gpu_checks.execute import (
+    DeviceModule,
+    HostModule,
+    device_unavailable_reason,
+)
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["run_all", "render", "environment"]
 

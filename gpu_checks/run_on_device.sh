@@ -11,7 +11,7 @@
 #   run(command="bash gpu_checks/run_on_device.sh \"$OUT\"", carry=[".layoutcheck/gpu-carry"],
 #       timeout_s=420)
 # On the device: installs layoutcheck (copied from this tree) and the carried wheels into
-# $SITE (pip --no-index --no-deps), then runs `python -m layoutcheck.gpu_checks` (compile, host
+# $SITE (pip --no-index --no-deps), then runs `python -m layoutcheck gpu` (compile, host
 # shim, device execution, throughput for 2^24..2^30) and writes report.json, report.txt,
 # env.txt and run.log into OUT_DIR.  Exit status: that of the check (0 ok, 1 a check failed,
 # 2 environment error).
@@ -43,7 +43,7 @@ if [ "$MODE" = prepare ]; then
   ver=$(grep -E '^nvidia-cutlass==' requirements-nodeps.txt | head -1)
   ls "$CARRY"/wheels/nvidia_cutlass-*.whl >/dev/null 2>&1 ||
     "$PYTHON" -m pip download -q --no-deps --only-binary=:all: -d "$CARRY/wheels" "${ver:-nvidia-cutlass}"
-  LAYOUTCHECK_CACHE="$CARRY/cache" "$PYTHON" -m layoutcheck.gpu_checks --compile-only \
+  LAYOUTCHECK_CACHE="$CARRY/cache" "$PYTHON" -m layoutcheck gpu --compile-only \
     ${LAYOUTCHECK_GPU_ARGS:-} >/dev/null
   # issue 16: the swizzle / bank-conflict kernels (gpu_checks/swizzle_gpu.py)
   LAYOUTCHECK_CACHE="$CARRY/cache" "$PYTHON" -m layoutcheck.gpu_checks.swizzle_gpu --compile-only >/dev/null
@@ -103,7 +103,7 @@ print("layoutcheck from", r.__file__); print("CuTe headers", r.T.cute_include())
   >>"$OUTDIR/env.txt" 2>>"$LOG" || { say "import check failed (see run.log)"; exit 2; }
 
 say "running the GPU check"
-timeout 270 "$PYTHON" -m layoutcheck.gpu_checks --report "$OUTDIR/report.json" \
+timeout 270 "$PYTHON" -m layoutcheck gpu --report "$OUTDIR/report.json" \
   ${LAYOUTCHECK_GPU_ARGS:-} >"$OUTDIR/report.txt" 2>>"$LOG"
 rc=$?
 cat "$OUTDIR/report.txt"

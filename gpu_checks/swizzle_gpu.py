@@ -29,14 +29,13 @@ import sys
 import time
 
 import numpy as np
+from layoutcheck.gpu_checks.checks import Result, _timed
+from layoutcheck.gpu_checks.kernels import KernelSource, _include_local
 
 from layoutcheck import spec
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
-
-from layoutcheck.gpu_checks.checks import Result, _timed
-from layoutcheck.gpu_checks.kernels import KernelSource, _include_local
 
 __all__ = ["SwizzleCase", "BankCase", "swizzle_cases", "bank_cases", "sources", "check_addr",
            "check_cute", "check_bank_addresses", "measure_banks", "run", "main", "cache_is_warm"]
@@ -439,7 +438,11 @@ def run(compile_only=False, seed=0, count=24, device=None, log=None, backends=No
     the device with the timing."""
     from layoutcheck.gpu_checks import toolchain as T
     from layoutcheck.gpu_checks.checks import check_compile
-    from layoutcheck.gpu_checks.execute import DeviceModule, HostModule, device_unavailable_reason
+    from layoutcheck.gpu_checks.execute import (
+        DeviceModule,
+        HostModule,
+        device_unavailable_reason,
+    )
     say = log or (lambda m: None)
     t0 = time.perf_counter()
     srcs = sources(seed, count)

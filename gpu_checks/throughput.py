@@ -9,12 +9,11 @@ addresses/s and GB/s, against the device's peak memory bandwidth.
 """
 
 import numpy as np
+from layoutcheck.gpu_checks.checks import Result
+from layoutcheck.gpu_checks.generate import flat_layout
+from layoutcheck.gpu_checks.kernels import flat_modes
 
 from layoutcheck import spec
-
-from layoutcheck.gpu_checks.checks import Result
-from layoutcheck.gpu_checks.kernels import flat_modes
-from layoutcheck.gpu_checks.generate import flat_layout
 
 __all__ = ["reference_offsets", "large_layouts", "peak_bandwidth", "measure"]
 

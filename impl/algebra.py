@@ -14,14 +14,24 @@ instead and returns what CuTe returns.  A failed precondition raises
 
 from operator import itemgetter
 
-from layoutcheck.errors import LayoutError
-from layoutcheck.layout import LayoutBase
-from layoutcheck.layout import Underscore, _  # noqa: F401  one sentinel for the package
-
 from layoutcheck.impl import tuples as tt
-from layoutcheck.impl.basic import is_compact, is_injective, concat
-from layoutcheck.impl.layout import (_C0, _C1, Layout, _alloc, _leaves, _new, _set_cm, _set_shape,
-                     _set_stride, as_layout, keep_flat_modes)
+from layoutcheck.impl.basic import concat, is_compact, is_injective
+from layoutcheck.impl.layout import (
+    _C0,
+    _C1,
+    Layout,
+    _alloc,
+    _leaves,
+    _new,
+    _set_cm,
+    _set_shape,
+    _set_stride,
+    as_layout,
+    keep_flat_modes,
+)
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.layout import LayoutBase, Underscore, _  # noqa: F401  one sentinel for the package
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "is_disjoint", "right_inverse", "left_inverse", "slice_", "Underscore", "_",

@@ -7,13 +7,12 @@ mode test (sorted strides that clear the span of the smaller modes) is inconclus
 """
 
 import numpy as np
+from layoutcheck.impl import tuples as T
+from layoutcheck.impl.layout import Layout, _new, as_layout, cosize, flat_modes, values
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
-
-from layoutcheck.impl import tuples as T
-from layoutcheck.impl.layout import Layout, _new, as_layout, cosize, flat_modes, values
 
 __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
            "is_non_degenerate", "restrict", "squeeze", "filter_zeros", "permute",

@@ -7,14 +7,31 @@ values, the rare compositions of at most 2^16 elements that the divisibility tes
 Tilers (an int ``n``, ``_``, a tuple of tilers) are taken apart here (``_tiler``).
 """
 
+from layoutcheck.impl import tuples as tt
+from layoutcheck.impl.algebra import (
+    _C0,
+    _C1,
+    _build,
+    _check_sense,
+    _coal_of,
+    _is_underscore,
+    _raw,
+    coalesced_modes,
+    keep_coalesced_modes,
+)
+from layoutcheck.impl.layout import (
+    Layout,
+    _alloc,
+    _new,
+    _set_shape,
+    _set_stride,
+    as_layout,
+    parse_tiler,
+)
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, _
-
-from layoutcheck.impl import tuples as tt
-from layoutcheck.impl.algebra import (_C0, _C1, _build, _check_sense, _coal_of, _is_underscore, _raw,
-                      coalesced_modes, keep_coalesced_modes)
-from layoutcheck.impl.layout import Layout, _alloc, _new, _set_shape, _set_stride, as_layout, parse_tiler
 
 __all__ = ["composition", "is_composable"]
 

@@ -7,12 +7,12 @@ Independent of the spec: index <-> coordinate maps use the leaves' prefix produc
 pass, slice and dice are one selection walk, the profile walk is shared by ``filter``.
 """
 
+from layoutcheck.impl.algebra import filter as _filter
+from layoutcheck.impl.layout import Layout, as_layout
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import Underscore, leaves
-
-from layoutcheck.impl.algebra import filter as _filter
-from layoutcheck.impl.layout import Layout, as_layout
 
 __all__ = ["crd2idx", "idx2crd", "crd2crd", "eval_coord", "get_mode", "dice",
            "slice_and_offset", "shape_div", "prefix_product", "product", "inner_product",

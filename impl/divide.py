@@ -6,13 +6,23 @@ The workers take the left operand as raw parts (shape, stride, flat modes) and r
 functions build the one Layout returned.
 """
 
-from layoutcheck.errors import LayoutError
-from layoutcheck.layout import _
-
-from layoutcheck.impl.algebra import (_C0, _C1, _ONE, _check_sense, _coal, _complement_parts, _fm,
-                      _is_underscore, _not_complementable, coalesced_modes)
+from layoutcheck.impl.algebra import (
+    _C0,
+    _C1,
+    _ONE,
+    _check_sense,
+    _coal,
+    _complement_parts,
+    _fm,
+    _is_underscore,
+    _not_complementable,
+    coalesced_modes,
+)
 from layoutcheck.impl.compose import _compose_raw, _modes_of, _rank_error, _tiler
 from layoutcheck.impl.layout import Layout, _new, as_layout, flat_pairs, keep_flat_modes
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.layout import _
 
 __all__ = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
            "zipped_product", "tiled_product", "flat_product", "blocked_product",

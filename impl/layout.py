@@ -7,12 +7,11 @@ the working memory beyond the output stays below ``_TABLE`` elements (see ``valu
 """
 
 import numpy as np
+from layoutcheck.impl import tuples as T
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves, parse_tile
-
-from layoutcheck.impl import tuples as T
 
 __all__ = ["Layout", "parse", "parse_tiler", "as_layout", "shape", "stride", "cosize",
            "modes", "colex", "colex_inv", "phi", "Phi", "values", "image"]

@@ -8,14 +8,13 @@ the static-0 modes directly.
 """
 
 import numpy as np
-
-from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-
 from layoutcheck.impl import tuples as T
 from layoutcheck.impl.algebra import coalesce, right_inverse
 from layoutcheck.impl.compose import composition
 from layoutcheck.impl.layout import Layout, as_layout, values
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
 
 __all__ = ["upcast", "downcast", "recast_layout", "max_common_vector", "max_common_layout",
            "nullspace", "compact_col_major"]

@@ -9,17 +9,23 @@ with numpy over the 32 threads of the warp.
 """
 
 import numpy as np
-
-from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_composed, parse_f2, parse_swizzle
-from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-
 from layoutcheck.impl import tuples as T
 from layoutcheck.impl.algebra import right_inverse
 from layoutcheck.impl.compose import composition
 from layoutcheck.impl.coords import crd2idx, slice_and_offset
 from layoutcheck.impl.divide import logical_divide, tiled_divide, zipped_divide
 from layoutcheck.impl.layout import as_layout, values
+
+from layoutcheck.composed import (
+    ComposedLayoutBase,
+    F2Layout,
+    Swizzle,
+    parse_composed,
+    parse_f2,
+    parse_swizzle,
+)
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
 
 __all__ = ["Swizzle", "ComposedLayout", "as_swizzle", "as_composed", "swizzle_apply",
            "swizzle_values", "swizzle_span", "is_bijection_on", "is_involution", "make_swizzle",

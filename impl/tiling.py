@@ -9,18 +9,18 @@ composition: the tile mode of zipped_divide(L, tiler) composed with the coalesce
 value modes, the thread's slice taken there (no unfolded rank-3 layout in between).
 """
 
+from layoutcheck.impl import tuples as T
+from layoutcheck.impl.algebra import coalesce, right_inverse
+from layoutcheck.impl.compose import composition
+from layoutcheck.impl.coords import crd2idx, idx2crd, slice_and_offset
+from layoutcheck.impl.divide import blocked_product, raked_product, zipped_divide
+from layoutcheck.impl.layout import Layout, as_layout, values
+from layoutcheck.impl.recast import compact_col_major
+
 from layoutcheck.composed import ComposedLayoutBase
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import _
-
-from layoutcheck.impl import tuples as T
-from layoutcheck.impl.coords import crd2idx, idx2crd, slice_and_offset
-from layoutcheck.impl.algebra import coalesce, right_inverse
-from layoutcheck.impl.compose import composition
-from layoutcheck.impl.divide import blocked_product, raked_product, zipped_divide
-from layoutcheck.impl.layout import Layout, as_layout, values
-from layoutcheck.impl.recast import compact_col_major
 
 __all__ = ["product_each", "make_ordered_layout", "make_layout_like", "tile_to_shape",
            "inner_partition", "outer_partition", "local_tile", "local_partition", "zip_layout",

@@ -13,7 +13,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.notation import format_tuple, parse_layout_parts, parse_tile_parts
 
-__all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "default_stride", "parse_tile",
+__all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "size", "default_stride", "parse_tile",
            "Underscore", "_"]
 
 
@@ -22,6 +22,18 @@ def leaves(t):
     if isinstance(t, tuple):
         return tuple(x for e in t for x in leaves(e))
     return (t,)
+
+
+def size(x) -> int:
+    """CuTe's ``size``: the product of an IntTuple's leaves, or of the shape of anything that
+    has one (a layout; a composed layout's domain is its inner layout's)."""
+    shape = getattr(x, "shape", None)
+    if shape is None and hasattr(x, "inner"):
+        shape = x.inner.shape
+    n = 1
+    for leaf in leaves(x if shape is None else shape):
+        n *= int(leaf)
+    return n
 
 
 def congruent(a, b):

@@ -43,16 +43,15 @@ value disagrees (``none``); an oracle that answered ``unsupported`` gives no ver
 
 from dataclasses import dataclass
 
-from layoutcheck.layout import LayoutBase
-
 from layoutcheck.oracles.postconditions import violation
 from layoutcheck.oracles.protocol import ANSWERS, Outcome, format_arg, format_value
 from layoutcheck.oracles.vocab_compare import REQUIRED_VOCAB
 from layoutcheck.oracles.vocab_compare import handles as _vocab_handles
 from layoutcheck.oracles.vocab_compare import vocab_level as _vocab_level
 
-__all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "CHECK",
-           "verdict"]
+from layoutcheck.layout import LayoutBase
+
+__all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT"]
 
 LEVELS = ("printed", "structure", "function", "coalesced", "property", "none")
 REQUIRED = {
@@ -278,37 +277,3 @@ def _inverse_property(op, L, expected, R):
         if not 0 <= j < nR or fR(j) != i:
             return False, f"R(L({i})) = {fR(j) if 0 <= j < nR else 'out of domain'}, not {i}"
     return True, ""
-
-
-# The check name under which oracle disagreements are registered in findings.toml
-# (``match = {oracle = "...", op = "...", check = "agreement", when = "..."}``).
-CHECK = "agreement"
-
-
-def verdict(oracle, op, inputs, comparison, answer=None, reference=None):
-    """``("agree" | "disagree" | "known" | "no verdict", finding id or None)``.
-
-    A disagreement that a finding of the register explains is ``known``, not a failure:
-    the inputs lie in the finding's region and ``answer`` (the oracle's Outcome) is exactly
-    its symptom (``layoutcheck.findings.find_known``); without the answer it is a
-    disagreement.  ``reference`` is the reference's Outcome.
-    """
-    if comparison.ok is None:
-        return "no verdict", None
-    if comparison.ok:
-        return "agree", None
-    from layoutcheck.findings import find_known
-    _load_predicates()
-    fid = find_known(oracle, op, CHECK, tuple(inputs), answer, reference)
-    return ("known", fid) if fid else ("disagree", None)
-
-
-def _load_predicates():
-    """Register the predicates that findings' ``match.when`` name (they live with the
-    code that found them: this package's and the fuzzer's)."""
-    import importlib
-    for module in ("layoutcheck.oracles.cpp.findings.algebra", "layoutcheck.oracles.pycute.findings.algebra"):
-        try:
-            importlib.import_module(module)
-        except ImportError:
-            pass

@@ -32,9 +32,9 @@ import sys
 import weakref
 from multiprocessing.connection import Connection
 
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.oracles.protocol import Oracle, Outcome
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["IsolatedOracle", "case_timeout", "TIMEOUT_ENV", "MEMORY_ENV", "START_TIMEOUT_ENV",
            "MAX_ANSWER_BYTES"]

@@ -34,7 +34,9 @@ but a broken structure is no agreement).  Sources, per op:
   stronger than any post-condition, so none is listed here.
 """
 
-from layoutcheck.layout import LayoutBase, Underscore, leaves
+from layoutcheck import impl, spec
+from layoutcheck.layout import LayoutBase, Underscore, leaves, size
+from layoutcheck.notation import format_tuple
 
 __all__ = ["violation", "compatible_shapes", "POSTCONDITIONS"]
 
@@ -76,7 +78,6 @@ def compatible_shapes(a, b):
 
 
 def _values(L):
-    from layoutcheck import impl  # the fast evaluator, checked against the spec (diff.values)
     return impl.values(L).tolist()
 
 
@@ -262,7 +263,6 @@ def _flat(inputs, R):
 
 
 def _fmt(s):
-    from layoutcheck.notation import format_tuple
     return format_tuple(s)
 
 
@@ -286,3 +286,39 @@ def violation(op, inputs, answer):
     if check is None or not isinstance(answer, LayoutBase) or not inputs:
         return None
     return check(tuple(inputs), answer)
+
+
+def evaluate(L, x):
+    """L at any index x >= 0 as CuTe evaluates an integer: flat modes first-fastest, the last
+    mode taking what is left (so past size(L) its last mode extends)."""
+    shapes, strides = [int(s) for s in leaves(L.shape)], [int(d) for d in leaves(L.stride)]
+    total = 0
+    for k, (s, d) in enumerate(zip(shapes, strides)):
+        if k == len(shapes) - 1:
+            return total + x * d
+        total += (x % s) * d
+        x //= s
+    return total
+
+
+def is_quasi_inverse(L, R):
+    """CuTe's documented left_inverse post-condition (layout.hpp: 'the quasi-inverse of a
+    layout (left-inverse when layout is injective)'): L(R(L(i))) == L(i) for i < size(L)."""
+    return all(evaluate(L, evaluate(R, evaluate(L, i))) == evaluate(L, i) for i in range(size(L)))
+
+
+def is_left_inverse(L, R):
+    return all(evaluate(R, evaluate(L, i)) == i for i in range(size(L)))
+
+
+def is_weak_complement(L, R, N=None):
+    """CuTe's documented complement post-condition (layout.hpp, Complement: size(R) >=
+    cotarget / size(filter(L)); R(i) increasing; R(i) != L(j) for i >= 1): what CuTe
+    promises without requiring L to be complementable."""
+    f = spec.filter(L)
+    N = spec.cosize(f) if N is None else int(N)
+    nR = size(R)
+    rv = [evaluate(R, i) for i in range(nR)]
+    image = {evaluate(L, j) for j in range(size(L))}
+    return (nR * size(f) >= N and all(a < b for a, b in zip(rv, rv[1:]))
+            and not any(v in image for v in rv[1:]))

@@ -9,8 +9,8 @@ answers an ``Outcome``: ``ok`` with a value of the op's answer kind (``ANSWERS``
 ``unsupported``.  ``parse_args`` / ``format_arg`` / ``decode_arg`` are the text codec.
 """
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
@@ -19,7 +19,8 @@ from layoutcheck.notation import parse_tile_parts, parse_tuple
 
 __all__ = ["Outcome", "Oracle", "OPS", "ANSWERS", "check_op", "parse_args", "neutral_layout",
            "neutral_int", "neutral_inttuple", "neutral_coord", "decode_arg", "format_arg",
-           "format_value", "static_everywhere", "INVALID_ANSWER", "is_invalid_answer"]
+           "format_value", "static_everywhere", "INVALID_ANSWER", "is_invalid_answer",
+           "describe_exception", "Implementation"]
 
 # op name -> argument kinds; "int?" is an optional trailing integer.
 OPS = {
@@ -292,6 +293,12 @@ def static_everywhere(x):
     return go(x)
 
 
+def describe_exception(e: BaseException) -> str:
+    """``Type: first line of the message`` (how an implementation's exception is reported)."""
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
+
+
 class Oracle:
     """Base class: subclasses implement ``_reason()`` and ``_run_many(cases)``."""
 
@@ -324,3 +331,25 @@ class Oracle:
 
     def __repr__(self):
         return f"<oracle {self.name}>"
+
+
+@dataclass(frozen=True)
+class Implementation:
+    """One implementation under test, as the register and the campaign see it: which oracle
+    names are it, how to start one, the predicates that recognise its registered findings
+    (``oracles/predicates.py``) and its declared conventions (``oracles/conventions.py``).
+    Each implementation's package defines one in its ``implementation.py``;
+    ``oracles/implementations.py`` lists them all."""
+
+    lineage: str                                    # the name its findings are registered under
+    summary: str                                    # one line: what it is
+    names: tuple = ()                               # exact oracle names, e.g. ("cute-cpp",)
+    prefixes: tuple = ()                            # name prefixes, e.g. ("nvlabs:",)
+    make: Callable[..., Oracle] | None = None       # make(name, **options) -> Oracle
+    regions: Mapping[str, Callable] = field(default_factory=dict)
+    symptoms: Mapping[str, Callable] = field(default_factory=dict)
+    conventions: tuple = ()
+
+    def claims(self, name: str) -> bool:
+        """``name`` is an oracle of this implementation."""
+        return name in self.names or any(name.startswith(p) for p in self.prefixes)

@@ -18,10 +18,10 @@ does the call on converted arguments.  ``PYCUTE_CALLS`` is pycute's (nvidia-cutl
 from dataclasses import dataclass
 from typing import Callable
 
+from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, Underscore
-
-from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome
 
 __all__ = ["Call", "PyApi", "PYCUTE_CALLS", "describe", "package_function"]
 

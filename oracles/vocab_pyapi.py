@@ -15,9 +15,9 @@ TiledCopy or a conversion of a Swizzle to F2 strides (NVlabs' ``Swizzle`` is a f
 
 from fractions import Fraction
 
-from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle
-
 from layoutcheck.oracles.pyapi import Call
+
+from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle
 
 __all__ = ["VOCAB_CALLS", "nvlabs_vocab_calls", "to_module_vocab"]
 

@@ -8,7 +8,14 @@ refutation is reported only after the counterexample re-checks on ``layoutcheck.
 """
 
 from layoutcheck.proofs.lemmas import CATALOGUE, Lemma, Query, get_lemma
-from layoutcheck.proofs.runner import DEFAULT_MAX_RANK, DEFAULT_TIMEOUT, expected_outcome_met, run, run_lemma, solve
+from layoutcheck.proofs.runner import (
+           DEFAULT_MAX_RANK,
+           DEFAULT_TIMEOUT,
+           expected_outcome_met,
+           run,
+           run_lemma,
+           solve,
+)
 
 __all__ = ["CATALOGUE", "Lemma", "Query", "get_lemma", "run", "run_lemma", "solve",
            "expected_outcome_met", "DEFAULT_MAX_RANK", "DEFAULT_TIMEOUT"]

@@ -20,10 +20,18 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 import z3
-
 from layoutcheck.proofs import checks
-from layoutcheck.proofs.symbolic import (Mode, SymLayout, colex_bound, coord_point, division_hints, fresh_layout,
-                       head_phi, nested_colex, product)
+from layoutcheck.proofs.symbolic import (
+    Mode,
+    SymLayout,
+    colex_bound,
+    coord_point,
+    division_hints,
+    fresh_layout,
+    head_phi,
+    nested_colex,
+    product,
+)
 
 __all__ = ["Query", "Lemma", "CATALOGUE", "get_lemma"]
 

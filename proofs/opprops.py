@@ -13,13 +13,16 @@ layout functions by explicit candidates, each verified pointwise in its own quer
 """
 
 import z3
+from layoutcheck.proofs.symbolic import Mode, SymLayout
+from layoutcheck.proofs.symops import (
+    coalesce_cases,
+    complement_cases,
+    cute_check_failure,
+)
+from layoutcheck.proofs.userprops import Check, _fresh, colex_value, structural
 
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
-
-from layoutcheck.proofs.symbolic import Mode, SymLayout
-from layoutcheck.proofs.symops import coalesce_cases, complement_cases, cute_check_failure
-from layoutcheck.proofs.userprops import Check, _fresh, colex_value, structural
 
 __all__ = ["SymTree", "tree_of", "composition_checks", "composable_checks", "cute_checks",
            "divide_checks", "complement_checks"]

@@ -15,7 +15,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from layoutcheck.proofs.lemmas import get_lemma
-from layoutcheck.proofs.runner import _row, expected_outcome_met, fresh_context, run_queries_at
+from layoutcheck.proofs.runner import (
+    _row,
+    expected_outcome_met,
+    fresh_context,
+    run_queries_at,
+)
 
 __all__ = ["run_parallel", "SPLIT_FROM_RANK", "CPU_SECONDS"]
 

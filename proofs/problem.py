@@ -12,13 +12,20 @@ user's variables off a model, smallest first (``minimize``).
 import time
 
 import z3
+from layoutcheck.proofs.expr import (
+    Expr,
+    Z3Env,
+    holds,
+    parse_assumptions,
+    parse_expr,
+    parse_layout,
+    tree_text,
+)
+from layoutcheck.proofs.symbolic import Mode, SymLayout
 
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-
-from layoutcheck.proofs.expr import Expr, Z3Env, holds, parse_assumptions, parse_expr, parse_layout, tree_text
-from layoutcheck.proofs.symbolic import Mode, SymLayout
 
 __all__ = ["Problem", "UserLayout", "leaves", "concrete_tree"]
 

@@ -9,11 +9,10 @@ import time
 from contextlib import contextmanager
 
 import z3
-
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.proofs.lemmas import CATALOGUE, get_lemma
 from layoutcheck.proofs.symbolic import decode
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["run", "run_lemma", "solve", "check_arguments", "expected_outcome_met", "DEFAULT_MAX_RANK",
            "DEFAULT_TIMEOUT"]

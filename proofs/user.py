@@ -20,16 +20,22 @@ no-write-conflicts, ``bijective-onto N``, ``in-bounds N``, ``covers TILE exactly
 import time
 
 import z3
-
-from layoutcheck import spec
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.proofs.expr import parse_tiler
-from layoutcheck.proofs.opprops import (complement_checks, composable_checks, composition_checks,
-                      concrete_tiler, cute_checks, divide_checks, tree_of)
+from layoutcheck.proofs.opprops import (
+    complement_checks,
+    composable_checks,
+    composition_checks,
+    concrete_tiler,
+    cute_checks,
+    divide_checks,
+    tree_of,
+)
 from layoutcheck.proofs.problem import Problem
 from layoutcheck.proofs.symops import TooManyCases
 from layoutcheck.proofs.userprops import UNARY, Relation, TooLarge, _small, build_unary
+
+from layoutcheck import spec
+from layoutcheck.errors import LayoutError
 
 __all__ = ["prove", "PROPERTIES", "DEFAULT_TIMEOUT", "format_row"]
 

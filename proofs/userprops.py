@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 import z3
+from layoutcheck.proofs.symops import coalesce_cases, sorted_squeezed_cases
 
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
-
-from layoutcheck.proofs.symops import coalesce_cases, sorted_squeezed_cases
 
 __all__ = ["Check", "TooLarge", "SIZE_LIMIT", "UNARY", "build_unary", "coords",
            "colex_value", "concrete_size"]

@@ -25,10 +25,6 @@ finds by search (a factor of a shape, a stride read off A's function) is typed b
 input static every integer of the result is static; staticness never changes a value.
 """
 
-from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase
-
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.basic import make_layout, sort, squeeze
@@ -37,6 +33,10 @@ from layoutcheck.spec.layout import Layout, as_layout, assembled, images, values
 from layoutcheck.spec.limits import check_enumeration
 from layoutcheck.spec.memo import memoised
 from layoutcheck.spec.nested import refines, substitute_layouts
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "composition", "is_composable", "logical_divide", "zipped_divide", "tiled_divide",
@@ -54,7 +54,6 @@ def _check_sense(sense):
 
 
 from layoutcheck.layout import Underscore, _  # noqa: E402  one sentinel for the package
-
 
 _mk = make_layout  # CuTe's make_layout(L_1, ..., L_k): the modes side by side (Def 2.3.2.5)
 

@@ -15,12 +15,12 @@ access is conflict-free when every entry is 1, and ``sum(answer) - len(answer)``
 number of extra (conflict) wavefronts.  Enumerated literally: every thread, every word.
 """
 
-from layoutcheck.composed import ComposedLayoutBase
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.layout import as_layout
 from layoutcheck.spec.swizzle import composed_eval
+
+from layoutcheck.composed import ComposedLayoutBase
+from layoutcheck.errors import LayoutError
 
 __all__ = ["bank_conflicts", "bank_of", "bank_grid", "WARP", "BANKS", "BANK_BYTES",
            "ELEMENT_BYTES"]

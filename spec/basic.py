@@ -11,12 +11,22 @@ Conventions:
 * Results are ``layoutcheck.spec.Layout`` values; inputs may be any layout or CuTe text.
 """
 
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.layout import (
+    Layout,
+    _flat_modes_of,
+    as_layout,
+    assembled,
+    cosize,
+    image,
+    modes,
+    size,
+    values,
+)
+from layoutcheck.spec.limits import check_enumeration
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-
-from layoutcheck.spec import tuples as T
-from layoutcheck.spec.layout import Layout, _flat_modes_of, as_layout, assembled, cosize, image, modes, size, values
-from layoutcheck.spec.limits import check_enumeration
 
 __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
            "is_non_degenerate", "restrict", "squeeze", "filter_zeros", "permute",

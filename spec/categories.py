@@ -17,14 +17,18 @@ compatibility results) call the layout algebra of sections 2.1.4-2.3 through
 
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations, permutations, product as _cartesian
-
-from layoutcheck.errors import LayoutError
-from layoutcheck.layout import check_inttuple
+from itertools import combinations, permutations
+from itertools import product as _cartesian
 
 from layoutcheck.spec import tuples as T_
 from layoutcheck.spec.layout import Layout, as_layout, colex, colex_inv
-from layoutcheck.spec.nested import relative_modes, substitute  # 2.2.3-2.2.4, not redefined here
+from layoutcheck.spec.nested import (  # 2.2.3-2.2.4, not redefined here
+    relative_modes,
+    substitute,
+)
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.layout import check_inttuple
 
 __all__ = [
     "Morphism", "morphism", "STAR", "identity", "compose", "is_composable_morphisms",

@@ -24,17 +24,20 @@ not fit the shape's nesting), ``in_domain``, ``divisibility`` (shape_div), ``pos
 ``nonzero_stride``, ``src_shape`` (crd2crd needs the source shape), ``no_underscore``.
 """
 
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.algebra import (
+    _check_coord,
+    _slice,
+    slice_,  # noqa: F401  (the op ``slice_`` is the algebra's)
+)
+from layoutcheck.spec.algebra import filter as _filter
+from layoutcheck.spec.basic import make_layout
+from layoutcheck.spec.layout import Layout, as_layout, colex_inv, get
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import Underscore
 from layoutcheck.layout import congruent as _congruent
-
-from layoutcheck.spec import tuples as T
-from layoutcheck.spec.algebra import _check_coord, _slice
-from layoutcheck.spec.algebra import filter as _filter
-from layoutcheck.spec.algebra import slice_  # noqa: F401  (the op ``slice_`` is the algebra's)
-from layoutcheck.spec.basic import make_layout
-from layoutcheck.spec.layout import Layout, as_layout, colex_inv, get
 
 __all__ = ["crd2idx", "idx2crd", "crd2crd", "eval_coord", "get_mode", "dice",
            "slice_and_offset", "shape_div", "prefix_product", "product", "inner_product",

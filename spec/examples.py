@@ -18,14 +18,15 @@ commas are written here in CuTe's ``S:D``.
 from dataclasses import dataclass
 from typing import Callable
 
-from layoutcheck.errors import LayoutError
-from layoutcheck.layout import LayoutBase
-
 from layoutcheck.spec import algebra as A
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import nested as N
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.layout import parse, values
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.findings import paper_finding
+from layoutcheck.layout import LayoutBase
 
 __all__ = ["Example", "EXAMPLES", "run_examples", "format_value"]
 
@@ -381,7 +382,6 @@ for _x in EXAMPLES_3 + EXAMPLES_4_1_1:
 def run_examples():
     """Compute every example; a list of dicts {example, status, paper, computed, op,
     finding} (finding: the id of the registered finding for a disagreement, else None)."""
-    from layoutcheck.findings import find_known
     out = []
     for e in EXAMPLES:
         try:
@@ -390,7 +390,7 @@ def run_examples():
             cond = f"[{err.condition}] " if err.condition else ""
             computed = f"LayoutError: {cond}{err}"
         status = "agrees" if _norm(computed) == _norm(e.paper) else "disagrees"
-        finding = find_known("paper", "examples", e.number) if status == "disagrees" else None
+        finding = paper_finding(e.number) if status == "disagrees" else None
         out.append({"example": e.number, "status": status, "paper": e.paper,
                     "computed": computed, "op": e.op, "finding": finding})
     return out

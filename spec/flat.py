@@ -13,14 +13,14 @@ CuTe, ``flat_composition(B, A)`` is that layout: its function is ``i -> B(A(i))`
 
 from itertools import permutations
 
-from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase
-
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.basic import concat, sort, squeeze
 from layoutcheck.spec.layout import Layout, _flat_modes_of, as_layout, values
 from layoutcheck.spec.limits import check_enumeration
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase
 
 __all__ = ["flat_modes", "flat_layout", "is_flat_coalesced", "flat_coalesce", "is_flat_compact", "is_disjoint",
            "is_flat_complementable", "flat_complement", "is_flat_composable",

@@ -13,12 +13,12 @@ indices: ``rank(L, 1)`` is ``rank<1>(L)``, ``size(L, 1, 0)`` is ``size<1,0>(L)``
 import operator
 from functools import lru_cache
 
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.limits import check_enumeration
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, parse_tile
-
-from layoutcheck.spec import tuples as T
-from layoutcheck.spec.limits import check_enumeration
 
 __all__ = ["Layout", "parse", "as_layout", "is_layout", "shape", "stride", "size", "cosize",
            "rank", "depth", "get", "flatten", "modes", "colex", "colex_inv", "phi", "Phi",

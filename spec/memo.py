@@ -16,11 +16,11 @@ list, a numpy integer, an unknown object) is not memoised.
 from collections import OrderedDict
 from functools import wraps
 
+from layoutcheck.spec.limits import ENUMERATION_CONDITION, enumeration_limit
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
-
-from layoutcheck.spec.limits import ENUMERATION_CONDITION, enumeration_limit
 
 __all__ = ["memoised", "typed_key", "clear", "MEMO_SIZE"]
 

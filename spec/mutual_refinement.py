@@ -12,13 +12,22 @@ diagram entries); it takes coal(B) and the final relative coalesce from ``layout
 
 from fractions import Fraction
 
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.spec import tuples as T_
-from layoutcheck.spec.categories import (_representation, compose, coalesce_morphism, encoded_layout, expansion,
-                         pullback, pushforward, relative_mode_morphism, standard_representation)
+from layoutcheck.spec.categories import (
+    _representation,
+    coalesce_morphism,
+    compose,
+    encoded_layout,
+    expansion,
+    pullback,
+    pushforward,
+    relative_mode_morphism,
+    standard_representation,
+)
 from layoutcheck.spec.layout import Layout, as_layout
 from layoutcheck.spec.nested import refines, relative_modes, substitute
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["mutual_refinement", "is_mutual_refinement", "has_mutual_refinement",
            "composable_refinement", "weak_composite", "compose_by_mutual_refinement",

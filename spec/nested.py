@@ -6,9 +6,9 @@ A nested tuple is an ``int`` (a leaf) or a Python ``tuple`` of nested tuples (Re
 expected, a nested tuple may be given instead and stands for its profile.
 """
 
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.spec import tuples as T
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["as_profile", "profile_length", "substitute", "is_congruent", "refines",
            "relative_modes", "relative_flatten", "entries", "layout_relative_modes",

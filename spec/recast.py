@@ -20,13 +20,13 @@ Sources: ``cute/layout.hpp`` of the CUTLASS 4.2 headers (the same text on 4.7):
   column-major layout of the flattened shape (so L(result(i)) == 0); none gives ``_1:_0``.
 """
 
-from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.algebra import coalesce, composition, right_inverse
 from layoutcheck.spec.layout import Layout, as_layout
 from layoutcheck.spec.limits import check_enumeration
+
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
 
 __all__ = ["upcast", "downcast", "recast_layout", "max_common_vector", "max_common_layout",
            "nullspace", "compact_col_major"]

@@ -20,15 +20,28 @@ Literal and enumerating, like the rest of the spec.  Sources (CuTe features the 
   spec's ``composed_cosize`` is max C(i) + 1 over the domain (what a buffer must hold).
 """
 
-from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_composed, parse_f2, parse_swizzle
-from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-
 from layoutcheck.spec import tuples as T
-from layoutcheck.spec.algebra import composition, logical_divide, right_inverse, tiled_divide, zipped_divide
+from layoutcheck.spec.algebra import (
+    composition,
+    logical_divide,
+    right_inverse,
+    tiled_divide,
+    zipped_divide,
+)
 from layoutcheck.spec.coords import crd2idx, slice_and_offset
 from layoutcheck.spec.layout import as_layout
 from layoutcheck.spec.limits import check_enumeration
+
+from layoutcheck.composed import (
+    ComposedLayoutBase,
+    F2Layout,
+    Swizzle,
+    parse_composed,
+    parse_f2,
+    parse_swizzle,
+)
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
 
 __all__ = ["Swizzle", "ComposedLayout", "as_swizzle", "as_composed", "swizzle_apply",
            "swizzle_values", "swizzle_span", "is_bijection_on", "is_involution", "make_swizzle",

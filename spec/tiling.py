@@ -45,18 +45,25 @@ Sources, CuTe's documentation and headers (CUTLASS 4.2; the same on 4.7):
   keeps Sw, the slice's offset joining O (layout_composed.hpp's slice_and_offset).
 """
 
-from layoutcheck.composed import ComposedLayoutBase
-from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-from layoutcheck.layout import _
-
 from layoutcheck.spec import tuples as T
-from layoutcheck.spec.algebra import (_append_to, blocked_product, coalesce, composition, raked_product,
-                      right_inverse, zipped_divide)
+from layoutcheck.spec.algebra import (
+    _append_to,
+    blocked_product,
+    coalesce,
+    composition,
+    raked_product,
+    right_inverse,
+    zipped_divide,
+)
 from layoutcheck.spec.coords import crd2idx, idx2crd, slice_and_offset
 from layoutcheck.spec.layout import Layout, as_layout
 from layoutcheck.spec.limits import check_enumeration
 from layoutcheck.spec.recast import compact_col_major
+
+from layoutcheck.composed import ComposedLayoutBase
+from layoutcheck.errors import LayoutError
+from layoutcheck.integers import C
+from layoutcheck.layout import _
 
 __all__ = ["product_each", "make_ordered_layout", "make_layout_like", "tile_to_shape",
            "inner_partition", "outer_partition", "local_tile", "local_partition", "zip_layout",

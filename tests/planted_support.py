@@ -19,13 +19,14 @@ tests/test_planted.py and tests/test_known_precise.py share.
 
 import importlib
 
-from layoutcheck.composed import ComposedLayoutBase, parse_vocab
-from layoutcheck.findings import PREDICATE_MODULES
-from layoutcheck.layout import LayoutBase
+import layoutcheck.oracles.cpp.model as models_cpp
 import layoutcheck.oracles.dsl.findings.algebra as known_dsl
 import layoutcheck.oracles.pycute.model as models
-import layoutcheck.oracles.cpp.model as models_cpp
+from layoutcheck.oracles.known import PREDICATE_MODULES
 from layoutcheck.oracles.protocol import ANSWERS, Outcome, decode_arg, parse_args
+
+from layoutcheck.composed import ComposedLayoutBase, parse_vocab
+from layoutcheck.layout import LayoutBase
 
 MODEL = {"pycute": (models.answer, models.matches),
          "cute-cpp": (models_cpp.answer, models_cpp.matches),

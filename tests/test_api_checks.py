@@ -7,18 +7,16 @@ the op it checks and has to report it, and against impl (no bug) and has to stay
 import types
 
 import pytest
-
-from layoutcheck.findings import find_known
-from layoutcheck.fuzz.checks.coordinates import API_CHECKS
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hseed
 from layoutcheck.fuzz.checks.base import CheckFailed, Skip
-from layoutcheck.fuzz.checks.targets import get_oracle
-from layoutcheck.layout import LayoutBase, Underscore, _, leaves
-from layoutcheck.oracles import parse_args
+from layoutcheck.fuzz.checks.coordinates import API_CHECKS
+from layoutcheck.oracles import get_oracle, parse_args
+from layoutcheck.oracles.known import find_known
 from layoutcheck.oracles.protocol import ANSWERS, Outcome
 from layoutcheck.oracles.pyapi import Call, PyApi
 
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hseed
+from layoutcheck.layout import LayoutBase, Underscore, _, leaves
 
 
 def _draw(strategy, n, seed=3):

@@ -9,11 +9,11 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
-
 import layoutcheck.fuzz.campaign.runner as C
-from layoutcheck.reports.html import render
+import pytest
 from cluster_support import COALESCE_BUG as BROKEN
+
+from layoutcheck.reports.html import render
 
 BROWSER = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))
                 if p), None)

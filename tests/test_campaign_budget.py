@@ -1,19 +1,19 @@
 """The campaign's budget (issue 11 §3, issue 12, issue 14): bounded evaluation, the memoised
 reference, steering away from known regions, adaptive allocation, the report's accounting."""
 
-import pytest
-
-import layoutcheck.fuzz.checks.bounds as bounds
 import layoutcheck.fuzz.campaign.budget as budget
 import layoutcheck.fuzz.campaign.runner as campaign
 import layoutcheck.fuzz.campaign.steer as steer
+import layoutcheck.fuzz.checks.bounds as bounds
 import layoutcheck.fuzz.checks.targets as T
-from layoutcheck.fuzz.checks.base import CheckFailed
-from layoutcheck.fuzz.checks.algebra import BY_NAME
+import pytest
 from layoutcheck.fuzz.campaign.report import summary_lines
-from layoutcheck.layout import LayoutBase
+from layoutcheck.fuzz.checks.algebra import BY_NAME
+from layoutcheck.fuzz.checks.base import CheckFailed
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.module.oracle import PackageOracle
+from layoutcheck.oracles.reference import PackageOracle
+
+from layoutcheck.layout import LayoutBase
 
 L = LayoutBase.parse
 HUGE = L("(1099511627776):(1)")  # 2^40 elements

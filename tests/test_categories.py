@@ -10,13 +10,14 @@ against the layout algebra of sections 2.1-2.3 (``layoutcheck.spec``).
 
 import random
 
-import pytest
-from hypothesis import given, strategies as st
-
 import layoutcheck.spec as spec
-from layoutcheck import LayoutError
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from layoutcheck.spec import categories as K
 from layoutcheck.spec.categories import morphism
+
+from layoutcheck import LayoutError
 
 P = spec.parse
 
@@ -532,6 +533,6 @@ def _text(v):
 def test_example_table_agrees_or_is_a_registered_finding(number, op, printed, compute):
     """The example tables (for ``layoutcheck examples``): each value agrees with the paper,
     or its disagreement is a finding of the register (F-102, F-104)."""
-    from layoutcheck.findings import find_known
+    from layoutcheck.oracles.known import find_known
     if _text(compute()) != printed:
         assert find_known("paper", "examples", number) in ("F-102", "F-104"), number

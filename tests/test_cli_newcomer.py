@@ -59,8 +59,9 @@ def test_plugin_usage_errors(tmp_path):
 
 
 def test_demo_fuzz_section_shows_known_and_both_times(monkeypatch):
-    from layoutcheck.commands import demo
     import layoutcheck.fuzz as F
+
+    from layoutcheck.commands import demo
 
     def fake_campaign(against, budget, seed, progress=None):
         rows = [{"check": "diff.size", "op": "size", "oracle": "impl", "status": "fail",

@@ -8,13 +8,13 @@ import textwrap
 import threading
 import time
 
+import layoutcheck.fuzz.campaign.runner as C
 import pytest
+from layoutcheck.fuzz.campaign.cluster import merge_rows, parse_cluster
+from layoutcheck.fuzz.campaign.report import result_row
 
 from layoutcheck.cli import main
 from layoutcheck.errors import LayoutError
-import layoutcheck.fuzz.campaign.runner as C
-from layoutcheck.fuzz.campaign.cluster import merge_rows, parse_cluster
-from layoutcheck.fuzz.campaign.report import result_row
 
 distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed "
                                   "(pip install 'layoutcheck[cluster]')")
@@ -157,10 +157,10 @@ def _busy_worker(client, token_hint, timeout=60):
 
 
 def test_a_worker_killed_mid_unit_is_retried_and_loses_no_failure(reference):
+    import logging
+
     import dask
     from distributed import Client, LocalCluster
-
-    import logging
     with dask.config.set({"distributed.scheduler.allowed-failures": 2}), \
             LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                          dashboard_address=":0", silence_logs=logging.CRITICAL) as lc, \
@@ -219,8 +219,8 @@ def test_cli_validates_the_cluster_options_before_any_work(capsys):
 
 
 def test_an_unreachable_scheduler_or_redis_is_one_line(capsys, monkeypatch):
-    from cluster_support import free_port
     import layoutcheck.fuzz.campaign.cluster as K
+    from cluster_support import free_port
     monkeypatch.setattr(K, "CONNECT_S", 2.0)
     port = free_port()
     t0 = time.monotonic()

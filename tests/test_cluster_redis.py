@@ -5,12 +5,13 @@ so a failure found by one is replayed first by the others.  The server is a real
 
 import json
 
-import pytest
-
-from cluster_support import COALESCE_BUG as BROKEN, redis_binary, redis_server
-from layoutcheck.errors import LayoutError
 import layoutcheck.fuzz.campaign.runner as C
+import pytest
+from cluster_support import COALESCE_BUG as BROKEN
+from cluster_support import redis_binary, redis_server
 from layoutcheck.fuzz.campaign.exampledb import KEY_PREFIX, open_store, parse_redis_url
+
+from layoutcheck.errors import LayoutError
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed "
                             "(pip install 'layoutcheck[cluster]')")

@@ -1,10 +1,11 @@
 """compare() on the answer kinds of issue 11: ints, bools, IntTuples (structural), values,
 (layout, offset) pairs, and the required level of every new op."""
 
-from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, _
 from layoutcheck.oracles import OPS, REQUIRED, compare
 from layoutcheck.oracles.protocol import ANSWERS, Outcome
+
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase, _
 
 
 def test_inttuples_compare_structurally():

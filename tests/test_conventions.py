@@ -7,10 +7,11 @@ bug is never declared a convention."""
 import fnmatch
 
 import pytest
+from layoutcheck.oracles.conventions import Convention
+from layoutcheck.oracles.implementations import CONVENTIONS, conventions_for
+from layoutcheck.oracles.protocol import OPS
 
 from layoutcheck.findings import load, match_tables
-from layoutcheck.oracles.conventions import CONVENTIONS, Convention, conventions_for
-from layoutcheck.oracles.protocol import OPS
 
 BY_ID = {f["id"]: f for f in load()}
 ORACLES = sorted(CONVENTIONS)

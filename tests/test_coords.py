@@ -2,16 +2,16 @@
 documentation, the refusals (LayoutError conditions), spec == impl on generated inputs, and
 the text codec of the new argument kinds."""
 
+import layoutcheck.fuzz.strategies.coordinates as CS
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from layoutcheck.oracles.protocol import decode_arg, format_arg, parse_args
 
 from layoutcheck import LayoutError
 from layoutcheck import impl as I
 from layoutcheck import spec as S
-import layoutcheck.fuzz.strategies.coordinates as CS
 from layoutcheck.layout import LayoutBase, _
-from layoutcheck.oracles.protocol import decode_arg, format_arg, parse_args
 
 BOTH = pytest.mark.parametrize("M", [S, I], ids=["spec", "impl"])
 

@@ -3,10 +3,16 @@ through ``CuteCppOracle.case_mix`` (``oracles/cpp/cases.py``), set by $LAYOUTCHE
 No compile: the campaign test runs the impl oracle under cute-cpp's (batched) name."""
 
 import pytest
+from layoutcheck.oracles import get_oracle, parse_args
+from layoutcheck.oracles.cpp.cases import (
+    MIX_ENV,
+    campaign_mix,
+    mix_setting,
+    retype,
+    staticness,
+)
 
 from layoutcheck import LayoutError
-from layoutcheck.oracles import get_oracle, parse_args
-from layoutcheck.oracles.cpp.cases import MIX_ENV, campaign_mix, mix_setting, retype, staticness
 
 
 def test_mix_setting_parses_the_variable(monkeypatch):

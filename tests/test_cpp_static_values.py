@@ -3,12 +3,12 @@ that the compiler names (``lc::static_values`` in prelude.hpp), the same ``L(i)`
 driver program computes at run time; a static pass that does not compile hands the case to a
 driver, never answers it as CuTe's rejection.  Kernels are cached in $LAYOUTCHECK_CACHE."""
 
-import pytest
-
-from layoutcheck import spec
-from layoutcheck.oracles import get_oracle, parse_args
 import layoutcheck.oracles.cpp.codegen as cpp_codegen
 import layoutcheck.oracles.cpp.driver as cpp_driver
+import pytest
+from layoutcheck.oracles import get_oracle, parse_args
+
+from layoutcheck import spec
 
 ORACLE = get_oracle("cute-cpp")
 needs_cpp = pytest.mark.skipif(bool(ORACLE.unavailable_reason()),

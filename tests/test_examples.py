@@ -3,14 +3,14 @@
 import json
 
 import pytest
-
-from layoutcheck.cli import main
-from layoutcheck.findings import load
 from layoutcheck.spec import algebra as A
 from layoutcheck.spec import flat as F
 from layoutcheck.spec.basic import concat
 from layoutcheck.spec.examples import EXAMPLES, run_examples
 from layoutcheck.spec.layout import parse, values
+
+from layoutcheck.cli import main
+from layoutcheck.findings import load
 
 
 @pytest.fixture(scope="module")

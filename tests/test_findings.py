@@ -17,17 +17,16 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from layoutcheck import LayoutError, spec
-from layoutcheck.findings import (PREDICATES, REGISTER_PATH, STATUSES, SYMPTOMS, _load_predicates,
-                                  find_known, find_region, lineage, load, match_tables)
-from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.known import PREDICATES, SYMPTOMS, find_known, find_region
 from layoutcheck.oracles.protocol import OPS, Outcome, parse_args
-
 from planted_support import split_top
+
+from layoutcheck import LayoutError, spec
+from layoutcheck.findings import REGISTER_PATH, STATUSES, lineage, load, match_tables
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase
 
 TESTS = Path(__file__).parent
 MATCH_KEYS = {"oracles", "op", "check", "when", "answer"}
@@ -40,7 +39,6 @@ STATUS_FOR_KIND = {"implementation-bug": {"confirmed-bug", "upstream-reported", 
 
 FINDINGS = load()
 IDS = [f["id"] for f in FINDINGS]
-_load_predicates()
 # (finding, match table) for every table that names a predicate
 WHEN_TABLES = [(f, m) for f in FINDINGS for m in match_tables(f) if m.get("when")]
 
@@ -212,7 +210,7 @@ def _answer_source(oracle):
         from layoutcheck.oracles.cpp.model import answer
         return answer
     if oracle == "cute-dsl":
-        from layoutcheck.oracles.dsl.findings.algebra import answer
+        from layoutcheck.oracles.dsl.model import answer
         return answer
     return None
 
@@ -437,6 +435,7 @@ def test_cute_divide_findings_F038_F075(op, texts, fid):
 def test_docs_findings_table_is_the_register():
     """docs/FINDINGS.md (linked from the README) is the register's current table."""
     from pathlib import Path
+
     from layoutcheck.reports.findings_table import markdown
     path = Path(__file__).resolve().parents[1] / "docs" / "FINDINGS.md"
     assert path.read_text() == markdown(), "regenerate: python -m layoutcheck.reports.findings_table > docs/FINDINGS.md"

@@ -8,12 +8,14 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 import pytest
-
-from layoutcheck.cli import main
-from layoutcheck.findings import find_known, load
 from layoutcheck.fuzz.campaign.runner import run_campaign
 from layoutcheck.fuzz.checks.algebra import CHECKS
-from layoutcheck.fuzz.checks.targets import decode, encode, get_oracle, table
+from layoutcheck.fuzz.checks.targets import decode, encode, table
+from layoutcheck.oracles import get_oracle
+from layoutcheck.oracles.known import find_known
+
+from layoutcheck.cli import main
+from layoutcheck.findings import load
 from layoutcheck.layout import LayoutBase
 
 # A realistic bug: coalesce merges two modes when s_i * d_i == d_{i+1} is *not* checked,
@@ -266,7 +268,7 @@ def test_cute_findings_reproduce(oracle, op, texts):
     if o.unavailable_reason():
         pytest.skip(o.unavailable_reason())
     args = decode(texts)
-    from layoutcheck.fuzz.checks.targets import reference_for
+    from layoutcheck.oracles.reference import reference_for
     spec_out = reference_for(oracle, get_oracle("spec")).run(op, *args)  # spec, CuTe's sense
     out = o.run(op, *args)
     assert (out.kind, str(out.value)) != (spec_out.kind, str(spec_out.value))

@@ -4,11 +4,12 @@ cannot be built is not "the bug is present"."""
 
 import json
 
-from layoutcheck.cli import main
 from layoutcheck.fuzz.campaign.report import oracle_stats
-from layoutcheck.fuzz.checks.targets import reference_for
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.protocol import parse_args
+from layoutcheck.oracles.reference import reference_for
+
+from layoutcheck.cli import main
 
 
 def test_unreached_pairs_exit_2_unless_allowed(tmp_path, monkeypatch, capsys):
@@ -56,6 +57,7 @@ def test_oracle_counters_do_not_replace_the_harness_counts():
 
 def test_a_reproducer_that_cannot_be_built_is_not_the_bug(tmp_path):
     from layoutcheck.oracles.cpp.toolchain import Toolchain
+
     from layoutcheck.reports.reproducers import build_and_run
     if Toolchain(None).unavailable_reason():
         import pytest
@@ -70,6 +72,7 @@ def test_every_command_help_prints(capsys):
     """`--help` of every command prints its usage and exits 0 (a '%' in a help text once made
     argparse raise a traceback)."""
     import pytest
+
     from layoutcheck.cli import COMMANDS
     for name in COMMANDS:
         with pytest.raises(SystemExit) as e:
@@ -83,6 +86,7 @@ def test_cute_cpp_underscore_answer_is_a_wrong_kind_not_a_crash():
     the diff check), not an unreadable one (a crash)."""
     from layoutcheck.oracles.cpp.oracle import _outcome
     from layoutcheck.oracles.protocol import is_invalid_answer
+
     from layoutcheck.layout import _
     out = _outcome(("crd2idx", (_, 1)), "T ?_")
     assert out.kind == "raised" and is_invalid_answer(out)

@@ -5,9 +5,9 @@ import json
 import os
 
 import pytest
+from layoutcheck.gpu_checks.execute import device_unavailable_reason
 
 from layoutcheck.cli import main
-from layoutcheck.gpu_checks.execute import device_unavailable_reason
 
 SMALL = ["--count", "20", "--cute-count", "12", "--backend", "nvrtc"]  # cached by other tests
 

@@ -6,15 +6,20 @@ import random
 import numpy as np
 import pytest
 from hypothesis import given
-
-from layoutcheck import LayoutError, spec
 from layoutcheck.gpu_checks import checks as K
 from layoutcheck.gpu_checks import generate as G
 from layoutcheck.gpu_checks.execute import HostModule
-from layoutcheck.gpu_checks.kernels import MAX_RANK, CuteCase, address_source, flat_modes
+from layoutcheck.gpu_checks.kernels import (
+    MAX_RANK,
+    CuteCase,
+    address_source,
+    flat_modes,
+)
 from layoutcheck.gpu_checks.throughput import large_layouts, reference_offsets
-from layoutcheck.layout import LayoutBase
 from layoutcheck.spec import parse, values
+
+from layoutcheck import LayoutError, spec
+from layoutcheck.layout import LayoutBase
 
 WORKLOAD = K.workload(seed=0, count=20, cute_count=12)  # same sources as test_gpu_compile
 

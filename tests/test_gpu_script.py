@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from layoutcheck.gpu_checks import toolchain as T
 
 SCRIPT = Path(T.SOURCE_DIR) / "run_on_device.sh"

@@ -7,13 +7,23 @@ limit above the current size)."""
 import unicodedata
 
 import pytest
-
 from hostile_support import CaseTimeout, capped
+from layoutcheck.spec.limits import (
+    DEFAULT_LIMIT,
+    ENUMERATION_CONDITION,
+    enumeration_limit,
+    set_enumeration_limit,
+)
+
 from layoutcheck import LayoutError, parse, spec
 from layoutcheck.layout import LayoutBase
-from layoutcheck.notation import MAX_DEPTH, MAX_DIGITS, MAX_TEXT, parse_tile_parts, parse_tuple
-from layoutcheck.spec.limits import (DEFAULT_LIMIT, ENUMERATION_CONDITION, enumeration_limit,
-                                     set_enumeration_limit)
+from layoutcheck.notation import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_TEXT,
+    parse_tile_parts,
+    parse_tuple,
+)
 
 PARSERS = {"parse": parse, "parse_tuple": parse_tuple, "parse_tile_parts": parse_tile_parts,
            "LayoutBase.parse": LayoutBase.parse, "spec.parse_tiler": spec.parse_tiler}
@@ -162,9 +172,8 @@ def test_limit_is_configurable_and_restorable(monkeypatch):
 # --- the strategies keep the README's promises ------------------------------------------
 
 def test_default_strategies_yield_what_the_ops_accept():
-    from hypothesis import given, settings
-
     import layoutcheck.fuzz.strategies.layouts as lst
+    from hypothesis import given, settings
 
     @settings(max_examples=40, deadline=None)
     @given(lst.composable_pairs())

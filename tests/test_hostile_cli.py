@@ -10,7 +10,6 @@ import sys
 import time
 
 import pytest
-
 from hostile_support import ROOT, assert_bad_input, cli
 
 DEEP = "(" * 400 + "1" + ")" * 400

@@ -10,12 +10,20 @@ import os
 import time
 
 import pytest
-
-from hostile_support import (AT_IMPORT, FAST_ENV, HOSTILE_MODULES, SHORT_START, assert_bad_input,
-                             assert_not_green, cli, module_dir)
-from layoutcheck.layout import LayoutBase
+from hostile_support import (
+    AT_IMPORT,
+    FAST_ENV,
+    HOSTILE_MODULES,
+    SHORT_START,
+    assert_bad_input,
+    assert_not_green,
+    cli,
+    module_dir,
+)
 from layoutcheck.oracles import Outcome, get_oracle
 from layoutcheck.oracles.isolation import IsolatedOracle
+
+from layoutcheck.layout import LayoutBase
 
 SLOW = bool(os.environ.get("LAYOUTCHECK_SLOW"))
 INPUT = "(2,2):(1,2)"
@@ -106,8 +114,9 @@ def test_worker_stdout_is_not_the_harness_stdout(hostile, capfd):
 
 
 def test_timeout_is_configurable_and_validated(monkeypatch):
-    from layoutcheck.errors import LayoutError
     from layoutcheck.oracles.isolation import case_timeout
+
+    from layoutcheck.errors import LayoutError
     monkeypatch.setenv("LAYOUTCHECK_ORACLE_TIMEOUT", "2.5")
     assert case_timeout() == 2.5
     for bad in ("nan", "inf", "-1", "0", "x", "1e9"):

@@ -11,12 +11,12 @@ import xml.etree.ElementTree as ET
 from html import escape
 from html.parser import HTMLParser
 
+import layoutcheck.fuzz.campaign.runner as C
 import pytest
+from cluster_support import COALESCE_BUG as BROKEN
 
 from layoutcheck.cli import main
-import layoutcheck.fuzz.campaign.runner as C
 from layoutcheck.reports.html import render, verdict
-from cluster_support import COALESCE_BUG as BROKEN
 
 VOID = {"meta", "br", "img", "input", "link", "hr", "col", "area", "base", "wbr", "source"}
 ORACLE = "module:lc_html_broken"

@@ -5,14 +5,15 @@ impl itself."""
 
 import tracemalloc
 
+import layoutcheck.impl as I
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from layoutcheck.impl import layout as impl_layout  # the module under test, for _TABLE
 
-import layoutcheck.impl as I
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.impl import layout as impl_layout  # the module under test, for _TABLE
 
 
 def phi_by_definition(shape, stride, i):

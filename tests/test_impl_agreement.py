@@ -6,12 +6,13 @@ staticness; arrays by their entries).  An operation that spec does not have yet 
 with the reason "spec has no NAME yet", never passed.
 """
 
-import numpy as np
-import pytest
-from hypothesis import assume, given, strategies as st
-
 import layoutcheck.impl as I
 import layoutcheck.spec as S
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase
 

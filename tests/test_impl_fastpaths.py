@@ -18,15 +18,16 @@ domain (the exact fallback of composition and ``values`` are made to fail).
 import sys
 from pathlib import Path
 
-import pytest
-from hypothesis import given, strategies as st
-
 import layoutcheck.impl as I
 import layoutcheck.impl.algebra as IA
 import layoutcheck.impl.compose as IC
 import layoutcheck.spec as S
-from layoutcheck.errors import LayoutError
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from layoutcheck.fuzz.strategies.layouts import divide_args, layouts, product_args
+
+from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 

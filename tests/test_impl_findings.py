@@ -6,10 +6,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 import layoutcheck.impl as I
 import layoutcheck.spec as S
+import pytest
 
 _CUDA = Path("/usr/local/cuda-13.0/include")
 

@@ -15,24 +15,28 @@ import os
 import re
 import textwrap
 
+import layoutcheck.oracles.cpp.model as models_cpp
+import layoutcheck.oracles.dsl.findings.algebra as known_dsl
+import layoutcheck.oracles.pycute.model as models
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
+from layoutcheck.fuzz.campaign.recognise import known_failure
+from layoutcheck.fuzz.checks.algebra import _STRATS, BY_NAME, CheckFailed
+from layoutcheck.oracles import get_oracle, parse_args
+from layoutcheck.oracles.known import PREDICATES, explain, find_known, find_region
+from layoutcheck.oracles.postconditions import (
+    is_left_inverse,
+    is_quasi_inverse,
+    is_weak_complement,
+)
+from layoutcheck.oracles.protocol import OPS, Outcome
+from layoutcheck.oracles.reference import reference_for
+from planted_support import MODEL, module_rows, split_top
 
 from layoutcheck import spec
-from layoutcheck.findings import (PREDICATES, explain, find_known, find_region, is_left_inverse,
-                                  is_quasi_inverse, is_weak_complement, load, match_tables)
-from layoutcheck.fuzz.checks.algebra import BY_NAME, _STRATS, CheckFailed
-from layoutcheck.fuzz.campaign.recognise import known_failure
-from layoutcheck.fuzz.checks.targets import reference_for
+from layoutcheck.findings import load, match_tables
 from layoutcheck.layout import LayoutBase
-from layoutcheck.oracles import get_oracle, parse_args
-import layoutcheck.oracles.pycute.model as models
-import layoutcheck.oracles.cpp.model as models_cpp
-import layoutcheck.oracles.dsl.findings.algebra as known_dsl
-from layoutcheck.oracles.protocol import OPS, Outcome
-
-from planted_support import MODEL, module_rows, split_top
 
 P = LayoutBase.parse
 

@@ -10,17 +10,22 @@ import random
 from fractions import Fraction
 from itertools import product
 
-import pytest
-from hypothesis import given, strategies as st
-
 import layoutcheck.spec as spec
-from layoutcheck import LayoutError
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from layoutcheck.spec import categories as K
-from layoutcheck.spec.mutual_refinement import (compose_by_mutual_refinement, compose_general,
-                                                general_weak_composite,
-                                                is_admissible_for_composition,
-                                                is_mutual_refinement, mutual_refinement,
-                                                weak_composite)
+from layoutcheck.spec.mutual_refinement import (
+    compose_by_mutual_refinement,
+    compose_general,
+    general_weak_composite,
+    is_admissible_for_composition,
+    is_mutual_refinement,
+    mutual_refinement,
+    weak_composite,
+)
+
+from layoutcheck import LayoutError
 
 P = spec.parse
 

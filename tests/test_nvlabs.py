@@ -11,15 +11,17 @@ checkout of their own and always run.
 import os
 import sys
 
+import layoutcheck.oracles.nvlabs.oracle as NV
 import pytest
+from layoutcheck.fuzz.checks.targets import table
+from layoutcheck.oracles import OPS, compare, get_oracle, parse_args
+from layoutcheck.oracles.implementations import CONVENTIONS
+from layoutcheck.oracles.known import PREDICATES, SYMPTOMS, explain
+from layoutcheck.oracles.reference import reference_for
 
 from layoutcheck import LayoutError, spec
-from layoutcheck.findings import PREDICATES, SYMPTOMS, _load_predicates, explain, load, match_tables
+from layoutcheck.findings import load, match_tables
 from layoutcheck.layout import LayoutBase
-from layoutcheck.oracles import OPS, compare, get_oracle, parse_args
-import layoutcheck.oracles.nvlabs.oracle as NV
-from layoutcheck.oracles.conventions import CONVENTIONS
-from layoutcheck.fuzz.checks.targets import reference_for, table
 
 P = LayoutBase.parse
 PKG, HOW = NV.locate()
@@ -228,7 +230,6 @@ def test_conventions_name_nvlabs_convention_findings_and_cite_sources():
 
 @pytest.mark.parametrize("f", NV_FINDINGS, ids=[f["id"] for f in NV_FINDINGS])
 def test_finding_fields(f):
-    _load_predicates()
     assert f["status"] == ("confirmed-bug" if f["kind"] == "implementation-bug" else "convention")
     assert f["seen_on"] and all("snapshot" in s and "re-checked" in s for s in f["seen_on"])
     r = f["repro"]

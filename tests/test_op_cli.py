@@ -4,10 +4,10 @@ import json
 import textwrap
 
 import pytest
+from layoutcheck.oracles import get_oracle
 
 from layoutcheck import spec
 from layoutcheck.cli import main
-from layoutcheck.oracles import get_oracle
 
 
 def run(capsys, *argv):
@@ -126,7 +126,7 @@ def test_spec_refusing_by_size_falls_back_to_impl_and_says_so(capsys):
 
 def test_crashed_oracle_is_never_a_known_finding(capsys, monkeypatch):
     from layoutcheck.oracles import Outcome
-    from layoutcheck.oracles.module.oracle import PackageOracle
+    from layoutcheck.oracles.reference import PackageOracle
     monkeypatch.setattr(PackageOracle, "_run_many",
                         lambda self, cases: [Outcome.crashed("killed by SIGSEGV")] * len(cases))
     monkeypatch.setattr("layoutcheck.oracles.verdict", lambda *a: ("known", "F-999"))

@@ -4,13 +4,22 @@ comparison levels (issue 5)."""
 import textwrap
 
 import pytest
+from layoutcheck.oracles import (
+    LEVELS,
+    ORACLE_NAMES,
+    REQUIRED,
+    Outcome,
+    available_oracles,
+    compare,
+    get_oracle,
+    parse_args,
+)
+from layoutcheck.oracles.known import verdict
+from layoutcheck.oracles.protocol import OPS, format_arg
 
 from layoutcheck import LayoutError, spec
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
-from layoutcheck.oracles import (LEVELS, ORACLE_NAMES, REQUIRED, Outcome, available_oracles,
-                                 compare, get_oracle, parse_args, verdict)
-from layoutcheck.oracles.protocol import OPS, format_arg
 
 L = LayoutBase.parse
 

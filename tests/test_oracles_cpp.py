@@ -9,17 +9,17 @@ compile" exercise the parsers and the classification on text alone.
 
 import os
 
+import layoutcheck.oracles.cpp.codegen as cpp_codegen
+import layoutcheck.oracles.cpp.driver as cpp_driver
+import layoutcheck.oracles.cpp.oracle as cute_cpp
+import layoutcheck.oracles.cpp.toolchain as cpp_toolchain
 import pytest
+from layoutcheck.oracles import compare, get_oracle, parse_args
+from layoutcheck.oracles.known import verdict
 
 from layoutcheck import LayoutError, spec
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
-from layoutcheck.oracles import compare, get_oracle
-import layoutcheck.oracles.cpp.codegen as cpp_codegen
-import layoutcheck.oracles.cpp.driver as cpp_driver
-import layoutcheck.oracles.cpp.toolchain as cpp_toolchain
-from layoutcheck.oracles import parse_args, verdict
-import layoutcheck.oracles.cpp.oracle as cute_cpp
 
 ORACLE = get_oracle("cute-cpp")
 needs_cpp = pytest.mark.skipif(bool(ORACLE.unavailable_reason()),

@@ -1,11 +1,11 @@
 """The cute-dsl oracle: the CuTe DSL's layout algebra at trace time, no GPU (issue 5)."""
 
 import pytest
+from layoutcheck.oracles import compare, get_oracle, parse_args
 
 from layoutcheck import spec
 from layoutcheck.integers import C
 from layoutcheck.layout import leaves
-from layoutcheck.oracles import compare, get_oracle, parse_args
 
 ORACLE = get_oracle("cute-dsl")
 pytestmark = pytest.mark.skipif(bool(ORACLE.unavailable_reason()),
@@ -39,7 +39,7 @@ def test_dsl_adapter():
 
 
 def test_dsl_product_with_tile_tuple_is_known():
-    from layoutcheck.oracles import verdict
+    from layoutcheck.oracles.known import verdict
     op, args = "zipped_product", parse_args("zipped_product", ["(_4,_6):(_1,_4)", "(_2:_1,_3:_1)"])
     tup, one = ORACLE.run_many([(op, args), (op, parse_args(op, ["(_4,_6):(_1,_4)", "(_2,_3):(_1,_2)"]))])
     assert tup.kind == "raised" and "must be a Value" in tup.message  # F-051

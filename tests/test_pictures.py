@@ -74,8 +74,9 @@ def test_tv_picture_puts_each_thread_value_where_the_layout_sends_it():
 
 
 def test_banks_follow_the_spec_bank_model():
-    from layoutcheck.composed import parse_smem
     from layoutcheck.spec.banks import bank_grid
+
+    from layoutcheck.composed import parse_smem
     for text, width in (("Sw<3,4,3> o _0 o (8,64):(64,1)", 2), ("(8,32):(32,1)", 4),
                         ("(8,32):(1,8)", 8)):
         smem = parse_smem(text)
@@ -139,6 +140,7 @@ def test_the_readme_picture_of_F030_is_what_the_code_draws():
     against the real headers) against the spec's A(B(i))."""
     import layoutcheck.oracles.cpp.model as models_cpp
     from layoutcheck.oracles.protocol import format_value
+
     from layoutcheck.layout import LayoutBase
     A, B = LayoutBase.parse("(_3,_4):(_1,_10)"), LayoutBase.parse("_4:_2")
     answer = format_value("composition", models_cpp.answer("composition", A, B).value)

@@ -7,12 +7,21 @@ import sys
 
 import pytest
 import z3
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from layoutcheck.proofs import (
+    CATALOGUE,
+    Lemma,
+    Query,
+    expected_outcome_met,
+    get_lemma,
+    run,
+    solve,
+)
+from layoutcheck.proofs.symbolic import fresh_layout
 
 from layoutcheck import LayoutError, spec
 from layoutcheck.cli import main
-from layoutcheck.proofs import CATALOGUE, Lemma, Query, expected_outcome_met, get_lemma, run, solve
-from layoutcheck.proofs.symbolic import fresh_layout
 
 QUICK_RANK = 3
 
@@ -268,7 +277,8 @@ def test_induction_proves_a_lemma_whose_high_rank_query_is_unknown():
 def test_a_broken_encoding_is_not_proved(monkeypatch):
     # non-vacuity: coalesce with every stride off by one must not prove; z3's models do not
     # re-check on the spec (whose coalesce is right), so the rows are unknown, not refuted
-    from layoutcheck.proofs import lemmas as LM, run_lemma
+    from layoutcheck.proofs import lemmas as LM
+    from layoutcheck.proofs import run_lemma
     from layoutcheck.proofs.symbolic import Mode, SymLayout
     orig = LM._coalesce_branch
 

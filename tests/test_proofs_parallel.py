@@ -7,11 +7,16 @@ from pathlib import Path
 
 import pytest
 import z3
+from layoutcheck.proofs import get_lemma, run
+from layoutcheck.proofs.runner import (
+    INCREMENTAL,
+    NO_GROEBNER,
+    _Incremental,
+    fresh_context,
+    solve,
+)
 
 from layoutcheck.cli import main
-from layoutcheck.proofs import get_lemma, run
-from layoutcheck.proofs.runner import (INCREMENTAL, NO_GROEBNER, _Incremental, fresh_context,
-                                      solve)
 
 KEY = ("lemma", "rank", "result", "counterexample", "for_all_ranks", "queries", "as_expected",
        "note")

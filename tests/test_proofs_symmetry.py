@@ -5,12 +5,15 @@ import itertools
 
 import pytest
 import z3
-
 from layoutcheck.proofs import get_lemma
-from layoutcheck.proofs.lemmas import (_coalesce_patterns, _compact_if_patterns, _q_coalesce_coalesced,
-                                      _q_coalesce_idempotent, _q_compact_if)
+from layoutcheck.proofs.lemmas import (
+    _coalesce_patterns,
+    _compact_if_patterns,
+    _q_coalesce_coalesced,
+    _q_coalesce_idempotent,
+    _q_compact_if,
+)
 from layoutcheck.proofs.runner import fresh_context, solve
-
 
 _AC = (z3.Z3_OP_ADD, z3.Z3_OP_MUL, z3.Z3_OP_AND, z3.Z3_OP_OR)
 _COMMUTATIVE = (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT)

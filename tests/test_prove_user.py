@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from layoutcheck import LayoutError, spec
-from layoutcheck.cli import main
 from layoutcheck.proofs.expr import parse_assumptions, parse_expr, parse_layout
 from layoutcheck.proofs.problem import Problem
 from layoutcheck.proofs.user import _parse, prove
+
+from layoutcheck import LayoutError, spec
+from layoutcheck.cli import main
 
 SLOW = os.environ.get("LAYOUTCHECK_SLOW") == "1"
 SM80_C = "((4,8),(2,2)):((32,1),(16,8))"

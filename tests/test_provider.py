@@ -4,15 +4,15 @@ finds is replayed and shrunk by hypothesis exactly as on hypothesis' own provide
 
 import random
 
-import pytest
-
-import layoutcheck.fuzz.campaign.runner as campaign
 import layoutcheck.fuzz.campaign.provider as P
+import layoutcheck.fuzz.campaign.runner as campaign
+import pytest
 from layoutcheck.fuzz.checks.algebra import BY_NAME
-from layoutcheck.layout import LayoutBase, leaves
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.module.oracle import PackageOracle
+from layoutcheck.oracles.reference import PackageOracle
+
+from layoutcheck.layout import LayoutBase, leaves
 
 pytestmark = pytest.mark.skipif(P.BACKEND == "hypothesis",
                                 reason="this hypothesis takes no backend setting")

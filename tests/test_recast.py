@@ -2,11 +2,11 @@
 16): the spec against CuTe's documented and printed values, impl against the spec, and the
 laws of the vectorization helpers by enumeration."""
 
+import layoutcheck.fuzz.strategies.swizzle as V
 import pytest
 from hypothesis import given, settings
 
 from layoutcheck import LayoutError, impl, spec
-import layoutcheck.fuzz.strategies.swizzle as V
 from layoutcheck.layout import LayoutBase
 
 BOTH = pytest.mark.parametrize("m", [spec, impl], ids=["spec", "impl"])

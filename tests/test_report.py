@@ -10,11 +10,11 @@ import json
 import re
 
 import pytest
+from layoutcheck.oracles import get_oracle
 
 import layoutcheck.reports.reproducers as R
 from layoutcheck.cli import main
 from layoutcheck.findings import load
-from layoutcheck.oracles import get_oracle
 
 CPP = get_oracle("cute-cpp")
 needs_cpp = pytest.mark.skipif(bool(CPP.unavailable_reason()), reason=str(CPP.unavailable_reason()))

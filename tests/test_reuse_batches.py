@@ -8,16 +8,16 @@
   the oracle's ``prepare`` at once, and the batch they came from is the one judged first.
 """
 
-import pytest
-
 import layoutcheck.fuzz.campaign.runner as campaign
+import pytest
 from layoutcheck.fuzz.campaign.batched import draw_cases
 from layoutcheck.fuzz.checks.algebra import BY_NAME
-from layoutcheck.fuzz.checks.targets import case_key, decode
-from layoutcheck.layout import LayoutBase
+from layoutcheck.fuzz.checks.targets import decode
 from layoutcheck.oracles.cpp.cases import retype, staticness
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.module.oracle import PackageOracle
+from layoutcheck.oracles.reference import PackageOracle, case_key
+
+from layoutcheck.layout import LayoutBase
 
 
 class Batched(PackageOracle):
@@ -63,9 +63,8 @@ def test_a_reuse_pool_is_seeded_and_its_neighbours_keep_the_nesting_mostly():
 def test_a_reuse_pool_draws_what_conjecture_data_draws(check, monkeypatch):
     """batched._recorder's fast integer and boolean choices: the same cases and the same
     choices as hypothesis' ConjectureData, fresh and as neighbours of an earlier pool."""
-    from hypothesis.internal.conjecture.data import ConjectureData
-
     import layoutcheck.fuzz.campaign.batched as batched
+    from hypothesis.internal.conjecture.data import ConjectureData
     fast = batched._recorder()
     assert fast is not ConjectureData and issubclass(fast, ConjectureData)
     strategy = BY_NAME[check].strategy()
@@ -82,7 +81,6 @@ def test_a_reuse_pool_draws_what_conjecture_data_draws(check, monkeypatch):
 
 def test_a_recorder_that_draws_otherwise_is_not_used():
     from hypothesis.internal.conjecture.data import ConjectureData
-
     from layoutcheck.fuzz.campaign.batched import _same_draws
 
     class Off(ConjectureData):
@@ -303,7 +301,7 @@ def test_no_stage_starts_past_the_deadline():
     """A law's later calls need earlier answers (prefetch stages): past the deadline the
     waiting cases are returned, to be dropped, instead of another compile round."""
     from layoutcheck.fuzz.campaign.batched import Prefetching, prefetch
-    from layoutcheck.fuzz.checks.targets import get_oracle
+    from layoutcheck.oracles import get_oracle
     proxy = Prefetching(Batched())
     check = BY_NAME["law.composition.associative"]
     cases = draw_cases(check.strategy(), 8, 1)

@@ -5,16 +5,17 @@ non-tractable layouts), preconditions, and the CuTe-sense options."""
 import itertools
 
 import pytest
-from hypothesis import given, strategies as st
-
-from layoutcheck.errors import LayoutError
+from hypothesis import given
+from hypothesis import strategies as st
 from layoutcheck.spec import algebra as A
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import nested as N
 from layoutcheck.spec import tuples as T
-from layoutcheck.spec.basic import sort, squeeze
 from layoutcheck.spec.algebra import _
+from layoutcheck.spec.basic import sort, squeeze
 from layoutcheck.spec.layout import Layout, cosize, parse, values
+
+from layoutcheck.errors import LayoutError
 
 SHAPES = st.sampled_from([1, 2, 2, 3, 4])
 STRIDES = st.sampled_from([0, 1, 1, 2, 3, 4, 6, 8, 16])

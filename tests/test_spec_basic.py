@@ -6,10 +6,10 @@ import itertools
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from layoutcheck.spec import tuples as T
 
 from layoutcheck import LayoutError
 from layoutcheck import spec as S
-from layoutcheck.spec import tuples as T
 
 P = S.parse
 

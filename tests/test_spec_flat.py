@@ -2,12 +2,13 @@
 proves, checked by enumeration on generated layouts (awkward ones included)."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from layoutcheck.errors import LayoutError
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from layoutcheck.spec import flat as F
 from layoutcheck.spec.basic import concat, sort, squeeze
 from layoutcheck.spec.layout import Layout, parse, values
+
+from layoutcheck.errors import LayoutError
 
 SHAPES = st.sampled_from([1, 1, 2, 2, 3, 4])
 STRIDES = st.sampled_from([0, 1, 1, 2, 3, 4, 6, 8, 12, 16])

@@ -5,10 +5,10 @@ import itertools
 import operator
 
 import pytest
+from layoutcheck.spec import integers as I
 
 from layoutcheck import LayoutError
 from layoutcheck.integers import C, CBool
-from layoutcheck.spec import integers as I
 
 
 def kind(x):

@@ -6,10 +6,10 @@ import itertools
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from layoutcheck.spec import tuples as T
 
 from layoutcheck import C, LayoutError
 from layoutcheck import spec as S
-from layoutcheck.spec import tuples as T
 
 s2xh4 = S.parse("(2,(2,2)):(4,(2,1))")
 

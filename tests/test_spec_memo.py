@@ -2,14 +2,14 @@
 static and dynamic integers are kept apart, a kept refusal is raised again as it was, the
 enumeration limit is part of the key, and a table read equals the point-by-point Phi."""
 
-import pytest
-
 import layoutcheck.spec as S
-from layoutcheck.errors import LayoutError
+import pytest
 from layoutcheck.spec import algebra as A
 from layoutcheck.spec import layout as LY
 from layoutcheck.spec import memo
 from layoutcheck.spec.limits import set_enumeration_limit
+
+from layoutcheck.errors import LayoutError
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,12 @@
 """Nested tuples, paper 2.2: substitution, congruence, refinement, relative modes."""
 
 import pytest
-from hypothesis import given, strategies as st
-
-from layoutcheck.errors import LayoutError
+from hypothesis import given
+from hypothesis import strategies as st
 from layoutcheck.spec import nested as N
 from layoutcheck.spec import tuples as T
+
+from layoutcheck.errors import LayoutError
 
 
 @st.composite

@@ -7,17 +7,17 @@ up to the ``_`` marks (so the tuple structure, ``8:1`` vs ``(8):(1)``, is the sa
 Nothing here needs a compiler; the comparison with CuTe C++ itself is recorded in F-110.
 """
 
+import layoutcheck.fuzz.strategies.layouts as lst
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from layoutcheck.spec import flat as F
+from layoutcheck.spec.integers import is_static
 
 from layoutcheck import spec as S
 from layoutcheck.errors import LayoutError
-import layoutcheck.fuzz.strategies.layouts as lst
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
-from layoutcheck.spec import flat as F
-from layoutcheck.spec.integers import is_static
 
 
 def retype(x, kind):

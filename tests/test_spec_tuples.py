@@ -4,11 +4,10 @@ polymorphic observers of spec/layout.py)."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from layoutcheck.spec import tuples as T
 
 from layoutcheck import C, LayoutError
 from layoutcheck import spec as S
-from layoutcheck.spec import tuples as T
-
 
 # --- seed 000: the rank / depth / size table --------------------------------------------
 

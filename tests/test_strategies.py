@@ -2,14 +2,14 @@
 
 from collections import Counter
 
+import layoutcheck.fuzz.strategies.layouts as S
+import layoutcheck.spec as spec
 import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
-
-import layoutcheck.spec as spec
-import layoutcheck.fuzz.strategies.layouts as S
-from layoutcheck.errors import LayoutError
 from layoutcheck.fuzz.checks.targets import table
+
+from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 

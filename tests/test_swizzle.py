@@ -8,13 +8,21 @@ enumeration on small swizzles.
 
 import itertools
 
+import layoutcheck.fuzz.strategies.swizzle as V
 import pytest
 from hypothesis import given, settings
 
 from layoutcheck import LayoutError, impl, spec
-from layoutcheck.composed import (ComposedLayoutBase, F2Layout, SignedLayout, Swizzle,
-                                  parse_composed, parse_f2, parse_swizzle, parse_vocab)
-import layoutcheck.fuzz.strategies.swizzle as V
+from layoutcheck.composed import (
+    ComposedLayoutBase,
+    F2Layout,
+    SignedLayout,
+    Swizzle,
+    parse_composed,
+    parse_f2,
+    parse_swizzle,
+    parse_vocab,
+)
 from layoutcheck.integers import C
 
 BOTH = pytest.mark.parametrize("m", [spec, impl], ids=["spec", "impl"])

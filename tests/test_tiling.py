@@ -4,11 +4,11 @@ impl against the spec, and the covering laws."""
 
 from collections import Counter
 
+import layoutcheck.fuzz.strategies.swizzle as V
 import pytest
 from hypothesis import given, settings
 
 from layoutcheck import LayoutError, impl, spec
-import layoutcheck.fuzz.strategies.swizzle as V
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 

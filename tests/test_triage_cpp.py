@@ -3,15 +3,15 @@ F-040, F-041) re-checked against the real CuTe C++ headers, and the harness fixe
 triage (oracles/compare.py).  Every CuTe case runs in one batch (one compile, cached)."""
 
 import pytest
-
-from layoutcheck import spec
-from layoutcheck.findings import find_known
 from layoutcheck.fuzz.checks.algebra import BY_NAME, CheckFailed
 from layoutcheck.fuzz.checks.targets import decode, table
-from layoutcheck.layout import LayoutBase
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.known import find_known
 from layoutcheck.oracles.protocol import Outcome
+
+from layoutcheck import spec
+from layoutcheck.layout import LayoutBase
 
 CASES = {
     # F-053: non-injective layouts, static strides
@@ -146,7 +146,7 @@ def test_F055_dynamic_results_differ_only_in_modes(cpp):
             assert str(static.value) == str(_ref(key + "_static"))
     # a dynamic answer with a different function is not covered: the region judges CuTe's
     # answer (its model), not only the inputs (F-054's divide has dynamic integers too)
-    from layoutcheck.findings import PREDICATES
+    from layoutcheck.oracles.known import PREDICATES
     assert not PREDICATES["cpp_dynamic_modes_only"](*_args("div_dyn"), op="logical_divide")
     assert not PREDICATES["cpp_dynamic_modes_only"](*_args("zd_static"), op="zipped_divide")
     # and a different answer with the same function is not F-055: it is not CuTe's
@@ -253,7 +253,9 @@ def test_F059_product_accepts_not_composable(cpp_more):
 def test_F055_normalisation_excuses_only_runtime_splits():
     """No cute-cpp needed: the F-055 comparison merges neighbours of CuTe's answer only where
     a runtime integer blocks the merge, and never merges the spec's modes."""
-    from layoutcheck.oracles.cpp.findings.algebra import _same_up_to_dynamic_modes as same
+    from layoutcheck.oracles.cpp.findings.algebra import (
+        _same_up_to_dynamic_modes as same,
+    )
     P = LayoutBase.parse
     assert same(P("((4,2),1):((1,4),1)"), P("(8,_1):(1,_0)"))      # runtime split, size-1 mode
     assert same(P("((_4,_2)):((_1,_4))"), P("(_8):(_1)"))            # coalesced inside a mode
@@ -443,7 +445,7 @@ def test_F205_at_a_full_coordinate(cpp_triage):
 
 
 def test_F237_swizzle_right_inverse_unchecked(cpp_triage):
-    from layoutcheck.oracles.cpp.findings.composed import _sw
+    from layoutcheck.oracles.regions import _sw
     op, (Cl,) = _t("ri")
     out = cpp_triage["ri"]
     assert str(out.value) == "Sw<1,1,1> o _0 o _53:_1"
@@ -477,7 +479,7 @@ def test_F241_partition_coordinate_unchecked(cpp_triage):
 
 
 def test_F240_thread_dice_not_pow2(cpp_triage):
-    from layoutcheck.findings import PREDICATES
+    from layoutcheck.oracles.known import PREDICATES
     for key in ("tc_pow2", "tc_pow2_d"):
         op, args = _t(key)
         out = cpp_triage[key]
@@ -505,7 +507,7 @@ def test_F241_coordinate_maps_unchecked(cpp_triage):
         assert _tk(key, Outcome.ok(tuple(x + 1 for x in want))) is None  # another answer stays new
     # the law check fails on CuTe's answer and is recognised counterfactually (fuzz/campaign/recognise.py)
     from layoutcheck.fuzz.campaign.recognise import known_failure
-    from layoutcheck.fuzz.checks.targets import reference_for
+    from layoutcheck.oracles.reference import reference_for
     _op, args = _t("cc_law")
 
     class Replay:  # the cute-cpp oracle, answering the batch's real answer
@@ -541,7 +543,7 @@ def test_F238_swizzled_slice_of_runtime_sliced_layout(cpp_triage):
     assert spec.values(want) == spec.values(S) and woff == int(off)
     assert _tk("sl_rt", out) == "F-238"
     # the same integers static: F-205's compile-time rejection, not this region
-    from layoutcheck.findings import PREDICATES
+    from layoutcheck.oracles.known import PREDICATES
     static = decode(["Sw<3,4,3> o _0 o (_6,_17,_1):(_56,_0,_0)", "(_,0,0)"])
     assert not PREDICATES["swizzle_slice_runtime_sliced"](*static)
     assert PREDICATES["swizzle_slice_projection_fails"](*static)
@@ -578,7 +580,7 @@ def test_F082_inside_tile_to_shape_for_the_dsl():
 
 
 def test_F242_partial_coordinate_dice_not_pow2(cpp_triage):
-    from layoutcheck.findings import PREDICATES
+    from layoutcheck.oracles.known import PREDICATES
     out = cpp_triage["so_p2"]
     assert out.kind == "raised" and "Requires pow2 shape*stride." in out.message, out
     assert PREDICATES["swizzle_slice_diced_not_pow2"](*_t("so_p2")[1])
@@ -593,7 +595,7 @@ def test_F242_partial_coordinate_dice_not_pow2(cpp_triage):
 def test_F075_inside_tile_to_shape(cpp_triage):
     """The block (3,3):(1,4) has no complement in 27 (3*1 does not divide 4): the spec refuses
     the blocked_product inside; CuTe C++ computes one anyway, as its model does."""
-    from layoutcheck.findings import PREDICATES
+    from layoutcheck.oracles.known import PREDICATES
     op, args = _t("tts_c")
     out = cpp_triage["tts_c"]
     assert str(out.value) == "(((_3,_3),_3)):(((_1,_4),_12))"

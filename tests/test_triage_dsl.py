@@ -6,16 +6,15 @@ failures and stays false on neighbouring inputs where the DSL agrees with the sp
 """
 
 import pytest
+from layoutcheck.oracles import Outcome, compare, get_oracle, parse_args
+from layoutcheck.oracles.known import PREDICATES, find_known
 
 from layoutcheck import spec
-from layoutcheck.findings import PREDICATES, _load_predicates, find_known
-from layoutcheck.oracles import Outcome, compare, get_oracle, parse_args
 
 ORACLE = get_oracle("cute-dsl")
 REF = get_oracle("spec", sense="cute")
 needs_dsl = pytest.mark.skipif(bool(ORACLE.unavailable_reason()),
                                reason=f"cute-dsl: {ORACLE.unavailable_reason()}")
-_load_predicates()
 
 
 def _run(cases):

@@ -13,12 +13,13 @@ import sys
 import textwrap
 
 import pytest
-
-from layoutcheck.composed import Swizzle, parse_vocab
-from layoutcheck.findings import find_known, find_region, load
 from layoutcheck.oracles import compare, get_oracle
 from layoutcheck.oracles.cpp.findings.composed import PLANTED
+from layoutcheck.oracles.known import find_known, find_region
 from layoutcheck.oracles.protocol import Outcome, decode_arg, parse_args
+
+from layoutcheck.composed import Swizzle, parse_vocab
+from layoutcheck.findings import load
 
 SLOW = bool(os.environ.get("LAYOUTCHECK_SLOW"))
 BY_ID = {f["id"]: f for f in load()}
@@ -123,9 +124,10 @@ def test_cute_cosize_findings_recorded():
 def test_swizzle_slice_findings_recorded():
     """F-205/F-207/F-208/F-209: the model of CuTe's decay gives CuTe's answers, and is right
     when the offset has no field bits; the region predicates draw the lines."""
-    from layoutcheck import spec
     from layoutcheck.oracles.cpp.findings.composed import cute_swizzle_slice
     from layoutcheck.oracles.vocab_compare import answer_values
+
+    from layoutcheck import spec
     ok = parse_vocab("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
     for c in ((2, spec._), (spec._, 3)):
         S, off = spec.composed_slice_and_offset(ok, c)

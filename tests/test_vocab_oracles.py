@@ -5,15 +5,22 @@ kernels on the host shim."""
 import shutil
 
 import pytest
-
-from layoutcheck.composed import ComposedLayoutBase, SignedLayout, Swizzle, parse_vocab
 from layoutcheck.fuzz.checks.algebra import BY_NAME, CHECKS
 from layoutcheck.fuzz.checks.swizzle import VOCAB_CHECKS, static_args
-from layoutcheck.integers import C
 from layoutcheck.oracles import compare, get_oracle
-from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome, decode_arg, format_arg, parse_args
+from layoutcheck.oracles.protocol import (
+    ANSWERS,
+    OPS,
+    Outcome,
+    decode_arg,
+    format_arg,
+    parse_args,
+)
 from layoutcheck.oracles.pyapi import PYCUTE_CALLS
 from layoutcheck.oracles.vocab_compare import REQUIRED_VOCAB
+
+from layoutcheck.composed import ComposedLayoutBase, SignedLayout, Swizzle, parse_vocab
+from layoutcheck.integers import C
 
 VOCAB_OPS = [op for op in OPS if op in REQUIRED_VOCAB]
 
@@ -112,7 +119,12 @@ def test_cpp_program_text():
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the host shim")
 def test_swizzle_kernels_on_the_host_shim():
     from layoutcheck.gpu_checks.execute import HostModule
-    from layoutcheck.gpu_checks.swizzle_gpu import bank_cases, check_addr, check_bank_addresses, swizzle_cases
+    from layoutcheck.gpu_checks.swizzle_gpu import (
+        bank_cases,
+        check_addr,
+        check_bank_addresses,
+        swizzle_cases,
+    )
     for res in (check_addr(HostModule, swizzle_cases(1, 8)), check_bank_addresses(HostModule, bank_cases())):
         assert res.ok and res.checked >= 8, res.mismatches
     from layoutcheck.gpu_checks.swizzle_gpu import bank_source

@@ -16,18 +16,22 @@ import textwrap
 from collections import Counter
 
 import pytest
+from layoutcheck.fuzz.checks.base import CheckFailed
+from layoutcheck.fuzz.checks.swizzle import (
+    _tiled_copy_covers,
+    law_swizzle_as_f2,
+    static_args,
+)
+from layoutcheck.oracles import compare, get_oracle
+from layoutcheck.oracles.dsl.calls import dsl_answer
+from layoutcheck.oracles.known import find_known, find_region
+from layoutcheck.oracles.protocol import Outcome, parse_args
+from layoutcheck.oracles.vocab_compare import answer_values
 
 from layoutcheck import impl, spec
 from layoutcheck.composed import F2Layout, Swizzle, parse_vocab
-from layoutcheck.findings import find_known, find_region
-from layoutcheck.fuzz.checks.base import CheckFailed
-from layoutcheck.fuzz.checks.swizzle import _tiled_copy_covers, law_swizzle_as_f2, static_args
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
-from layoutcheck.oracles import compare, get_oracle
-from layoutcheck.oracles.protocol import Outcome, parse_args
-from layoutcheck.oracles.vocab_compare import answer_values
-from layoutcheck.oracles.dsl.calls import dsl_answer
 
 SLOW = bool(os.environ.get("LAYOUTCHECK_SLOW"))
 OP = "tiled_copy_partition_D"

@@ -11,11 +11,10 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
 from hypothesis.errors import UnsatisfiedAssumption
-
-from layoutcheck.fuzz.checks.bounds import bounded
-from layoutcheck.fuzz.checks.algebra import Skip
 from layoutcheck.fuzz.campaign.provider import backend_settings, data_settings
-from layoutcheck.fuzz.checks.targets import case_key
+from layoutcheck.fuzz.checks.algebra import Skip
+from layoutcheck.fuzz.checks.bounds import bounded
+from layoutcheck.oracles.reference import case_key
 
 __all__ = ["BATCHED", "BATCH_CASES", "Prefetching", "draw_cases", "draw_pool", "first_stage",
            "prefetch", "tolerant"]
@@ -240,6 +239,7 @@ def _same_draws(recorder, plain):
     """Whether ``recorder`` draws what ``plain`` draws (cases and choices, fresh and replayed
     with a prefix, seeded) on a small strategy: a check of the internals it relies on."""
     import random
+
     from hypothesis.control import BuildContext
     strategy = st.tuples(st.lists(st.integers(0, 300), max_size=4), st.booleans(),
                          st.sampled_from("abc"), st.integers(-5, 5))

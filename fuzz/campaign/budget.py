@@ -29,9 +29,9 @@ together draws on a ``ShrinkPool`` of ``SHRINK_POOL`` of the budget.
 
 import time
 
-from layoutcheck.layout import LayoutBase, leaves
-
 import layoutcheck.fuzz.checks.targets as _targets
+
+from layoutcheck.layout import LayoutBase, leaves
 
 __all__ = ["Novelty", "Scheduler", "Observed", "ShrinkPool", "features", "grace", "shrink_room",
            "known_shrink_room",

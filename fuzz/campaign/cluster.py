@@ -193,8 +193,9 @@ def _lost_rows(unit, checks, why):
 # --- engines --------------------------------------------------------------------------------
 
 def _quiet_dask():
-    import dask
     import logging
+
+    import dask
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker",
                  "distributed.core", "distributed.comm", "tornado"):
         logging.getLogger(name).setLevel(logging.CRITICAL)

@@ -47,8 +47,9 @@ class JsonStore:
     """The JSON file of ``layoutcheck.fuzz.campaign.runner`` (``load_db`` / ``save_db``)."""
 
     def __init__(self, path=None):
-        from layoutcheck.fuzz.campaign.runner import DB_PATH
         from pathlib import Path
+
+        from layoutcheck.fuzz.campaign.runner import DB_PATH
         self.path = Path(path) if path else DB_PATH
 
     def describe(self):

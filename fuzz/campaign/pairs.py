@@ -7,11 +7,18 @@ import shlex
 import threading
 import time
 
-from layoutcheck.fuzz.campaign.batched import BATCH_CASES, draw_cases, draw_pool, first_stage, prefetch
+from layoutcheck.fuzz.campaign.batched import (
+    BATCH_CASES,
+    draw_cases,
+    draw_pool,
+    first_stage,
+    prefetch,
+)
 from layoutcheck.fuzz.campaign.budget import MIN_CASES, ShrinkPool
 from layoutcheck.fuzz.campaign.report import result_row
 from layoutcheck.fuzz.campaign.steer import SKIP
-from layoutcheck.fuzz.checks.targets import case_key, decode, encode
+from layoutcheck.fuzz.checks.targets import decode, encode
+from layoutcheck.oracles.reference import case_key
 
 __all__ = ["Pair", "Halt", "finish", "CHUNK", "BATCH", "AVERAGE", "MAX_RUN", "FIRST_BATCH",
            "REUSE_POOL", "REUSE_SHARE"]

@@ -25,8 +25,11 @@ hypothesis' provider with its search of small cases (DESIGN.md "Where new choice
 """
 
 try:
-    from hypothesis.internal.conjecture.providers import (AVAILABLE_PROVIDERS, HypothesisProvider,
-                                                          PrimitiveProvider)
+    from hypothesis.internal.conjecture.providers import (
+        AVAILABLE_PROVIDERS,
+        HypothesisProvider,
+        PrimitiveProvider,
+    )
 except ImportError:  # pragma: no cover - a hypothesis without backends: its own provider
     AVAILABLE_PROVIDERS, PrimitiveProvider = None, object
 

@@ -13,9 +13,8 @@ new.  The reference of a call is ``ctx.spec`` (the spec, in CuTe's sense for CuT
 
 import copy
 
-from layoutcheck.findings import explain
-
 from layoutcheck.fuzz.checks.algebra import CheckFailed, Skip
+from layoutcheck.oracles.known import explain
 
 __all__ = ["known_failure", "Recognition", "Substitute"]
 

@@ -22,27 +22,36 @@ import os
 import time
 from pathlib import Path
 
+import layoutcheck.fuzz.checks.targets as _targets
+import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (registers the findings' predicates)
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
-
-from layoutcheck.errors import LayoutError
-
-import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (registers the findings' predicates)
-from layoutcheck.fuzz.campaign.recognise import known_failure
-import layoutcheck.fuzz.checks.targets as _targets
 from layoutcheck.fuzz.campaign.batched import BATCHED, Prefetching
 from layoutcheck.fuzz.campaign.batched import tolerant as _tolerant
-from layoutcheck.fuzz.checks.bounds import bounded
 from layoutcheck.fuzz.campaign.budget import Novelty, Observed, Scheduler, ShrinkPool
 from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
 from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
-from layoutcheck.fuzz.checks.algebra import BY_NAME, CheckFailed, Skip, checks_for
 from layoutcheck.fuzz.campaign.provider import backend_settings
-from layoutcheck.fuzz.campaign.report import (exit_status, format_failure, junit_xml, oracle_stats,  # noqa: F401
-                     progress_printer, result_row, summary, summary_lines)
+from layoutcheck.fuzz.campaign.recognise import known_failure
+from layoutcheck.fuzz.campaign.report import (
+    exit_status,
+    format_failure,
+    junit_xml,
+    oracle_stats,
+    progress_printer,
+    result_row,
+    summary,
+    summary_lines,
+)
 from layoutcheck.fuzz.campaign.steer import SKIP, Steering
-from layoutcheck.fuzz.checks.targets import case_key, decode, encode, get_oracle, memo_stats, reference_for
+from layoutcheck.fuzz.checks.algebra import BY_NAME, CheckFailed, Skip, checks_for
+from layoutcheck.fuzz.checks.bounds import bounded
+from layoutcheck.fuzz.checks.targets import decode, encode
+from layoutcheck.oracles import get_oracle
+from layoutcheck.oracles.reference import case_key, memo_stats, reference_for
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PATH",
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
@@ -420,8 +429,9 @@ def _warm_up(objs, names, reasons):
     a worker's start-up is not charged to the first pair's rate, which would starve that
     pair in the adaptive rounds.  Batched oracles (a compile per batch) are left alone; the
     answer is ignored (a crash here shows again on the first real case)."""
-    from layoutcheck.layout import LayoutBase
     from layoutcheck.fuzz.campaign.batched import BATCHED
+
+    from layoutcheck.layout import LayoutBase
     for name in names:
         if reasons.get(name) == "available" and name not in ("spec", "impl") and name not in BATCHED:
             try:

@@ -11,9 +11,8 @@ ground (``known_region_cases`` in the report).
 
 import zlib
 
-from layoutcheck.findings import find_region
-
-from layoutcheck.fuzz.checks.targets import case_key
+from layoutcheck.oracles.known import find_region
+from layoutcheck.oracles.reference import case_key
 
 __all__ = ["Steering", "RATE", "SKIP"]
 

@@ -14,15 +14,23 @@ coordinates, slices, IntTuples, profiles, ``_`` tilers) in ``api_checks.py``, ap
 
 from collections import Counter
 
-from hypothesis import strategies as st
-
-from layoutcheck.layout import LayoutBase, leaves
-
 import layoutcheck.fuzz.strategies.coordinates as CS
 import layoutcheck.fuzz.strategies.layouts as S
-from layoutcheck.fuzz.checks.base import (Check, CheckFailed, OracleCrashed, Skip, _fail, _no_crash,  # noqa: F401
-                       _val, differential)
-from layoutcheck.fuzz.checks.targets import extended, table
+from hypothesis import strategies as st
+from layoutcheck.fuzz.checks.base import (
+    Check,
+    CheckFailed,
+    OracleCrashed,
+    Skip,
+    _fail,
+    _no_crash,
+    _val,
+    differential,
+)
+from layoutcheck.fuzz.checks.targets import table
+from layoutcheck.oracles.postconditions import evaluate as extended
+
+from layoutcheck.layout import LayoutBase, leaves
 
 __all__ = ["Check", "CheckFailed", "Skip", "CHECKS", "checks_for"]
 

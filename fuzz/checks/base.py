@@ -9,9 +9,9 @@ working.
 from dataclasses import dataclass
 from typing import Callable
 
-from layoutcheck.layout import LayoutBase
-
 from layoutcheck.fuzz.checks.targets import format_arg
+
+from layoutcheck.layout import LayoutBase
 
 __all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential"]
 

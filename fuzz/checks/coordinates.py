@@ -11,13 +11,12 @@ still show.
 
 from math import prod
 
-from hypothesis import strategies as st
-
-from layoutcheck.layout import LayoutBase, Underscore, _, leaves
-
 import layoutcheck.fuzz.strategies.coordinates as CS
+from hypothesis import strategies as st
 from layoutcheck.fuzz.checks.base import Check, Skip, _fail, _val, differential
 from layoutcheck.fuzz.checks.targets import table
+
+from layoutcheck.layout import LayoutBase, Underscore, _, leaves
 
 __all__ = ["API_CHECKS", "API_STRATEGIES"]
 

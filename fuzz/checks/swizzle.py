@@ -14,15 +14,15 @@ dynamic-stride rule, nullspace's static zeros, the order of dynamic entries).
 
 from collections import Counter
 
+import layoutcheck.fuzz.strategies.swizzle as V
 from hypothesis import strategies as st
+from layoutcheck.fuzz.checks.base import Check, Skip, _fail, _val, differential
+from layoutcheck.fuzz.checks.targets import table
+from layoutcheck.oracles.postconditions import evaluate as extended
 
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
-
-import layoutcheck.fuzz.strategies.swizzle as V
-from layoutcheck.fuzz.checks.base import Check, Skip, _fail, _val, differential
-from layoutcheck.fuzz.checks.targets import extended, table
 
 __all__ = ["VOCAB_CHECKS", "VOCAB_STRATEGIES", "static_args", "has_runtime_ints"]
 
@@ -355,9 +355,8 @@ def law_tile_to_shape(ctx, args):
 def _vals_many(ctx, op, arglist):
     """The oracle's answers to ``op`` on each argument tuple, in one batch (one C++ program
     for cute-cpp), judged as ``_val`` judges one."""
-    from layoutcheck.oracles.protocol import is_invalid_answer
-
     from layoutcheck.fuzz.checks.base import _no_crash
+    from layoutcheck.oracles.protocol import is_invalid_answer
     run_many = getattr(ctx.oracle, "run_many", None)
     outs = run_many([(op, a) for a in arglist]) if run_many else [ctx.oracle.run(op, *a) for a in arglist]
     vals = []

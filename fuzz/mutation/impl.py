@@ -127,7 +127,7 @@ def make_mutant(root, mutant):
 
 
 def _oracle(module):
-    from layoutcheck.oracles.module.oracle import PackageOracle
+    from layoutcheck.oracles.reference import PackageOracle
     o = PackageOracle("impl")
     o._module_name = module  # the mutant answers as impl would
     return o
@@ -137,9 +137,9 @@ def fuzz_one(module, budget, seed, op=None):
     """In this process: every vocab check against the module until the first failure, the
     checks of the mutated op first (``op``: the table's operation column), then the rest."""
     from layoutcheck.fuzz.campaign.runner import run_check
-    from layoutcheck.fuzz.checks.targets import reference_for
     from layoutcheck.fuzz.checks.swizzle import VOCAB_CHECKS
     from layoutcheck.oracles import get_oracle
+    from layoutcheck.oracles.reference import reference_for
     oracle, spec = _oracle(module), get_oracle("spec")
     ref = reference_for("impl", spec)
     t0 = time.monotonic()

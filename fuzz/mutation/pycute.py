@@ -306,8 +306,9 @@ def make_mutant(root, mutant):
 
 def oracle_name(module):
     """``module:NAME@pycute`` where the harness knows lineages, else ``module:NAME``."""
-    from layoutcheck.errors import LayoutError
     from layoutcheck.oracles import get_oracle
+
+    from layoutcheck.errors import LayoutError
     try:
         get_oracle("module:pycute@pycute")
     except LayoutError:

@@ -13,11 +13,10 @@ last mode).  Re-exported by ``layoutcheck.fuzz.strategies.layouts``.
 
 from math import prod
 
+import layoutcheck.fuzz.strategies.layouts as S
 from hypothesis import strategies as st
 
 from layoutcheck.layout import _, leaves
-
-import layoutcheck.fuzz.strategies.layouts as S
 
 __all__ = ["coordinate_for", "eval_coord_args", "get_mode_args", "crd2idx_args", "idx2crd_args",
            "crd2crd_args", "slice_args", "layout_left_args", "shape_div_args",

@@ -33,12 +33,11 @@ from math import prod
 
 from hypothesis import assume
 from hypothesis import strategies as st
+from layoutcheck.fuzz.strategies.choices import _BOOL, _bool, _int, _ints  # noqa: F401  (one choice each; re-exported)
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
-
-from layoutcheck.fuzz.strategies.choices import _BOOL, _bool, _int, _ints  # noqa: F401  (one choice each; re-exported)
 
 __all__ = ["integers", "profiles", "nested_tuples", "shapes", "layouts", "flat_layouts",
            "composable_pairs", "composable_triples", "tilers", "divide_args", "product_args",
@@ -546,8 +545,9 @@ def product_args(draw, max_size=64, static=None, ints=True, valid=True, sense="p
 
 
 def _multiplies(A, B, sense):
-    from layoutcheck import impl, spec
     from layoutcheck.spec.limits import ENUMERATION_CONDITION
+
+    from layoutcheck import impl, spec
     for ref in (spec, impl):
         try:
             ref.logical_product(A, B, sense=sense)

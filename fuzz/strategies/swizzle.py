@@ -9,15 +9,14 @@ and the awkward ones (negative shifts, offsets, non-power-of-two inner layouts, 
 dynamic integers, tied orders).
 """
 
+import layoutcheck.fuzz.strategies.coordinates as CS
+import layoutcheck.fuzz.strategies.layouts as S
 from hypothesis import assume
 from hypothesis import strategies as st
 
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
-
-import layoutcheck.fuzz.strategies.coordinates as CS
-import layoutcheck.fuzz.strategies.layouts as S
 
 __all__ = ["swizzles", "swizzle_args", "composed_layouts", "atom_layouts", "f2_layouts",
            "composed_tiler_args", "composed_slice_args", "composed_cast_args", "bank_args",

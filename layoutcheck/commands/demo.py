@@ -14,7 +14,14 @@ import json
 import sys
 import time
 
-from layoutcheck.commands.common import check_output_path, count, oracle_names, seconds, validate, write_output
+from layoutcheck.commands.common import (
+    check_output_path,
+    count,
+    oracle_names,
+    seconds,
+    validate,
+    write_output,
+)
 
 HELP = "quick fuzz + proof + oracle run on an embedded default, ending in a report"
 
@@ -78,10 +85,8 @@ def _examples():
 
 
 def _oracles(names):
-    from layoutcheck import oracles
+    from layoutcheck import oracles, spec
     from layoutcheck.layout import parse_tile
-
-    from layoutcheck import spec
 
     lines, data, failed = [], [], False
     usable = []

@@ -10,10 +10,16 @@ import json
 import shlex
 import sys
 
+from layoutcheck.commands.common import (
+    MAX_BUDGET_S,
+    check_output_path,
+    count,
+    oracle_names,
+    seconds,
+    validate,
+    write_output,
+)
 from layoutcheck.errors import LayoutError
-
-from layoutcheck.commands.common import (MAX_BUDGET_S, check_output_path, count, oracle_names, seconds, validate,
-                     write_output)
 
 HELP = "fuzz oracles against the spec and the algebra's laws within a time budget (a CI gate)"
 
@@ -125,9 +131,15 @@ def _check_scale_out(args):
 
 
 def run(args):
-    from layoutcheck.fuzz.campaign.runner import (format_failure, junit_xml, progress_printer,
-                                           replay_cases, replay_report, run_campaign,
-                                           summary_lines)
+    from layoutcheck.fuzz.campaign.runner import (
+        format_failure,
+        junit_xml,
+        progress_printer,
+        replay_cases,
+        replay_report,
+        run_campaign,
+        summary_lines,
+    )
     from layoutcheck.fuzz.checks.algebra import CHECKS
 
     if args.list:

@@ -3,9 +3,8 @@ check the addresses they compute against the spec: on the CPU through the host s
 on a GPU when one is present (with throughput for large layouts).  ``--swizzle`` adds issue
 16's swizzle and bank-conflict kernels (gpu_checks/swizzle_gpu.py)."""
 
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.commands.common import check_output_path, count, validate
+from layoutcheck.errors import LayoutError
 
 HELP = "compile the CUDA address kernels (sm_90) and check them against the spec"
 
@@ -50,6 +49,7 @@ def _add_swizzle(report, args):
     count, as run_on_device.sh runs it; the same backends and seed) to the report; its verdict
     joins ``report["ok"]``."""
     import sys
+
     from layoutcheck.gpu_checks import swizzle_gpu
     sw = swizzle_gpu.run(compile_only=args.compile_only, seed=args.seed,
                          backends=None if args.backend == "all" else [args.backend],
@@ -62,8 +62,9 @@ def _add_swizzle(report, args):
 
 
 def run(args):
-    from layoutcheck.gpu_checks.run import render, run_all, write_report
     import sys
+
+    from layoutcheck.gpu_checks.run import render, run_all, write_report
     from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     validate(args, seed=count(0, 2 ** 63 - 1), count=count(1, 100_000),

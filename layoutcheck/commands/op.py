@@ -38,9 +38,8 @@ def add_arguments(parser):
 
 
 def _oracles(against, sense):
-    from layoutcheck.oracles import available_oracles, get_oracle
-
     from layoutcheck.commands.common import oracle_names
+    from layoutcheck.oracles import available_oracles, get_oracle
     oracles = []
     for n in oracle_names(against, available_oracles):
         o = get_oracle(n, sense=sense) if n in ("spec", "impl") and sense == "cute" else get_oracle(n)
@@ -74,8 +73,9 @@ def _check_size(op, inputs):
 
 
 def run(args):
-    from layoutcheck.oracles import compare, parse_args, verdict
+    from layoutcheck.oracles import compare, parse_args
     from layoutcheck.oracles.cpp.toolchain import apply_cute_include
+    from layoutcheck.oracles.known import verdict
     from layoutcheck.oracles.protocol import format_arg
 
     apply_cute_include(args)

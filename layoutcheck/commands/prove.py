@@ -121,7 +121,8 @@ def _open_report(path):
 
 
 def _run_user(args):
-    from layoutcheck.proofs.user import DEFAULT_TIMEOUT, format_row as user_row, prove
+    from layoutcheck.proofs.user import DEFAULT_TIMEOUT, prove
+    from layoutcheck.proofs.user import format_row as user_row
     timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
     report = _open_report(args.report) if args.report else None
     rows = []
@@ -140,9 +141,13 @@ def _run_user(args):
 
 
 def run(args):
-    from layoutcheck.proofs import DEFAULT_MAX_RANK, DEFAULT_TIMEOUT, expected_outcome_met
-    from layoutcheck.proofs.runner import check_arguments
+    from layoutcheck.proofs import (
+        DEFAULT_MAX_RANK,
+        DEFAULT_TIMEOUT,
+        expected_outcome_met,
+    )
     from layoutcheck.proofs import run as run_proofs
+    from layoutcheck.proofs.runner import check_arguments
 
     if check_options(args):
         return _run_user(args)

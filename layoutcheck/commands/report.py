@@ -11,9 +11,8 @@ show the bug), 2 for an unknown finding, a finding without a ``repro`` case or b
 
 from pathlib import Path
 
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.commands.common import check_output_path, read_json, write_output
+from layoutcheck.errors import LayoutError
 
 HELP = "write an upstream-ready report with a standalone reproducer for a finding or a fuzz failure"
 

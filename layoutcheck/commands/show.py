@@ -155,7 +155,6 @@ def mode_properties(L, limit=1024):
 def describe(text, limit):
     """The shown facts as a dict (the JSON object)."""
     from layoutcheck import spec as S
-
     from layoutcheck.commands.common import count
     limit = count(0, MAX_LIMIT)(limit, "--limit")
     L = S.parse(text)
@@ -193,7 +192,8 @@ def _picture(args):
         raise LayoutError("--tv and --banks are different pictures: give one")
     check_output_path(args.svg, "--svg")
     from layoutcheck.reports.pictures import picture_for_show
-    svg, plain = picture_for_show(args.layout, tv=args.tv, tile=args.tile, banks=args.banks)
+    banks = None if args.banks is None else count(1, 16)(args.banks, "--banks")
+    svg, plain = picture_for_show(args.layout, tv=args.tv, tile=args.tile, banks=banks)
     write_output(args.svg, svg, "--svg")
     print(f"picture written to {args.svg}", file=sys.stderr)
     if not plain:

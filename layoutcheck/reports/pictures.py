@@ -288,10 +288,10 @@ def picture_for_show(text, tv=False, tile=None, banks=None):
     """``layoutcheck show TEXT --svg``: (svg, whether TEXT is a plain layout)."""
     from layoutcheck.composed import parse_smem
     if banks is not None:
-        from layoutcheck.commands.common import count
-        width = count(1, 16)(banks, "--banks")
+        if not (isinstance(banks, int) and 1 <= banks <= 16):
+            raise LayoutError(f"--banks must be an integer in [1, 16], got {banks!r}")
         smem = parse_smem(text)
-        return banks_svg(smem, width), isinstance(smem, LayoutBase)
+        return banks_svg(smem, banks), isinstance(smem, LayoutBase)
     if tile is not None and not tv:
         raise LayoutError("--tile goes with --tv (a thread-value layout over a tile)")
     L = LayoutBase.parse(text)

@@ -30,10 +30,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import layoutcheck.reports.repro_code as repro_code
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves
-
-import layoutcheck.reports.repro_code as repro_code
 
 __all__ = ["Case", "cases_of_finding", "case_from_report", "study", "render", "build_and_run",
            "run_reproducer", "reproducer",

@@ -23,12 +23,11 @@ import hashlib
 import os
 from dataclasses import dataclass
 
-from layoutcheck.errors import LayoutError
+from layoutcheck.oracles.protocol import format_arg
 
+from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
-
-from layoutcheck.oracles.protocol import format_arg
 
 __all__ = ["CaseMix", "retype", "staticness", "campaign_mix", "MIX_ENV"]
 

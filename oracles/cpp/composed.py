@@ -23,13 +23,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from layoutcheck.oracles.protocol import ANSWERS, Outcome
+
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_vocab
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 from layoutcheck.notation import parse_tuple
-
-from layoutcheck.oracles.protocol import ANSWERS, Outcome
 
 __all__ = ["VOCAB_OPS", "handles", "run_cases", "case_program"]
 

@@ -37,10 +37,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from layoutcheck.errors import LayoutError
-
 from layoutcheck.oracles.cpp.codegen import driver_body, parse_static_type
 from layoutcheck.oracles.cpp.toolchain import compiler_env
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["Library", "TU_SIZE", "rejection_text", "HANG"]
 

@@ -15,11 +15,11 @@ harness in Python; checked against the real headers by ``tests/test_known_precis
 With ``static=True`` every input integer is made static first (the CuTe DSL's arithmetic).
 """
 
+from layoutcheck.oracles.protocol import Outcome
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
-
-from layoutcheck.oracles.protocol import Outcome
 
 __all__ = ["answer", "matches", "run", "checked", "Reject", "Abort", "SUPPORTED", "OPS"]
 

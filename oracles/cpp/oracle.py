@@ -31,13 +31,23 @@ precompiled header.  The fuzz campaign sends this oracle its batches through ``c
 import threading
 import time
 
-from layoutcheck.errors import LayoutError
-
-from layoutcheck.oracles.cpp.codegen import Unsupported, kernel, parse_answer, parse_static_type
+from layoutcheck.oracles.cpp.codegen import (
+    Unsupported,
+    kernel,
+    parse_answer,
+    parse_static_type,
+)
 from layoutcheck.oracles.cpp.driver import HANG, Library, rejection_text
-from layoutcheck.oracles.cpp.toolchain import Toolchain, cutlass_version, default_include_dir, find_cuda
-from layoutcheck.oracles.protocol import INVALID_ANSWER, OPS as PROTOCOL_OPS
-from layoutcheck.oracles.protocol import Oracle, Outcome, format_arg
+from layoutcheck.oracles.cpp.toolchain import (
+    Toolchain,
+    cutlass_version,
+    default_include_dir,
+    find_cuda,
+)
+from layoutcheck.oracles.protocol import INVALID_ANSWER, Oracle, Outcome, format_arg
+from layoutcheck.oracles.protocol import OPS as PROTOCOL_OPS
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["CuteCppOracle", "case_source", "type_key", "default_include_dir", "find_cuda",
            "remembered", "cutlass_version", "rejection_text"]

@@ -17,7 +17,13 @@ strides, bank conflicts, inner/outer_partition, zip) are unsupported.
 
 import re
 
-from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout, Swizzle, parse_vocab
+from layoutcheck.composed import (
+    ComposedLayoutBase,
+    F2Layout,
+    SignedLayout,
+    Swizzle,
+    parse_vocab,
+)
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase

@@ -18,13 +18,18 @@ outside CuTe's 32-bit ``int`` are "unsupported", as for cute-cpp.
 
 import importlib
 
+from layoutcheck.oracles.dsl.calls import (
+    UNSUPPORTED_DSL,
+    VOCAB_DSL,
+    dsl_answer,
+    dsl_case,
+)
+from layoutcheck.oracles.isolation import IsolatedOracle
+from layoutcheck.oracles.protocol import ANSWERS, Oracle, Outcome, static_everywhere
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, Underscore
 from layoutcheck.notation import parse_tuple
-
-from layoutcheck.oracles.isolation import IsolatedOracle
-from layoutcheck.oracles.protocol import ANSWERS, Oracle, Outcome, static_everywhere
-from layoutcheck.oracles.dsl.calls import UNSUPPORTED_DSL, VOCAB_DSL, dsl_answer, dsl_case
 
 __all__ = ["CuteDslOracle"]
 
@@ -80,7 +85,7 @@ class _InProcessDsl(Oracle):
 
     def _to(self, x):
         cute = self._cute
-        from layoutcheck.oracles.dsl.calls import to_dsl  # issue 16: Swizzle, ComposedLayout
+        from layoutcheck.oracles.dsl.calls import to_dsl
         v = to_dsl(cute, x, self._to)
         if v is not None:
             return v

@@ -10,18 +10,35 @@ A region predicate says which step differs from CuTe's reading on these inputs, 
 symptom shared by several findings (``nvlabs_answer_is_model``) is attributed by region.
 """
 
-from layoutcheck.findings import predicate, symptom
-from layoutcheck.layout import LayoutBase, leaves
+import layoutcheck.spec as spec
+from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.nvlabs.model import (
+    as_layout,
+    chain,
+    coalesce_model,
+    cute_coalesce_pairs,
+    divisor_pair,
+    extended,
+    is_underscore,
+    leaf_sums,
+    mk,
+    modes_of,
+    nv_complement,
+    nv_model,
+    nv_walk,
+    pairs_layout,
+    rank_of,
+    size_of,
+    table,
+    walk_of,
+)
+from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
+from layoutcheck.oracles.regions import _fn
 
-from layoutcheck.oracles.nvlabs.model import (as_layout, chain, coalesce_model, cute_coalesce_pairs, divisor_pair,
-                           extended, is_underscore, leaf_sums, mk, modes_of, nv_complement, nv_model,
-                           nv_walk, pairs_layout, rank_of, size_of, table, walk_of)
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase, congruent, leaves, size
 
 __all__ = []
-
-
-def _ok(answer):
-    return answer is not None and getattr(answer, "kind", None) == "ok"
 
 
 def _raised(answer, *fragments):
@@ -34,8 +51,7 @@ def _raised(answer, *fragments):
 
 def _agrees(op, inputs, model, answer):
     """``answer`` agrees with ``model`` at the level ``op`` requires (oracles.compare)."""
-    from layoutcheck.oracles.compare import compare
-    if model is None or not _ok(answer):
+    if model is None or not answered(answer):
         return False
     c = compare(op, inputs, model, answer)
     return bool(c.ok)
@@ -43,13 +59,13 @@ def _agrees(op, inputs, model, answer):
 
 # --- conventions --------------------------------------------------------------------------
 
-@predicate
+@region
 def nvlabs_tiler_names_fewer_modes(A=None, T=None, *rest):
     """composition(A, T) with a Tile tuple naming fewer modes than A has."""
     return (isinstance(A, LayoutBase) and isinstance(T, tuple) and len(T) < rank_of(A))
 
 
-@predicate
+@region
 def nvlabs_ranks_differ(A=None, B=None, *rest):
     """blocked/raked_product(A, B) with rank(A) != rank(B)."""
     return isinstance(A, LayoutBase) and isinstance(B, LayoutBase) and rank_of(A) != rank_of(B)
@@ -61,7 +77,7 @@ def nvlabs_answer_rank_mismatch(inputs, answer, reference=None):
     return _raised(answer, "rank mismatch")
 
 
-@predicate
+@region
 def nvlabs_not_injective(L=None, *rest):
     """L has a flat mode of size > 1 and stride 0, so it is not injective and has no left
     inverse (the spec refuses); PyCuTe's walk skips such modes."""
@@ -73,7 +89,7 @@ def nvlabs_not_injective(L=None, *rest):
 def nvlabs_answer_generalized_left_inverse(inputs, answer, reference=None):
     """PyCuTe returns R with L(R(L(i))) == L(i) for every i < size(L) (its documented
     generalized left inverse; R evaluated past its size as CuTe extends a layout)."""
-    if not _ok(answer) or not isinstance(answer.value, LayoutBase):
+    if not answered(answer) or not isinstance(answer.value, LayoutBase):
         return False
     L, R = inputs[0], answer.value
     vals = table(L)
@@ -83,7 +99,7 @@ def nvlabs_answer_generalized_left_inverse(inputs, answer, reference=None):
         return False
 
 
-@predicate
+@region
 def nvlabs_complement_not_divisible(L=None, N=None, *rest):
     """PyCuTe's complement precondition holds (sorted by stride, each non-zero stride at
     least the previous mode's end), but the chain is not divisible (an end does not divide
@@ -102,7 +118,7 @@ def nvlabs_answer_weak_complement(inputs, answer, reference=None):
     """PyCuTe's answer meets its documented weak post-condition: R(i-1) < R(i) (ordered)
     and R's image meets L's only at 0 (disjoint); with N, R's image stays below N rounded
     up to R's last stride (it need not tile)."""
-    if not _ok(answer) or not isinstance(answer.value, LayoutBase):
+    if not answered(answer) or not isinstance(answer.value, LayoutBase):
         return False
     L, R = inputs[0], answer.value
     r = table(R)
@@ -115,7 +131,7 @@ def nvlabs_answer_weak_complement(inputs, answer, reference=None):
     return True
 
 
-@predicate
+@region
 def nvlabs_coalesce_size_one(L=None, profile=None, *rest):
     """coalesce(L[, profile]) where a (sub)layout to coalesce has size 1 and its last flat
     mode a non-zero stride: PyCuTe keeps that stride, CuTe C++ gives 1:0."""
@@ -134,20 +150,20 @@ def nvlabs_answer_size_one_keeps_stride(inputs, answer, reference=None):
     L = inputs[0]
     profile = inputs[1] if len(inputs) > 1 else None
     model = coalesce_model(L, profile)
-    return _ok(answer) and model is not None and answer.value == model
+    return answered(answer) and model is not None and answer.value == model
 
 
 def _model_agrees(op, inputs, answer):
     return _agrees(op, inputs, nv_model(op, inputs[0], inputs[1]), answer)
 
 
-@predicate
+@region
 def nvlabs_composition_walk_fails(A=None, B=None, *rest):
     """composition(A, B) fails PyCuTe's divisibility walk for some leaf of B."""
     return walk_of(A, B) is not None
 
 
-@predicate
+@region
 def nvlabs_divide_walk_fails(A=None, T=None, *rest):
     """logical_divide(A, T): the inner composition A ∘ (T, T*) fails PyCuTe's walk (T* its
     complement of T extended over shape(A)); a Tile tuple mode by mode."""
@@ -160,7 +176,7 @@ def nvlabs_divide_walk_fails(A=None, T=None, *rest):
     return C is not None and walk_of(A, mk([B, pairs_layout(C)])) is not None
 
 
-@predicate
+@region
 def nvlabs_product_walk_fails(A=None, T=None, *rest):
     """logical_product(A, T): the inner composition complement(A) ∘ T fails PyCuTe's walk
     (complement(A) the minimal one, with its trailing 1:e mode); a Tile tuple mode by mode."""
@@ -179,7 +195,7 @@ def nvlabs_answer_divisibility_error(inputs, answer, reference=None):
     return _raised(answer, "divisibility condition violated")
 
 
-@predicate
+@region
 def nvlabs_beyond_size(A=None, T=None, *rest):
     """composition(A, B): B's image reaches past size(A), where PyCuTe evaluates A by its
     own last flat mode and CuTe's reading by coalesce(A)'s, and the two differ there."""
@@ -205,7 +221,7 @@ def nvlabs_answer_is_model(inputs, answer, reference=None, op=None):
     return _model_agrees(op, inputs, answer)
 
 
-@predicate
+@region
 def nvlabs_leaves_carry(A=None, B=None, *rest):
     """composition(A, B) of a layout B with several leaves, each composing with A alone
     (PyCuTe's walk passes), whose images do not add inside A: A(B(i)) differs from the sum
@@ -217,7 +233,7 @@ def nvlabs_leaves_carry(A=None, B=None, *rest):
     return any(whole != parts for whole, parts in leaf_sums(A, B))
 
 
-@predicate
+@region
 def nvlabs_divide_leaves_carry(A=None, T=None, *rest):
     """logical_divide(A, T): the inner composition A ∘ (T, T*) carries (as above)."""
     if isinstance(T, tuple):
@@ -226,7 +242,7 @@ def nvlabs_divide_leaves_carry(A=None, T=None, *rest):
     return inner is not None and nvlabs_leaves_carry(A, inner)
 
 
-@predicate
+@region
 def nvlabs_product_leaves_carry(A=None, T=None, *rest):
     """logical_product(A, T): the inner composition complement(A) ∘ T carries (as above;
     complement(A) the minimal one with its trailing 1:e mode)."""
@@ -239,7 +255,7 @@ def nvlabs_product_leaves_carry(A=None, T=None, *rest):
     return C is not None and nvlabs_leaves_carry(pairs_layout(C), B)
 
 
-@predicate
+@region
 def nvlabs_divide_beyond_size(A=None, T=None, *rest):
     """logical_divide(A, T): the inner composition A ∘ (T, T*) reaches past size(A), where
     PyCuTe's evaluation of A differs from coalesce(A)'s (F-146 inside a divide)."""
@@ -249,7 +265,7 @@ def nvlabs_divide_beyond_size(A=None, T=None, *rest):
     return inner is not None and nvlabs_beyond_size(A, inner)
 
 
-@predicate
+@region
 def nvlabs_grid_splits_mode(A=None, B=None, *rest):
     """blocked/raked_product(A, B) with rank(A) == rank(B), where a leaf mode of B composes
     with PyCuTe's complement(A) across several of its modes (so the grid complement(A) ∘ B
@@ -265,7 +281,7 @@ def nvlabs_grid_splits_mode(A=None, B=None, *rest):
     return any(cond is None and spans > 1 for cond, spans in walks)
 
 
-@predicate
+@region
 def nvlabs_bare_underscore(L=None, c=None, *rest):
     """slice_ / slice_and_offset of L by the coordinate ``_`` itself (keep the whole layout)."""
     return is_underscore(c) and c is not None
@@ -275,7 +291,7 @@ def nvlabs_bare_underscore(L=None, c=None, *rest):
 def nvlabs_answer_wrapped_layout(inputs, answer, reference=None, op=None):
     """PyCuTe's slice collects the kept modes in a tuple: ``_`` gives L as its one mode,
     ((shape)):((stride)); slice_and_offset pairs it with the offset 0."""
-    if not _ok(answer):
+    if not answered(answer):
         return False
     L = inputs[0]
     wrapped = LayoutBase((L.shape,), (L.stride,))
@@ -288,7 +304,7 @@ def _holds_underscore(x):
     return x is not None and is_underscore(x)
 
 
-@predicate
+@region
 def nvlabs_tiler_holds_underscore(A=None, T=None, *rest):
     """The Tile tuple holds ``_`` (PyCuTe's None) at some depth."""
     return isinstance(T, tuple) and _holds_underscore(T)
@@ -301,7 +317,7 @@ def nvlabs_answer_tiler_type_error(inputs, answer, reference=None):
         answer.message.startswith("TypeError: tiler_to_layout(None,")
 
 
-@predicate
+@region
 def nvlabs_coordinate_holds_underscore(c=None, *rest):
     """crd2idx's coordinate holds ``_`` (PyCuTe's None slice-marker)."""
     return _holds_underscore(c)
@@ -315,7 +331,7 @@ def nvlabs_answer_none_arithmetic(inputs, answer, reference=None):
         answer.message.startswith("TypeError: unsupported operand type(s)") and "NoneType" in answer.message
 
 
-@predicate
+@region
 def nvlabs_divide_extends_by_leaf(A=None, T=None, *rest):
     """logical_divide(A, T): PyCuTe's complement of T extended over shape(A) leaf by leaf
     has a different size than the complement CuTe extends to size(A) (shape(A) has several
@@ -331,7 +347,7 @@ def nvlabs_divide_extends_by_leaf(A=None, T=None, *rest):
     return size_of(pairs_layout(leafwise)) != size_of(pairs_layout(whole))
 
 
-@predicate
+@region
 def nvlabs_divisor_not_divisible(A=None, T=None, *rest):
     """logical_divide(A, T) with a divisor whose stride chain is not divisible (PyCuTe's
     complement is then its weak one, which does not tile); a Tile tuple mode by mode."""
@@ -341,7 +357,7 @@ def nvlabs_divisor_not_divisible(A=None, T=None, *rest):
     return isinstance(B, LayoutBase) and nvlabs_complement_not_divisible(B)
 
 
-@predicate
+@region
 def nvlabs_size_one_leaf(A=None, T=None, *rest):
     """composition / divide / product whose tiler has a size-1 leaf with a non-zero stride
     (PyCuTe composes it as 1:A(M) where the spec gives 1:0)."""
@@ -356,8 +372,74 @@ def nvlabs_size_one_leaf(A=None, T=None, *rest):
 def nvlabs_answer_keeps_size_one_stride(inputs, answer, reference=None, op=None):
     """PyCuTe's answer has the reference's function (the level ``op`` requires) and is,
     structure for structure, ``nv_model`` (size-1 leaves of B composed as 1:A(M))."""
-    if not _ok(answer) or reference is None or getattr(reference, "kind", None) != "ok":
+    if not answered(answer) or reference is None or getattr(reference, "kind", None) != "ok":
         return False
     if not _agrees(op, inputs, reference.value, answer):
         return False
     return answer.value == nv_model(op, inputs[0], inputs[1])
+
+
+@symptom
+def product_each_not_iterable(inputs, answer, reference):
+    return raised_with_any(answer, "not iterable")
+
+
+@region
+def tied_static_orders(shape=None, order=None, *rest):
+    flat = leaves(order) if isinstance(order, tuple) else (order,)
+    vals = [int(o) for o in flat]
+    return len(set(vals)) != len(vals)
+
+
+@symptom
+def ties_broken_by_position(inputs, answer, reference):
+    """NVlabs PyCuTe: equal orders are laid out left to right (its docstring's
+    (0,2,3,0) -> (1,4,12,2)), where CuTe starts them at the same stride."""
+    shape, order = inputs[0], inputs[1]
+    flat_s = [size(m) for m in (shape if isinstance(shape, tuple) else (shape,))]
+    flat_o = [int(o) for o in (order if isinstance(order, tuple) else (order,))]
+    rank = sorted(range(len(flat_o)), key=lambda i: (flat_o[i], i))
+    starts, run = [0] * len(rank), 1
+    for i in rank:
+        starts[i] = run
+        run *= flat_s[i]
+    S = spec
+    modes = shape if isinstance(shape, tuple) else (shape,)
+    want = LayoutBase(tuple(modes), tuple(S.compact_col_major(m, C(st)) for m, st in zip(modes, starts)))
+    return answered(answer) and isinstance(answer.value, LayoutBase) and _fn(answer.value) == _fn(want)
+
+
+@region
+def tied_static_strides(L=None, *rest):
+    """F-225: two non-zero static strides of L are equal (CuTe orders them as tied)."""
+    if not isinstance(L, LayoutBase):
+        return False
+    d = [int(x) for x in leaves(L.stride) if int(x) != 0]
+    return len(set(d)) != len(d)
+
+
+@symptom
+def like_ties_broken_by_position(inputs, answer, reference):
+    """NVlabs: size-1 and zero-stride modes get stride 0, the others compact strides by
+    (stride, position)."""
+    L = inputs[0]
+    s, d = [int(x) for x in leaves(L.shape)], [int(x) for x in leaves(L.stride)]
+    live = sorted((i for i in range(len(s)) if s[i] > 1 and d[i] != 0), key=lambda i: (d[i], i))
+    out, run = [0] * len(s), 1
+    for i in live:
+        out[i] = run
+        run *= s[i]
+    got = answer.value if answered(answer) else None
+    return isinstance(got, LayoutBase) and [int(x) for x in leaves(got.shape)] == s and \
+        [int(x) if int(y) > 1 else 0 for x, y in zip(leaves(got.stride), leaves(got.shape))] == out
+
+
+@region
+def order_coarser_than_shape(shape=None, order=None, *rest):
+    """F-229: the order's profile is coarser than the shape's (CuTe's weak congruence)."""
+    return order is not None and not congruent(shape, order)
+
+
+@symptom
+def nvlabs_wants_congruent_order(inputs, answer, reference):
+    return raised_with_any(answer, "not congruent")

@@ -12,8 +12,10 @@ leaf over shape(A)); the product's complement is the minimal one; the divisibili
 wrong leaf in PyCuTe is not reproduced by it.
 """
 
+from layoutcheck.oracles.postconditions import evaluate
+
 from layoutcheck.errors import LayoutError
-from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.layout import LayoutBase, leaves, size
 
 __all__ = ["nv_model", "nv_coalesce_z", "nv_complement", "nv_walk_fails", "nv_walk", "walk_of",
            "compose_leafwise", "cute_coalesce_pairs", "leaf_sums",
@@ -28,13 +30,13 @@ def spec_module():
 
 
 def table(L):
-    from layoutcheck.fuzz.checks.targets import table
-    return table(L)
+    """Phi_L on [0, size(L)) (first mode fastest)."""
+    return [evaluate(L, i) for i in range(size(L))]
 
 
 def extended(L, k):
-    from layoutcheck.fuzz.checks.targets import extended
-    return extended(L, k)
+    """L(k) for any k >= 0, the last flat mode extended (``postconditions.evaluate``)."""
+    return evaluate(L, k)
 
 
 def size_of(L):

@@ -16,10 +16,10 @@ and is checked against pycute by ``tests/test_known_precise.py``.
 oracle reports it (``AssertionError (no message)``, ``ValueError: ...``).
 """
 
+from layoutcheck.oracles.protocol import Outcome
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, Underscore
-
-from layoutcheck.oracles.protocol import Outcome
 
 __all__ = ["answer", "matches", "Raise", "SUPPORTED"]
 

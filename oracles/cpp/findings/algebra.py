@@ -7,8 +7,24 @@ A region predicate takes a counterexample's inputs (the op's neutral arguments;
 answer in a known region is new.
 """
 
+import layoutcheck.oracles.cpp.model as M
+import layoutcheck.oracles.cpp.model as models_cpp
+import layoutcheck.spec as spec
+from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.postconditions import is_quasi_inverse
+from layoutcheck.oracles.predicates import region, symptom
+from layoutcheck.oracles.reference import cute_reference
+from layoutcheck.oracles.regions import (
+    _inner_composition,
+    divide_divisor_not_complementable,
+    divide_fails_cute_stride_divisibility,
+    not_complementable_cute,
+    not_injective,
+    product_not_complementable,
+    stride_divisibility_fails,
+)
+
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import is_quasi_inverse, predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
@@ -26,31 +42,19 @@ def _ints(x, strides_only=False):
     return [x]
 
 
-@predicate
+@region
 def has_dynamic_integer(*inputs):
     """Some integer of the inputs is dynamic (written ``4``, not ``_4``)."""
     return any(not isinstance(v, C) for x in inputs for v in _ints(x))
 
 
-@predicate
+@region
 def has_dynamic_stride(*inputs):
     """Some stride of an input layout (tilers included) is dynamic."""
     return any(not isinstance(v, C) for x in inputs for v in _ints(x, strides_only=True))
 
 
-@predicate
-def empty_layout(L=None, *rest):
-    """L is ``():()``."""
-    return isinstance(L, LayoutBase) and L.shape == ()
-
-
-
 # --- F-053..F-069 (triage of the cute-cpp fuzz gate) ------------------------------------
-
-def _spec():
-    from layoutcheck import spec
-    return spec
-
 
 def _same_up_to_dynamic_modes(R, E):
     """CuTe's answer R and the spec's E have the same flat modes once each top-level mode is
@@ -59,7 +63,7 @@ def _same_up_to_dynamic_modes(R, E):
     dynamic): R differs only in unmerged modes, size-1 modes and how its flat modes are
     grouped into top-level modes (the tiled/flat forms unpack the tile's and the
     complement's modes, which keep runtime size-1 and unmerged modes)."""
-    S = _spec()
+    S = spec
 
     def flat(L):
         ms = [L] if not isinstance(L.shape, tuple) else [LayoutBase(s, d) for s, d in zip(L.shape, L.stride)]
@@ -82,7 +86,7 @@ def _same_up_to_dynamic_modes(R, E):
     return k == len(r)
 
 
-@predicate
+@region
 def cpp_dynamic_modes_only(*inputs, op=None):
     """F-055: runtime integers, and CuTe C++'s answer (its model, oracles/cpp/model.py)
     differs from the spec's (CuTe's sense) only by unmerged or size-1 modes."""
@@ -91,17 +95,16 @@ def cpp_dynamic_modes_only(*inputs, op=None):
     got = _cpp_model(op, *inputs)
     if got is None:
         return False
-    from layoutcheck.findings import cute_reference
     want = cute_reference(op, *inputs)
     return want.kind == "ok" and _same_up_to_dynamic_modes(got, want.value)
 
 
-@predicate
+@region
 def product_fails_cute_stride_divisibility(A=None, B=None, *rest):
     """F-056: the spec multiplies (CuTe's sense), but the composition inside,
     comp(A, size(A) cosize(B)) ∘ B, fails CuTe C++'s stride-divisibility check (the spec's
     model ``cute_composition_check``)."""
-    S = _spec()
+    S = spec
     B = LayoutBase(B) if isinstance(B, int) else B
     if not (isinstance(A, LayoutBase) and isinstance(B, LayoutBase)):
         return False
@@ -113,11 +116,9 @@ def product_fails_cute_stride_divisibility(A=None, B=None, *rest):
     return S.cute_composition_check(comp, B) == "Stride Divisibility Condition"
 
 
-
 # --- the symptom, and regions that need CuTe's own answer (its model) ----------------------
 
 def _cpp_model_outcome(op, *args):
-    import layoutcheck.oracles.cpp.model as models_cpp
     return models_cpp.answer(op, *args)
 
 
@@ -130,7 +131,6 @@ def _cpp_model(op, *args):
 def cpp_answer(inputs, answer, reference=None, op=None):
     """cute-cpp's answer is exactly CuTe C++ 4.2's (oracles/cpp/model.py): the same layout,
     the same static_assert, or SIGFPE."""
-    import layoutcheck.oracles.cpp.model as models_cpp
     return models_cpp.matches(answer, _cpp_model_outcome(op, *inputs))
 
 
@@ -138,35 +138,31 @@ def _all_static(*inputs):
     return not has_dynamic_integer(*inputs)
 
 
-@predicate
+@region
 def cpp_static_weak_stride_branch(A, B=None, *rest):
     """F-030: every integer static, and CuTe's checks accept composition(A, B) only through
     the weak branch of its stride test (oracles/pycute/findings/algebra.py: cute_weak_stride_branch)."""
-    from layoutcheck.findings import PREDICATES
-    return B is not None and _all_static(A, B) and bool(PREDICATES["cute_weak_stride_branch"](A, B))
+    return B is not None and _all_static(A, B) and bool(cute_weak_stride_branch(A, B))
 
 
-@predicate
+@region
 def cpp_static_non_additive(A, B=None, *rest):
     """F-088 in CuTe C++: every integer static, CuTe's checks pass without the weak branch,
     and B's modes do not add under A (oracles/pycute/findings/algebra.py: cute_accepts_non_additive)."""
-    from layoutcheck.findings import PREDICATES
-    return B is not None and _all_static(A, B) and bool(PREDICATES["cute_accepts_non_additive"](A, B))
+    return B is not None and _all_static(A, B) and bool(cute_accepts_non_additive(A, B))
 
 
-@predicate
+@region
 def cpp_static_product_non_additive(A, B=None, *rest):
     """F-088 inside CuTe C++'s logical_product (all integers static)."""
-    from layoutcheck.findings import PREDICATES
-    return B is not None and _all_static(A, B) and bool(PREDICATES["product_cute_accepts_non_additive"](A, B))
+    return B is not None and _all_static(A, B) and bool(product_cute_accepts_non_additive(A, B))
 
 
-@predicate
+@region
 def cpp_static_product_weak_branch(A, B=None, *rest):
     """F-059: all integers static; the composition inside logical_product passes CuTe's
     checks only through the weak stride branch."""
-    from layoutcheck.findings import PREDICATES
-    return B is not None and _all_static(A, B) and bool(PREDICATES["product_cute_accepts_not_composable"](A, B))
+    return B is not None and _all_static(A, B) and bool(product_cute_accepts_not_composable(A, B))
 
 
 def _aborts_in(where, op, inputs):
@@ -174,21 +170,21 @@ def _aborts_in(where, op, inputs):
     return out is not None and out.kind == "raised" and out.message.endswith(f"in {where})")
 
 
-@predicate
+@region
 def cpp_complement_divides_by_runtime_zero(*inputs, op=None):
     """F-044: CuTe C++'s complement (alone or inside a divide / product) divides by a
     runtime zero: a stride-0 mode with a runtime stride is not filtered out (its model)."""
     return _aborts_in("complement", op, inputs)
 
 
-@predicate
+@region
 def cpp_composition_divides_by_runtime_zero(*inputs, op=None):
     """F-046: CuTe C++'s composition (alone or inside a divide / product) divides by a
     runtime zero (B's runtime stride 0 meets A of rank > 1; its model)."""
     return _aborts_in("composition", op, inputs)
 
 
-@predicate
+@region
 def cpp_rejects_dynamic_stride_complement(*inputs, op=None):
     """F-122 (and F-045, F-052 for products and divides): the complement CuTe C++ computes
     has several modes and a runtime stride, which its static_assert refuses."""
@@ -197,24 +193,23 @@ def cpp_rejects_dynamic_stride_complement(*inputs, op=None):
             and "Dynamic-stride complement only for rank-1 layouts" in out.message)
 
 
-@predicate
+@region
 def cpp_left_inverse_quasi(L=None, *rest):
     """F-053: L is not injective (static strides) and CuTe C++'s left_inverse is the
     quasi-inverse it documents (L(R(L(i))) == L(i))."""
-    from layoutcheck.findings import PREDICATES
-    if not isinstance(L, LayoutBase) or not PREDICATES["not_injective"](L):
+    if not isinstance(L, LayoutBase) or not not_injective(L):
         return False
     R = _cpp_model("left_inverse", L)
     return R is not None and is_quasi_inverse(L, R)
 
 
-@predicate
+@region
 def cpp_compiles(*inputs, op=None):
     """CuTe C++ compiles and runs this case (its model returns a layout)."""
     return _cpp_model(op, *inputs) is not None
 
 
-@predicate
+@region
 def cpp_zip_of_unequal_ranks(A=None, B=None, *rest, op=None):
     """F-057: blocked/raked_product of rank-1 operands whose zip pairs a tuple with a leaf or
     with a tuple of another rank: CuTe C++ does not compile it (its model)."""
@@ -222,15 +217,14 @@ def cpp_zip_of_unequal_ranks(A=None, B=None, *rest, op=None):
     return out is not None and out.kind == "raised" and "zip of tuples" in out.message
 
 
-@predicate
+@region
 def cpp_rank_one_leaf_and_tuple_compiles(A=None, B=None, *rest, op=None):
     """F-121: a rank-1 leaf layout and a rank-1 tuple layout, in the order CuTe C++ compiles
     (its zip of a leaf with a tuple nests the tuple)."""
-    from layoutcheck.findings import PREDICATES
-    return bool(PREDICATES["rank_one_leaf_and_tuple"](A, B)) and cpp_compiles(A, B, op=op)
+    return bool(rank_one_leaf_and_tuple(A, B)) and cpp_compiles(A, B, op=op)
 
 
-@predicate
+@region
 def cpp_dynamic_wrong_function(*inputs, op=None):
     """F-047 / F-054 (#1353): runtime integers, and CuTe C++ (its model) returns a layout whose
     function is not the op's: the spec (CuTe's sense) has no result, or another function.
@@ -241,13 +235,12 @@ def cpp_dynamic_wrong_function(*inputs, op=None):
     got = _cpp_model(op, *inputs)
     if got is None:
         return False
-    from layoutcheck.findings import cute_reference
     want = cute_reference(op, *inputs)
     if want.kind == "raised":
         return True
     if want.kind != "ok" or not isinstance(want.value, LayoutBase):
         return False
-    S = _spec()
+    S = spec
     return S.size(got) != S.size(want.value) or S.values(got) != S.values(want.value)
 
 
@@ -263,13 +256,13 @@ def _model_ok(op, inputs):
 def cute_sense_rejected(A, B, model_rejects):
     """A∘B exists in CuTe's sense (the spec), the spec's model of CuTe's checks
     (spec.cute_composition_check) fails, and the implementation (model_rejects) refuses."""
-    S = _spec()
+    S = spec
     if B is None or not isinstance(A, LayoutBase) or S.cute_composition_check(A, B) is None:
         return False
     return S.is_composable(A, B, sense="cute") and model_rejects()
 
 
-@predicate
+@region
 def cpp_rejects_composable(A, B=None, *rest):
     """F-025 in CuTe C++: A∘B exists (CuTe's sense; the paper's too when B stays inside A),
     and CuTe's static divisibility checks (the spec's model and CuTe's, all static) reject."""
@@ -284,26 +277,25 @@ def rejected_as_written(model_outcome, op, inputs):
     static with a non-zero stride seeded as _2:d, or any runtime 1)."""
     if len(inputs) < 2 or not isinstance(inputs[0], LayoutBase) or isinstance(inputs[1], tuple):
         return False
-    from layoutcheck.findings import cute_reference
     A, rest = inputs[0], inputs[1:]
     out = model_outcome(op, *inputs)
     if out is None or out.kind != "raised" or cute_reference(op, *inputs).kind != "ok":
         return False
-    cA = _spec().coalesce(A)
+    cA = spec.coalesce(A)
     if cA == A:
         return False
     again = model_outcome(op, cA, *rest)
     return again is not None and again.kind == "ok"
 
 
-@predicate
+@region
 def cpp_rejects_as_written(*inputs, op=None):
     """F-058 in CuTe C++ (rejected_as_written with its model; a divisibility static_assert)."""
     return (rejected_as_written(_cpp_model_outcome, op, inputs)
             and "Divisibility Condition" in _cpp_model_outcome(op, *inputs).message)
 
 
-@predicate
+@region
 def cpp_coalesce_keeps_runtime_modes(*inputs, op=None):
     """F-040: runtime integers; CuTe C++'s coalesce / filter (its model) has the spec's layout
     function but keeps modes it cannot merge or drop at compile time."""
@@ -312,46 +304,42 @@ def cpp_coalesce_keeps_runtime_modes(*inputs, op=None):
     got = _cpp_model(op, *inputs)
     if got is None:
         return False
-    from layoutcheck.findings import cute_reference
-    S, want = _spec(), cute_reference(op, *inputs)
+    S, want = spec, cute_reference(op, *inputs)
     return (want.kind == "ok" and S.size(got) == S.size(want.value)
             and S.values(got) == S.values(want.value))
 
 
-@predicate
+@region
 def cpp_filter_keeps_runtime_zero_stride(L=None, *rest):
     """F-041: a runtime stride 0: CuTe C++'s filter keeps that mode (only a static _0 is
     replaced by a size-1 mode), so the result has the wrong size."""
-    from layoutcheck.findings import PREDICATES
-    return (isinstance(L, LayoutBase) and bool(PREDICATES["has_dynamic_zero_stride"](L))
+    return (isinstance(L, LayoutBase) and bool(has_dynamic_zero_stride(L))
             and _model_ok("filter", (L,)))
 
 
-@predicate
+@region
 def cpp_right_inverse_runtime_stride(L=None, *rest):
     """F-042: a runtime stride; CuTe C++'s right_inverse (documented @pre is_static) matches
     only static strides."""
     return isinstance(L, LayoutBase) and has_dynamic_stride(L) and _model_ok("right_inverse", (L,))
 
 
-@predicate
+@region
 def cpp_left_inverse_needs_static_strides(L=None, *rest):
     """F-043: CuTe C++'s left_inverse static_asserts static strides (documented @pre is_static)."""
     return isinstance(L, LayoutBase) and _model_rejects("left_inverse", (L,), "Left inverse requires static strides")
 
 
-@predicate
+@region
 def cpp_complement_keeps_runtime_size1(L=None, N=None, *rest):
     """F-122: a runtime size-1 mode: CuTe C++'s complement (its filter) cannot drop it at
     compile time and complements it as a mode."""
-    from layoutcheck.findings import PREDICATES
     args = (L,) if N is None else (L, N)
-    return (isinstance(L, LayoutBase) and bool(PREDICATES["has_dynamic_size1_mode"](L))
+    return (isinstance(L, LayoutBase) and bool(has_dynamic_size1_mode(L))
             and _model_ok("complement", args))
 
 
-
-@predicate
+@region
 def cpp_empty_layout_rejected(*inputs, op=None):
     """F-049: an argument is the empty layout ():() and CuTe C++ does not compile the op
     (bw_coalesce takes get<-1> of an empty tuple; make_layout() has no zero-mode overload)."""
@@ -359,11 +347,10 @@ def cpp_empty_layout_rejected(*inputs, op=None):
             and _model_rejects(op, inputs))
 
 
-@predicate
+@region
 def cpp_product_rejects_stride_divisibility(A=None, B=None, *rest, op=None):
     """F-056: the spec multiplies, the inner composition fails CuTe's stride-divisibility
     check, and CuTe C++ (its model) rejects the product at compile time."""
-    from layoutcheck.findings import cute_reference
     if B is None or not _model_rejects(op, (A, B), "Divisibility Condition"):
         return False
     if product_fails_cute_stride_divisibility(A, B):
@@ -374,43 +361,38 @@ def cpp_product_rejects_stride_divisibility(A=None, B=None, *rest, op=None):
             and not rejected_as_written(_cpp_model_outcome, op, (A, B)))
 
 
-@predicate
+@region
 def cpp_divide_rejects_stride_divisibility(A=None, T=None, *rest, op=None):
     """F-038 in CuTe C++: the spec divides, CuTe C++ (its model) rejects at compile time with
     its stride-divisibility static_assert."""
-    from layoutcheck.findings import PREDICATES
-    return (T is not None and bool(PREDICATES["divide_fails_cute_stride_divisibility"](A, T))
+    return (T is not None and bool(divide_fails_cute_stride_divisibility(A, T))
             and _model_rejects(op, (A, T), "Stride Divisibility Condition"))
 
 
-
-@predicate
+@region
 def cpp_not_complementable(*inputs, op=None):
     """F-075 in CuTe C++: the complement (or the divisor's complement in size(A)) does not
     exist in CuTe's sense, and CuTe C++ (its model) computes one anyway."""
-    from layoutcheck.findings import PREDICATES
     if op == "complement":
-        inside = PREDICATES["not_complementable_cute"](*inputs)
+        inside = not_complementable_cute(*inputs)
     elif op.endswith("_product"):
-        inside = PREDICATES["product_not_complementable"](*inputs)
+        inside = product_not_complementable(*inputs)
     else:
-        inside = PREDICATES["divide_divisor_not_complementable"](*inputs)
+        inside = divide_divisor_not_complementable(*inputs)
     return bool(inside) and _model_ok(op, inputs)
 
 
-@predicate
+@region
 def cpp_tuple_tiler_drops_modes(A=None, T=None, *rest):
     """F-120: a Tile tuple shorter than A's rank, and CuTe C++ composes (dropping the rest)."""
-    from layoutcheck.findings import PREDICATES
-    return bool(PREDICATES["tuple_tiler_shorter_than_layout"](A, T)) and _model_ok("composition", (A, T))
+    return bool(tuple_tiler_shorter_than_layout(A, T)) and _model_ok("composition", (A, T))
 
 
-@predicate
+@region
 def cpp_left_inverse_not_quasi(L=None, *rest):
     """F-124: L is not injective and CuTe C++'s left_inverse (its model) is no quasi-inverse:
     L(R(L(i))) != L(i) for some i, which breaks what layout.hpp documents."""
-    from layoutcheck.findings import PREDICATES
-    if not isinstance(L, LayoutBase) or not PREDICATES["not_injective"](L):
+    if not isinstance(L, LayoutBase) or not not_injective(L):
         return False
     R = _cpp_model("left_inverse", L)
     return R is not None and not is_quasi_inverse(L, R)
@@ -420,8 +402,7 @@ def _reaches_past_end(op, A, T):
     """The composition inside the op reads A (or the complement it composes with) past its
     size: composition B beyond size(A); a divide's (T, complement(T, shape(coalesce(A)))) beyond
     size(A); a product's B beyond the size of complement(A, size(A) cosize(B)) (CuTe's model)."""
-    import layoutcheck.oracles.cpp.model as M
-    S = _spec()
+    S = spec
     if isinstance(T, tuple) or not isinstance(A, LayoutBase):
         return False
     Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, C(1))
@@ -443,8 +424,6 @@ def past_end_as_written(model_outcome, op, inputs):
     differs from the spec's (CuTe's sense: coalesce(A)'s last mode extended), and with A
     written coalesced the implementation gives the spec's answer: it extends A's last mode as
     written."""
-    from layoutcheck.findings import cute_reference
-    from layoutcheck.oracles.compare import compare
     if len(inputs) != 2 or not isinstance(inputs[0], LayoutBase):
         return False
     A, T = inputs
@@ -456,12 +435,12 @@ def past_end_as_written(model_outcome, op, inputs):
     want, got = cute_reference(op, A, T), model_outcome(op, A, T)
     if want.kind != "ok" or got is None or got.kind != "ok" or compare(op, inputs, want, got).ok:
         return False
-    cA = _spec().coalesce(A)
+    cA = spec.coalesce(A)
     again = model_outcome(op, cA, T)
     return again is not None and again.kind == "ok" and compare(op, (cA, T), cute_reference(op, cA, T), again).ok is True
 
 
-@predicate
+@region
 def cpp_past_end_as_written(*inputs, op=None):
     """F-048 in CuTe C++ (past_end_as_written with its model)."""
     return past_end_as_written(_cpp_model_outcome, op, inputs)
@@ -471,7 +450,6 @@ def cpp_inner_composition(op, A, T):
     """The composition CuTe C++ computes inside a divide, (A, (T, complement(T,
     shape(coalesce(A))))), or a product, (complement(A, size(A) cosize(T)), T), as neutral
     layouts (the C++ model's complement); None for a Tile tuple or where it is refused."""
-    import layoutcheck.oracles.cpp.model as M
     if isinstance(T, tuple) or not isinstance(A, LayoutBase) or T is None:
         return None
     Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, M._compact_left(T, C(1)))
@@ -488,22 +466,100 @@ def cpp_inner_composition(op, A, T):
     return None
 
 
-def _inner_in(region, op, inputs, static_only=True):
-    from layoutcheck.findings import PREDICATES
+def _inner_in(inner_region, op, inputs, static_only=True):
     if len(inputs) != 2 or (static_only and not _all_static(*inputs)):
         return False
     pair = cpp_inner_composition(op, *inputs)
-    return pair is not None and bool(PREDICATES[region](*pair))
+    return pair is not None and bool(inner_region(*pair))
 
 
-@predicate
+@region
 def cpp_inner_weak_stride_branch(*inputs, op=None):
     """F-030 / F-059 inside a divide or product: all integers static, and CuTe's checks accept
     the inner composition only through the weak stride branch."""
-    return _inner_in("cute_weak_stride_branch", op, inputs) and _model_ok(op, inputs)
+    return _inner_in(cute_weak_stride_branch, op, inputs) and _model_ok(op, inputs)
 
 
-@predicate
+@region
 def cpp_inner_non_additive(*inputs, op=None):
     """F-088 inside a divide or product (all integers static)."""
-    return _inner_in("cute_accepts_non_additive", op, inputs) and _model_ok(op, inputs)
+    return _inner_in(cute_accepts_non_additive, op, inputs) and _model_ok(op, inputs)
+
+
+@region
+def has_dynamic_zero_stride(L, *rest):
+    """L has a stride that is a dynamic (runtime) 0 (not the static ``_0``)."""
+    return any(int(d) == 0 and not isinstance(d, C) for d in leaves(L.stride))
+
+
+@region
+def has_dynamic_size1_mode(L, *rest):
+    """L has a dynamic (runtime) size-1 mode: CuTe cannot drop it at compile time."""
+    return any(int(s) == 1 and not isinstance(s, C) for s in leaves(L.shape))
+
+
+@region
+def cute_weak_stride_branch(A, B=None, *rest):
+    """F-082: CuTe's checks accept composition(A, B) (spec.cute_composition_check is None)
+    only through the weak branch of its stride test: some stride of B is smaller than a mode
+    size of coalesce(A) that it neither divides nor is divided by (the strict walk of
+    stride_divisibility_fails).  There CuTe's result need not be A∘B (F-030: even when no
+    layout has that function; also when one does, e.g. composition((5,2):(1,10), 4:3))."""
+    if B is None or isinstance(B, tuple):
+        return False
+    return spec.cute_composition_check(A, B) is None and stride_divisibility_fails(A, B)
+
+
+@region
+def product_cute_accepts_not_composable(A, B=None, *rest):
+    """F-082: logical_product(A, B) composes comp(A, size(A) cosize(B)) with B (Def 2.3.9);
+    CuTe's stride check passes on that pair only through its weak branch
+    (cute_weak_stride_branch), so CuTe may compute a layout that is not A∘B."""
+    return B is not None and _inner_composition(A, B, cute_weak_stride_branch)
+
+
+@region
+def cute_accepts_non_additive(A, B=None, *rest):
+    """F-088: CuTe's checks accept composition(A, B), no stride of B takes the weak branch
+    (that is F-082), and still no layout has A∘B's function: CuTe composes B mode by mode,
+    (A∘B_0, A∘B_1, ...), which is A∘B only when A(B_0(x) + B_1(y)) = A(B_0(x)) + A(B_1(y)),
+    e.g. B's modes overlap, composition((2,2):(1,4), (2,2):(1,1))."""
+    if B is None or isinstance(B, tuple):
+        return False
+    return bool(cute_accepts_not_composable(A, B)) and not cute_weak_stride_branch(A, B)
+
+
+@region
+def product_cute_accepts_non_additive(A, B=None, *rest):
+    """F-088 inside logical_product(A, B): the composition comp(A, size(A) cosize(B)) ∘ B
+    satisfies cute_accepts_non_additive."""
+    return B is not None and _inner_composition(A, B, cute_accepts_non_additive)
+
+
+@region
+def cute_accepts_not_composable(A, B=None, *rest):
+    """F-030: CuTe's checks pass, but no layout has A∘B's function."""
+    S = spec
+    return S.cute_composition_check(A, B) is None and not S.is_composable(A, B, sense="cute")
+
+
+@region
+def tuple_tiler_shorter_than_layout(A=None, T=None, *rest):
+    """F-120: the tiler is a Tile tuple with fewer entries than A has top-level modes
+    (CuTe C++'s composition drops A's remaining modes)."""
+    return (isinstance(A, LayoutBase) and isinstance(A.shape, tuple)
+            and isinstance(T, tuple) and len(T) < len(A.shape))
+
+
+@region
+def rank_one_leaf_and_tuple(A=None, B=None, *rest):
+    """F-121: one operand is a leaf layout (``4:1``), the other a rank-1 tuple layout
+    (``(3):(1)``)."""
+
+    def kind(x):
+        if not isinstance(x, LayoutBase):
+            return None
+        if not isinstance(x.shape, tuple):
+            return "leaf"
+        return "one-tuple" if len(x.shape) == 1 else None
+    return {kind(A), kind(B)} == {"leaf", "one-tuple"}

@@ -10,21 +10,20 @@ and is True only when the answer is exactly that.  Written for this harness; the
 cited per function, nothing is copied from them.
 """
 
+import layoutcheck.spec as spec
+from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.predicates import answered, region, symptom
+from layoutcheck.oracles.protocol import is_invalid_answer
+from layoutcheck.spec import coords as SC
+from layoutcheck.spec import tiling as ST
+from layoutcheck.spec import tuples as T
+
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
-from layoutcheck.oracles.cpp.findings.composed import _ok, _spec
-
 __all__ = ["cpp_shape_div", "cpp_compact_left", "cpp_unchecked_partition", "cpp_idx2crd",
            "cpp_crd2crd"]
-
-
-def _raised(answer, *needles):
-    """Raised with every one of ``needles`` in its message (known_vocab's takes any)."""
-    return answer is not None and answer.kind == "raised" and \
-        all(n in answer.message for n in needles)
 
 
 def _flat(t):
@@ -33,7 +32,7 @@ def _flat(t):
 
 # --- F-232: crd2idx(c, s) returns an integral coordinate as is, `_` included -----------------
 
-@predicate
+@region
 def crd2idx_coordinate_is_bare_underscore(c=None, shape=None, *rest):
     """F-232: ``crd2idx(c, shape)`` (two arguments) where CuTe's answer is the coordinate's
     one flattened entry ``_``: stride.hpp returns an integral coordinate unchanged ('Coord is
@@ -49,11 +48,10 @@ def crd2idx_coordinate_is_bare_underscore(c=None, shape=None, *rest):
 def cpp_returns_the_slice_marker(inputs, answer, reference):
     """CuTe printed its ``Underscore`` (the adapter's 'returned _ ... slice marker'), and the
     index is 0 (what ``Underscore : Int<0>`` is worth; the spec's answer)."""
-    from layoutcheck.oracles.protocol import is_invalid_answer
     if not (answer is not None and is_invalid_answer(answer) and "Underscore" in answer.message):
         return False
     try:
-        ref = reference.value if _ok(reference) else _spec().crd2idx(*inputs)
+        ref = reference.value if answered(reference) else spec.crd2idx(*inputs)
     except LayoutError:
         return False
     return not isinstance(ref, tuple) and int(ref) == 0
@@ -95,12 +93,12 @@ def cpp_shape_div(a, b):
     return C(v) if both else v
 
 
-@predicate
+@region
 def shape_div_runtime_not_divisible(a=None, b=None, *rest):
     """F-233: the spec refuses shape_div(a, b) (condition divisibility: some pair of CuTe's
     fold divides neither way) and CuTe's model answers (that pair holds a runtime integer)."""
     try:
-        _spec().shape_div(a, b)
+        spec.shape_div(a, b)
         return False
     except LayoutError as e:
         if e.condition != "divisibility":
@@ -119,7 +117,7 @@ def cpp_ceil_div_unchecked(inputs, answer, reference):
         want = cpp_shape_div(*inputs[:2])
     except _Refused:
         return False
-    return _ok(answer) and _flat(answer.value) == _flat(want) and \
+    return answered(answer) and _flat(answer.value) == _flat(want) and \
         _shape_of(answer.value) == _shape_of(want)
 
 
@@ -157,7 +155,7 @@ def _fold_left(s, run):
 def static_size_one_gets_stride_zero_from_init(inputs, answer, reference, op=None):
     """F-173 with an init (CuTe C++'s ``compact_col_major(a, init)``): the answer is
     ``cpp_compact_left(a, init)``, and differs from the spec's only at static ``_1`` leaves."""
-    if op != "prefix_product" or len(inputs) != 2 or not _ok(answer):
+    if op != "prefix_product" or len(inputs) != 2 or not answered(answer):
         return False
     try:
         want = cpp_compact_left(*inputs)
@@ -179,8 +177,7 @@ def cpp_unchecked_partition(op, L, tiler, coord):
     integer split taking the rest); local_partition is outer_partition at thr.get_flat_coord(i)
     (layout.hpp: idx2crd(i, shape, stride), ``(i / d) % s`` per mode, so i wraps).  The spec's
     own steps, less its ``in_domain`` checks."""
-    from layoutcheck.spec import coords as SC, tiling as ST, tuples as T
-    S = _spec()
+    S = spec
     if op == "local_partition":
         thr = S.as_layout(tiler)
         if isinstance(coord, bool) or not isinstance(coord, int) or coord < 0:
@@ -200,7 +197,7 @@ def cpp_unchecked_partition(op, L, tiler, coord):
     return SC._slice_layout(Z, c), SC.crd2idx(c, Z.shape, Z.stride)
 
 
-@predicate
+@region
 def partition_coordinate_out_of_bounds(L=None, tiler=None, coord=None, *rest, op=None):
     """F-241: the spec refuses the partition only because a coordinate entry (the thread
     index of local_partition) lies past its mode's size (condition ``in_domain``), and the
@@ -208,7 +205,7 @@ def partition_coordinate_out_of_bounds(L=None, tiler=None, coord=None, *rest, op
     if op not in _PARTITION_OPS or rest or coord is None:
         return False
     try:
-        getattr(_spec(), op)(L, tiler, coord)
+        getattr(spec, op)(L, tiler, coord)
     except LayoutError as e:
         if e.condition != "in_domain":
             return False
@@ -225,8 +222,7 @@ def partition_coordinate_out_of_bounds(L=None, tiler=None, coord=None, *rest, op
 def cpp_unchecked_partition_answer(inputs, answer, reference, op=None):
     """The answer is the unchecked one (``cpp_unchecked_partition``), compared as the gate
     compares partitions (layout by layout, the offset's value)."""
-    from layoutcheck.oracles.compare import compare
-    if op not in _PARTITION_OPS or not _ok(answer):
+    if op not in _PARTITION_OPS or not answered(answer):
         return False
     try:
         want = cpp_unchecked_partition(op, *inputs[:3])
@@ -292,7 +288,7 @@ def cpp_crd2crd(c, dst, src=None):
     return cpp_idx2crd(index, dst)
 
 
-@predicate
+@region
 def coordinate_map_out_of_bounds(c=None, shape=None, *rest, op=None):
     """F-241's convention in stride.hpp: the spec refuses crd2crd (c, dst[, src]) or the
     strideless idx2crd (i, shape) only because an index or coordinate lies past its shape
@@ -302,7 +298,7 @@ def coordinate_map_out_of_bounds(c=None, shape=None, *rest, op=None):
             or not _nonneg_leaves(c) or not all(_nonneg_leaves(x) for x in (shape,) + rest):
         return False
     try:
-        getattr(_spec(), op)(c, shape, *rest)
+        getattr(spec, op)(c, shape, *rest)
         return False
     except LayoutError as e:
         if e.condition != "in_domain":
@@ -317,7 +313,7 @@ def coordinate_map_out_of_bounds(c=None, shape=None, *rest, op=None):
 @symptom
 def cpp_unchecked_coordinate_answer(inputs, answer, reference, op=None):
     """The answer is the unchecked one, entry for entry and nested as it."""
-    if op not in ("crd2crd", "idx2crd") or not _ok(answer):
+    if op not in ("crd2crd", "idx2crd") or not answered(answer):
         return False
     try:
         want = cpp_crd2crd(*inputs) if op == "crd2crd" else cpp_idx2crd(*inputs)
@@ -325,3 +321,64 @@ def cpp_unchecked_coordinate_answer(inputs, answer, reference, op=None):
         return False
     got = answer.value
     return _shape_of(got) == _shape_of(want) and [int(x) for x in _flat(got)] == _flat(want)
+
+
+def _has_size_one_leaf(t):
+    return any(int(x) == 1 for x in leaves(t))
+
+
+def _is_inttuple(t):
+    if isinstance(t, tuple):
+        return all(map(_is_inttuple, t))
+    return isinstance(t, int) and not isinstance(t, bool)
+
+
+@region
+def shape_has_size_one_leaf(shape=None, *rest):
+    """F-173: layout_left / prefix_product of a shape with a size-1 leaf."""
+    return _is_inttuple(shape) and _has_size_one_leaf(shape)
+
+
+def _left_zeroing(shape, zero):
+    """LayoutLeft's strides (exclusive prefix products) with the leaves ``zero(s)`` picks set
+    to 0 (CuTe stride.hpp compact_major: ``is_constant<1, Shape>`` gives ``Int<0>``)."""
+    flat, p = [], 1
+    for s in leaves(shape):
+        flat.append(0 if zero(s) else p)
+        p *= int(s)
+    it = iter(flat)
+
+    def nest(t):
+        return tuple(nest(x) for x in t) if isinstance(t, tuple) else next(it)
+    return nest(shape)
+
+
+def _left_symptom(inputs, answer, op, zero):
+    if not (answered(answer) and inputs and shape_has_size_one_leaf(inputs[0])):
+        return False
+    shape = inputs[0]
+    want = _left_zeroing(shape, zero)
+    if op == "prefix_product" and len(inputs) == 1:
+        return answer.value == want
+    return op == "layout_left" and isinstance(answer.value, LayoutBase) and \
+        answer.value == LayoutBase(shape, want)
+
+
+@symptom
+def static_size_one_gets_stride_zero(inputs, answer, reference, op=None):
+    """CuTe C++: a static ``_1`` leaf gets stride ``_0``, the other strides as LayoutLeft's."""
+    return _left_symptom(inputs, answer, op, lambda s: isinstance(s, C) and int(s) == 1)
+
+
+@region
+def integer_argument(a=None, *rest):
+    """F-174: flatten of an integer (not a tuple)."""
+    return isinstance(a, int) and not isinstance(a, bool)
+
+
+@symptom
+def flatten_keeps_the_integer(inputs, answer, reference):
+    """CuTe's flatten(n) is n itself (tuple_algorithms.hpp: a non-tuple is returned as is)."""
+    return (answered(answer) and len(inputs) == 1 and integer_argument(inputs[0])
+            and _is_inttuple(answer.value) and not isinstance(answer.value, tuple)
+            and int(answer.value) == int(inputs[0]))

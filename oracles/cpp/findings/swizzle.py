@@ -5,13 +5,28 @@ to_mixed_bits row, and rows of F-205, F-208, F-222).  Same contract as ``known_c
 does, True only for exactly that answer.  Written for this harness; nothing is copied.
 """
 
+import layoutcheck.oracles.cpp.model as M
+import layoutcheck.spec as spec
+from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.cpp.findings.composed import (
+    _eval,
+    _has_underscore,
+    _parts,
+    _projection_fails,
+    _thread_slice,
+    _zy_layouts,
+)
+from layoutcheck.oracles.cpp.findings.coordinates import _flat, _Refused
+from layoutcheck.oracles.cpp.findings.recast import dynamic_stride_not_divisible
+from layoutcheck.oracles.predicates import answered, raised_with_all, region, symptom
+from layoutcheck.oracles.predicates import inner_finding as find_known
+from layoutcheck.oracles.protocol import Outcome
+from layoutcheck.oracles.regions import _sw, unchecked_upcast
+
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import predicate, symptom
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
-
-from layoutcheck.oracles.cpp.findings.coordinates import _flat, _ok, _raised, _spec
 
 __all__ = ["cpp_index_is_static"]
 
@@ -69,7 +84,7 @@ def cpp_index_is_static(L, mask):
     return _t_crd2idx(_T(mask, True), L.shape, L.stride).s
 
 
-@predicate
+@region
 def swizzle_masks_not_static(L=None, sw=None, *rest):
     """F-234: composition(L, Sw) where L(yyy_msk) or L(zzz_msk) is a runtime value, which
     cannot be the template argument of ``make_swizzle<active_Y, active_Z>()``."""
@@ -81,7 +96,7 @@ def swizzle_masks_not_static(L=None, sw=None, *rest):
 
 @symptom
 def cpp_make_swizzle_of_runtime_masks(inputs, answer, reference):
-    return _raised(answer, "no matching function for call to 'make_swizzle<active_Y, active_Z>()'")
+    return raised_with_all(answer, "no matching function for call to 'make_swizzle<active_Y, active_Z>()'")
 
 
 # --- F-235: slicing a swizzled layout whose diced part holds a runtime integer --------------
@@ -90,7 +105,7 @@ def _all_underscore(c):
     return all(isinstance(x, Underscore) for x in _flat(c))
 
 
-@predicate
+@region
 def swizzle_slice_runtime_diced(Cl=None, coord=None, *rest):
     """F-235: slice_and_offset(c, Sw o O o L) takes the decay path (c is not all ``_``) and
     the diced part dice(c, L) holds a runtime integer: swizzle_layout.hpp passes
@@ -101,7 +116,7 @@ def swizzle_slice_runtime_diced(Cl=None, coord=None, *rest):
     if _all_underscore(coord):
         return False
     try:
-        diced = _spec().dice(Cl.inner, coord)
+        diced = spec.dice(Cl.inner, coord)
     except LayoutError:
         return False
     return any(not isinstance(x, C) for x in leaves(diced.shape) + leaves(diced.stride))
@@ -110,7 +125,7 @@ def swizzle_slice_runtime_diced(Cl=None, coord=None, *rest):
 @symptom
 def cpp_mixed_bits_of_runtime_layout(inputs, answer, reference):
     """The compile error of ``to_mixed_bits`` on runtime shape and stride types."""
-    return _raised(answer, "'value' is not a member of 'int'", "swizzle.hpp")
+    return raised_with_all(answer, "'value' is not a member of 'int'", "swizzle.hpp")
 
 
 # --- F-236: composition(Sw<0,M,S>, _0, L) is L ('Ignore identity case') ---------------------
@@ -119,7 +134,7 @@ _INNER_OP = {"composed_composition": "composition", "composed_logical_divide": "
              "composed_zipped_divide": "zipped_divide", "composed_tiled_divide": "tiled_divide"}
 
 
-@predicate
+@region
 def identity_swizzle_static_zero_offset(Cl=None, *rest):
     """F-236: Sw<0,M,S> o _0 o L (a static zero offset: the overload takes ``Int<0>``)."""
     return isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle) and \
@@ -133,15 +148,12 @@ def cpp_identity_swizzle_dropped(inputs, answer, reference, op=None):
     (the same layout) or an answer a finding of the layout algebra explains (F-055, F-120, ...)."""
     inner_op = _INNER_OP.get(op)
     Cl = inputs[0] if inputs else None
-    if inner_op is None or not _ok(answer) or not isinstance(answer.value, LayoutBase) \
+    if inner_op is None or not answered(answer) or not isinstance(answer.value, LayoutBase) \
             or not identity_swizzle_static_zero_offset(Cl):
         return False
-    from layoutcheck.findings import find_known
-    from layoutcheck.oracles.compare import compare
-    from layoutcheck.oracles.protocol import Outcome
     args = (LayoutBase(Cl.inner.shape, Cl.inner.stride),) + tuple(inputs[1:])
     try:
-        ref = Outcome.ok(getattr(_spec(), inner_op)(*args, sense="cute"))
+        ref = Outcome.ok(getattr(spec, inner_op)(*args, sense="cute"))
     except LayoutError as e:
         ref = Outcome.raised(str(e))
     if ref.kind == "ok" and compare(inner_op, args, ref.value, answer.value).ok:
@@ -151,13 +163,12 @@ def cpp_identity_swizzle_dropped(inputs, answer, reference, op=None):
 
 # --- F-222 inside a composed layout: upcast<N>(Sw o O o L) = upcast(Sw) o O/N o upcast(L) -----
 
-@predicate
+@region
 def composed_dynamic_stride_not_divisible(Cl=None, N=None, *rest):
     """F-222 in composed_upcast: the inner layout has a runtime stride N does not divide
     (layout_composed.hpp upcast: composition(upcast<N>(A), upcast<N>(O), upcast<N>(B)))."""
-    from layoutcheck.findings import PREDICATES
     return isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle) and not rest \
-        and isinstance(Cl.offset, C) and PREDICATES["dynamic_stride_not_divisible"](Cl.inner, N)
+        and isinstance(Cl.offset, C) and dynamic_stride_not_divisible(Cl.inner, N)
 
 
 @symptom
@@ -165,12 +176,11 @@ def cpp_composed_upcast_truncated(inputs, answer, reference):
     """The inner layout is F-222's (runtime strides d // N, shapes kept), the swizzle is
     swizzle_layout.hpp's upcast<N>, the offset O / N; where that swizzle is the identity and
     the offset _0, composition(Sw<0,M,S>, _0, L) is L itself (F-236's rule)."""
-    from layoutcheck.oracles.dsl.findings.recast import unchecked_upcast
     Cl, N = inputs[0], int(inputs[1])
-    if not _ok(answer):
+    if not answered(answer):
         return False
     inner = unchecked_upcast(Cl.inner, N, dynamic_floor=True)
-    sw, off = _spec().swizzle_upcast(Cl.outer, N), int(Cl.offset) // N
+    sw, off = spec.swizzle_upcast(Cl.outer, N), int(Cl.offset) // N
     got = answer.value
     if isinstance(got, LayoutBase):
         return sw.bits == 0 and off == 0 and (got.shape, got.stride) == (inner.shape, inner.stride)
@@ -181,13 +191,12 @@ def cpp_composed_upcast_truncated(inputs, answer, reference):
 
 # --- F-205 at a full coordinate: the swizzle's projection does not compose with dice(c, L) ---
 
-@predicate
+@region
 def swizzle_full_coordinate_projection_fails(Cl=None, coord=None, *rest):
     """F-205's cause where F-208's region is (a coordinate without ``_``): swizzle_layout.hpp
     composes the Y/Z projection with the diced layout (all of L here) before it reaches the
     empty slice, and that composition fails CuTe's divisibility checks (static_asserts: the
     diced layout is static; a runtime one is F-235's region)."""
-    from layoutcheck.oracles.cpp.findings.composed import _has_underscore, _projection_fails
     if not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)) or \
             coord is None or _has_underscore(coord) or swizzle_slice_runtime_diced(Cl, coord):
         return False
@@ -204,12 +213,12 @@ def cpp_decay_needs_pow2_projection(inputs, answer, reference):
     """F-208 at a full coordinate whose diced projection composition(swizzle_only_zy, L) has
     a mode whose shape*stride is no power of two: swizzle.hpp to_mixed_bits static_asserts
     'Requires pow2 shape*stride.' before the decay reaches F-208's make_layout()."""
-    return _raised(answer, "static assertion failed: Requires pow2 shape*stride.")
+    return raised_with_all(answer, "static assertion failed: Requires pow2 shape*stride.")
 
 
 # --- F-237: right_inverse(Sw o _0 o L) = composition(right_inverse(L), Sw), unchecked --------
 
-@predicate
+@region
 def composed_right_inverse_not_inverse(Cl=None, *rest):
     """F-237: the spec refuses right_inverse(Sw o _0 o L) with condition right_inverse: CuTe's
     construction composition(right_inverse(L), Sw) maps some index outside L's domain, or
@@ -217,7 +226,7 @@ def composed_right_inverse_not_inverse(Cl=None, *rest):
     if not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)) or rest:
         return False
     try:
-        _spec().composed_right_inverse(Cl)
+        spec.composed_right_inverse(Cl)
     except LayoutError as e:
         return e.condition in ("right_inverse", "swizzle_conjugate")
     return False
@@ -228,8 +237,8 @@ def cpp_swizzle_right_inverse_construction(inputs, answer, reference):
     """swizzle_layout.hpp right_inverse(ComposedLayout<Swizzle,_0,L>): composition(R, Sw) with
     R = right_inverse(L), i.e. make_swizzle<R(yyy), R(zzz)> o _0 o R (composition(Layout,
     Swizzle)), or R itself where that swizzle is the identity ('Ignore identity case')."""
-    S, Cl = _spec(), inputs[0]
-    if not _ok(answer):
+    S, Cl = spec, inputs[0]
+    if not answered(answer):
         return False
     try:
         R = S.right_inverse(LayoutBase(Cl.inner.shape, Cl.inner.stride))
@@ -252,14 +261,12 @@ def diced_projection_not_pow2(Cl, coord):
     oracles/cpp/model.py) and hands the only_zy one to swizzle.hpp to_mixed_bits, whose
     integral case static_asserts 'Requires pow2 shape*stride.': some static leaf has
     shape*stride neither 0 nor 2^k.  That comes before the sliced composition (F-205)."""
-    import layoutcheck.oracles.cpp.model as M
-    from layoutcheck.oracles.cpp.findings.composed import _zy_layouts
     if not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)) or \
             coord is None or _all_underscore(coord):
         return False
     shape, anti, only = _zy_layouts(Cl.outer)
     try:
-        diced = _spec().dice(Cl.inner, coord)
+        diced = spec.dice(Cl.inner, coord)
         M.run("composition", LayoutBase(tuple(map(C, shape)), tuple(map(C, anti))), diced)
         P = M.run("composition", LayoutBase(tuple(map(C, shape)), tuple(map(C, only))), diced)
     except (M.Reject, M.Abort, LayoutError):
@@ -270,21 +277,19 @@ def diced_projection_not_pow2(Cl, coord):
     return any(int(s) * int(d) and (int(s) * int(d)) & (int(s) * int(d) - 1) for s, d in pairs)
 
 
-@predicate
+@region
 def tiled_copy_thread_dice_not_pow2(L=None, thr=None, val=None, index=None, *rest):
     """F-240's slice (index, _, (_, ..)) of Sw o O o tidfrg(B) (ThrCopy::partition_S / _D)
     whose diced projection -- the thread mode's -- is not pow2 (``diced_projection_not_pow2``)."""
-    from layoutcheck.oracles.cpp.findings.composed import _thread_slice
     sl = _thread_slice(L, thr, val, index)
     return sl is not None and not rest and diced_projection_not_pow2(*sl)
 
 
-@predicate
+@region
 def swizzle_slice_diced_not_pow2(Cl=None, coord=None, *rest):
     """F-242: slice_and_offset(c, Sw o O o L) at a coordinate with both ``_`` and integers
     whose diced projection is not pow2 (``diced_projection_not_pow2``; a full coordinate is
     F-208's region, the thread slices of a TiledCopy F-240's)."""
-    from layoutcheck.oracles.cpp.findings.composed import _has_underscore
     return not rest and coord is not None and _has_underscore(coord) and \
         diced_projection_not_pow2(Cl, coord)
 
@@ -301,9 +306,7 @@ def cpp_runtime_sliced_decay(Cl, coord):
     constant, so CuTe always decays -- composition(swizzle_layout, sliced) with strides from
     make_swizzle_strides, a runtime composition that skips the divisibility checks (F-054) --
     and offsets by swizzle(offset_only_zy) + offset_anti_zy.  (layout, offset) or _Refused."""
-    import layoutcheck.oracles.cpp.model as M
-    from layoutcheck.oracles.cpp.findings.composed import _eval, _parts, _sw, _zy_layouts
-    S, sw, O = _spec(), Cl.outer, Cl.offset
+    S, sw, O = spec, Cl.outer, Cl.offset
     B, Mb, Sh = sw.params
     shape, anti, only = _zy_layouts(sw)
     sliced, diced, dcoord = _parts(Cl, coord)
@@ -334,18 +337,17 @@ def cpp_runtime_sliced_decay(Cl, coord):
     return R, _sw(sw, off_zy) + off_anti
 
 
-@predicate
+@region
 def swizzle_slice_runtime_sliced(Cl=None, coord=None, *rest):
     """F-238: slice_and_offset(c, Sw o O o L), c holding ``_`` but not all ``_``, where the
     sliced part slice(c, L) holds a runtime integer and the diced part is static (F-235's
     region is the runtime one); CuTe's decay (``cpp_runtime_sliced_decay``) compiles."""
-    from layoutcheck.oracles.cpp.findings.composed import _has_underscore
     if rest or not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)) or \
             coord is None or not _has_underscore(coord) or _all_underscore(coord) or \
             swizzle_slice_runtime_diced(Cl, coord):
         return False
     try:
-        if not _runtime(_spec().slice_(Cl.inner, coord)):
+        if not _runtime(spec.slice_(Cl.inner, coord)):
             return False
         cpp_runtime_sliced_decay(Cl, coord)
     except (LayoutError, _Refused):
@@ -356,13 +358,13 @@ def swizzle_slice_runtime_sliced(Cl=None, coord=None, *rest):
 @symptom
 def cpp_runtime_decayed_slice(inputs, answer, reference):
     """The answer is that decay: its layout's function and its offset's value."""
-    if not _ok(answer) or not isinstance(answer.value, tuple) or len(answer.value) != 2:
+    if not answered(answer) or not isinstance(answer.value, tuple) or len(answer.value) != 2:
         return False
     got, off = answer.value
     try:
         want, woff = cpp_runtime_sliced_decay(*inputs[:2])
     except (LayoutError, _Refused):
         return False
-    S = _spec()
+    S = spec
     return isinstance(got, LayoutBase) and int(off) == woff and \
         S.size(got) == S.size(want) and S.values(got) == S.values(want)

@@ -7,20 +7,18 @@ pycute's source (nvidia-cutlass 4.2.0.0 ``pycute/layout.py``, ``pycute/int_tuple
 the spec doing every step pycute does the way CuTe does.
 """
 
+import layoutcheck.spec as spec
+from layoutcheck.oracles.predicates import answered, region, symptom
+
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import predicate, symptom
-from layoutcheck.layout import LayoutBase, Underscore, leaves
+from layoutcheck.layout import LayoutBase, Underscore
 
 __all__ = []
 
 
-def _ok(answer):
-    return answer is not None and answer.kind == "ok"
-
-
 # --- F-170: pycute slices a layout at a bare _ into a rank-1 tuple ----------------------------
 
-@predicate
+@region
 def bare_underscore_coordinate(L=None, c=None, *rest):
     """F-170: the coordinate is ``_`` itself (not a tuple holding it)."""
     return isinstance(L, LayoutBase) and isinstance(c, Underscore)
@@ -31,7 +29,7 @@ def pycute_wraps_whole_slice(inputs, answer, reference, op=None):
     """pycute's ``Layout.__call__(None)`` is ``Layout(slice_(None, shape), slice_(None,
     stride))`` and ``slice_(None, t) = (t,)``: the layout wrapped as one mode (offset 0)."""
     L = inputs[0] if inputs else None
-    if not (_ok(answer) and isinstance(L, LayoutBase)):
+    if not (answered(answer) and isinstance(L, LayoutBase)):
         return False
     wrapped = LayoutBase((L.shape,), (L.stride,))
     if op == "slice_and_offset":
@@ -47,7 +45,7 @@ def _holds_underscore(T):
     return isinstance(T, Underscore)
 
 
-@predicate
+@region
 def tile_tuple_holds_underscore(A=None, T=None, *rest):
     """F-171: the tiler is a Tile tuple with ``_`` at some depth."""
     return isinstance(A, LayoutBase) and isinstance(T, tuple) and _holds_underscore(T)
@@ -67,7 +65,6 @@ def _mk(ls):
 def _split(product, A, T):
     """pycute's logical_divide / logical_product of one mode (as CuTe's, except that its
     logical_product of an int n is logical_divide(A, n:1): F-076)."""
-    import layoutcheck.spec as spec
     if product and not isinstance(T, int):
         return spec.logical_product(A, T, sense="cute")
     return spec.logical_divide(A, T, sense="cute")
@@ -89,7 +86,7 @@ def _hier_unzip(product, A, T):
 def pycute_unzips_underscore_as_unit_tile(inputs, answer, reference, op=None):
     """pycute's zipped / tiled form, with each ``_`` entry giving the tile 1:0 and the rest
     the whole mode (recomputed; tiled unpacks the rests as pycute's tiled_divide does)."""
-    if len(inputs) < 2 or not tile_tuple_holds_underscore(*inputs[:2]) or not _ok(answer) \
+    if len(inputs) < 2 or not tile_tuple_holds_underscore(*inputs[:2]) or not answered(answer) \
             or op not in ("zipped_divide", "tiled_divide", "zipped_product", "tiled_product"):
         return False
     A, T = inputs[0], inputs[1]
@@ -114,7 +111,7 @@ def _needs_src_below(c, dst):
                for x, y in zip(c, dst))
 
 
-@predicate
+@region
 def crd2crd_needs_src_below_top(c=None, dst=None, src=None, *rest):
     """F-172: crd2crd(c, dst, src) whose mode-by-mode recursion needs src below the top."""
     return src is not None and _needs_src_below(c, dst)
@@ -127,87 +124,6 @@ def pycute_asserts(inputs, answer, reference):
 
 
 # --- F-173 / F-174 / F-175: CuTe's own conventions beyond the algebra -------------------------
-
-def _has_size_one_leaf(t):
-    return any(int(x) == 1 for x in leaves(t))
-
-
-def _is_inttuple(t):
-    if isinstance(t, tuple):
-        return all(map(_is_inttuple, t))
-    return isinstance(t, int) and not isinstance(t, bool)
-
-
-@predicate
-def shape_has_size_one_leaf(shape=None, *rest):
-    """F-173: layout_left / prefix_product of a shape with a size-1 leaf."""
-    return _is_inttuple(shape) and _has_size_one_leaf(shape)
-
-
-def _left_zeroing(shape, zero):
-    """LayoutLeft's strides (exclusive prefix products) with the leaves ``zero(s)`` picks set
-    to 0 (CuTe stride.hpp compact_major: ``is_constant<1, Shape>`` gives ``Int<0>``)."""
-    flat, p = [], 1
-    for s in leaves(shape):
-        flat.append(0 if zero(s) else p)
-        p *= int(s)
-    it = iter(flat)
-
-    def nest(t):
-        return tuple(nest(x) for x in t) if isinstance(t, tuple) else next(it)
-    return nest(shape)
-
-
-def _left_symptom(inputs, answer, op, zero):
-    if not (_ok(answer) and inputs and shape_has_size_one_leaf(inputs[0])):
-        return False
-    shape = inputs[0]
-    want = _left_zeroing(shape, zero)
-    if op == "prefix_product" and len(inputs) == 1:
-        return answer.value == want
-    return op == "layout_left" and isinstance(answer.value, LayoutBase) and \
-        answer.value == LayoutBase(shape, want)
-
-
-@symptom
-def static_size_one_gets_stride_zero(inputs, answer, reference, op=None):
-    """CuTe C++: a static ``_1`` leaf gets stride ``_0``, the other strides as LayoutLeft's."""
-    from layoutcheck.integers import C
-    return _left_symptom(inputs, answer, op, lambda s: isinstance(s, C) and int(s) == 1)
-
-
-@symptom
-def size_one_gets_stride_zero(inputs, answer, reference, op=None):
-    """The CuTe DSL (every integer static at trace time): every size-1 leaf gets stride 0."""
-    return _left_symptom(inputs, answer, op, lambda s: int(s) == 1)
-
-
-@predicate
-def integer_argument(a=None, *rest):
-    """F-174: flatten of an integer (not a tuple)."""
-    return isinstance(a, int) and not isinstance(a, bool)
-
-
-@symptom
-def flatten_keeps_the_integer(inputs, answer, reference):
-    """CuTe's flatten(n) is n itself (tuple_algorithms.hpp: a non-tuple is returned as is)."""
-    return (_ok(answer) and len(inputs) == 1 and integer_argument(inputs[0])
-            and _is_inttuple(answer.value) and not isinstance(answer.value, tuple)
-            and int(answer.value) == int(inputs[0]))
-
-
-@predicate
-def empty_profile(L=None, profile=None, *rest):
-    """F-175: coalesce with the empty target profile ()."""
-    return isinstance(L, LayoutBase) and profile == ()
-
-
-@symptom
-def coalesces_the_whole_layout(inputs, answer, reference):
-    """The DSL reads the profile () as no profile: its answer is coalesce(L)."""
-    import layoutcheck.spec as spec
-    return (_ok(answer) and len(inputs) == 2 and empty_profile(*inputs)
-            and answer.value == spec.coalesce(inputs[0]))
 
 
 # --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------

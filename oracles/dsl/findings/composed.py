@@ -1,0 +1,93 @@
+import layoutcheck.spec as spec
+from layoutcheck.oracles.cpp.findings.composed import (
+    _dice_coord,
+    _eval,
+    _inner_known,
+    _zy_layouts,
+)
+from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
+from layoutcheck.oracles.regions import _fn, _sw
+
+from layoutcheck.composed import ComposedLayoutBase, Swizzle
+from layoutcheck.integers import C
+from layoutcheck.layout import LayoutBase, leaves, size
+
+
+@region
+def composed_with_layout_outer(Cl=None, *rest):
+    return isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, LayoutBase)
+
+
+@symptom
+def dsl_no_cosize_for_affine_outer(inputs, answer, reference):
+    return raised_with_any(answer, "can't derive meaningful cosize")
+
+
+@region
+def dynamic_integer_in_composed(Cl=None, *rest):
+    """F-206: the composed layout's inner layout holds a runtime integer."""
+    return isinstance(Cl, ComposedLayoutBase) and any(
+        not isinstance(x, C) for x in leaves(Cl.inner.shape) + leaves(Cl.inner.stride))
+
+
+@symptom
+def dsl_process_died(inputs, answer, reference):
+    """The DSL's native code aborted (the worker died): never a finding's answer at a gate
+    (a crash is always an error), named so that the campaign steers away from the region."""
+    return answer is not None and answer.kind == "crashed"
+
+
+@symptom
+def dsl_prints_x(inputs, answer, reference):
+    return raised_with_any(answer, "x:x")
+
+
+@symptom
+def dsl_offset_twice(inputs, answer, reference):
+    """F-209: the DSL's pair offset is C at the slice's origin, while its composed part still
+    carries the offset CuTe puts inside -- A o (O + off) o slice (the generic rule), or for a
+    swizzle whose slice hits Y and Z, Sw o off_zy o sliced (swizzle_layout.hpp) -- so the
+    origin's offset counts twice."""
+    Cl, coord = inputs[0], inputs[1]
+    if not (answered(answer) and isinstance(Cl, ComposedLayoutBase) and isinstance(answer.value, tuple)):
+        return False
+    S = spec
+    sliced, off = S.slice_and_offset(Cl.inner, coord)
+    got, got_off = answer.value
+    pts = [int(S.crd2idx(i, sliced.shape, sliced.stride)) for i in range(size(sliced.shape))]
+    outer = (lambda v: _sw(Cl.outer, v)) if isinstance(Cl.outer, Swizzle) else \
+        (lambda v: _eval(Cl.outer.shape, Cl.outer.stride, v))
+    new = int(Cl.offset) + int(off)
+    origin = outer(new)
+    if int(got_off) != origin or origin == 0:
+        return False
+    fn = _fn(got)
+    if fn == [outer(new + p) for p in pts]:
+        return True
+    if isinstance(Cl.outer, Swizzle):  # the collide branch's composed part
+        shape, _anti, only = _zy_layouts(Cl.outer)
+        d_at = int(S.crd2idx(_dice_coord(coord), S.dice(Cl.inner, coord).shape,
+                             S.dice(Cl.inner, coord).stride))
+        off_zy = int(Cl.offset) ^ _eval(shape, only, d_at)
+        return fn == [_sw(Cl.outer, off_zy + p) for p in pts]
+    return False
+
+
+@symptom
+def dsl_inner_finding(inputs, answer, reference, op=None):
+    """The same for the DSL (its op on the inner layout, explained by a DSL finding)."""
+    return _inner_known("cute-dsl", inputs, answer, op) is not None
+
+
+@region
+def swizzle_upcast_below_base(Cl=None, N=None, *rest):
+    """F-230: upcast<N> of Sw o O o L with M < log2 N."""
+    return isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle) and \
+        isinstance(N, int) and N > 1 and not N & (N - 1) and Cl.outer.base < N.bit_length() - 1
+
+
+@symptom
+def dsl_wrapped_swizzle_base(inputs, answer, reference):
+    """The DSL prints S<B, 2^32 + M - log2 N, S> (M - log2 N wrapped as an unsigned 32-bit
+    value, B kept), cut off in its text: 'S<1,4294...'."""
+    return raised_with_any(answer, "unparseable output 'S<", "4294")

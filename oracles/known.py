@@ -1,0 +1,156 @@
+"""Recognising the register's findings: is this failure a known one?
+
+A finding's ``match`` tables (``layoutcheck/findings.toml``; DESIGN.md, "Known findings") each
+name the exact ``oracles`` (lineages) they apply to, fnmatch patterns for ``op`` and
+``check``, a *region* ``when`` and a *symptom* ``answer`` (``oracles/predicates.py``).
+``find_known`` needs both: the inputs lie in the region *and* the implementation's answer is
+exactly the one that bug or convention produces.  ``find_region`` uses the region only (the
+campaign steers generation away from regions it has already hit; never to pass a gate).
+Tables of paper findings (``oracles = ["paper"]``) are about a printed statement, not an
+oracle's answer, and have no ``answer``.
+
+The predicates come from every implementation's package, listed explicitly in
+``oracles/implementations.py``: a missing package is an import error, never skipped.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any, Callable, Iterable, Sequence
+
+import layoutcheck.oracles.regions as regions
+from layoutcheck.oracles.implementations import IMPLEMENTATIONS
+from layoutcheck.oracles.predicates import install_register
+from layoutcheck.oracles.protocol import Outcome
+
+from layoutcheck.findings import lineage, load, match_tables
+
+__all__ = ["PREDICATES", "SYMPTOMS", "PREDICATE_MODULES", "find_known", "find_region", "explain", "verdict", "CHECK"]
+
+
+def _merged() -> tuple[dict[str, Callable], dict[str, Callable]]:
+    predicates, symptoms = dict(regions.REGIONS), dict(regions.SYMPTOMS)
+    for implementation in IMPLEMENTATIONS:
+        for mine, theirs in ((predicates, implementation.regions), (symptoms, implementation.symptoms)):
+            for name, fn in theirs.items():
+                if mine.get(name, fn) is not fn:
+                    raise ValueError(f"finding predicate {name!r} is defined twice")
+                mine[name] = fn
+    return predicates, symptoms
+
+
+# Region predicates (a table's ``when``) and symptoms (its ``answer``), by name.
+PREDICATES, SYMPTOMS = _merged()
+
+# The modules that define them (where each keeps its planted cases, ``PLANTED``, for the tests).
+PREDICATE_MODULES = tuple(sorted({fn.__module__ for fn in (*PREDICATES.values(), *SYMPTOMS.values())}))
+
+# The check name under which oracle disagreements are registered in findings.toml
+# (``match = {oracles = [...], op = "...", check = "agreement", when = "..."}``).
+CHECK = "agreement"
+
+
+def _applies(m: dict, oracle: str, op: str, check: str) -> bool:
+    """The table is about this oracle's lineage, op and check (its region aside)."""
+    line = lineage(oracle)
+    if line is None or line not in m.get("oracles", ()):
+        return False
+    return all(fnmatch.fnmatchcase(val, m.get(key, "*")) for key, val in (("op", op), ("check", check)))
+
+
+_TABLES: dict = {}  # (oracle, op, check) -> (register, [(finding, table)])
+
+
+def _tables_for(register: Sequence[dict], oracle: str, op: str, check: str) -> tuple:
+    """[(finding, table)] of ``register`` (``load()``) that apply to (oracle, op, check), in
+    register order: the campaign asks for the same few triples for every case it draws
+    (a register loaded again is a new object: its tables are recomputed)."""
+    key = (oracle, op, check)
+    got = _TABLES.get(key)
+    if got is None or got[0] is not register:
+        if len(_TABLES) > 4096:
+            _TABLES.clear()
+        got = _TABLES[key] = (register, tuple(
+            (f, m) for f in register for m in match_tables(f) if _applies(m, oracle, op, check)))
+    return got[1]
+
+
+def _in_region(m: dict, op: str, inputs: tuple) -> bool:
+    when = m.get("when")
+    if not when:
+        return True
+    fn = PREDICATES.get(when)
+    try:
+        if fn is not None and getattr(fn, "wants_op", False):
+            return bool(fn(*inputs, op=op))
+        return fn is not None and bool(fn(*inputs))
+    except Exception:  # noqa: BLE001 - a predicate that cannot judge these inputs: not covered
+        return False
+
+
+def _shows_symptom(m: dict, op: str, inputs: tuple, answer: Any, reference: Any) -> bool:
+    name = m.get("answer")
+    if name is None:
+        return m.get("oracles") == ["paper"]  # a printed statement: no answer to judge
+    fn = SYMPTOMS.get(name)
+    if fn is None or answer is None:
+        return False
+    answer = answer if isinstance(answer, Outcome) else Outcome.ok(answer)
+    if reference is not None and not isinstance(reference, Outcome):
+        reference = Outcome.ok(reference)
+    try:
+        if fn.wants_op:  # type: ignore[attr-defined]
+            return bool(fn(tuple(inputs), answer, reference, op=op))
+        return bool(fn(tuple(inputs), answer, reference))
+    except Exception:  # noqa: BLE001 - a symptom that cannot judge this answer: not known
+        return False
+
+
+def find_region(oracle: str, op: str, check: str, inputs: Iterable = ()) -> str | None:
+    """The id of the first finding whose region (``when``) covers these inputs, or None
+    (used to steer generation, never to pass a gate)."""
+    inputs = tuple(inputs)
+    for f, m in _tables_for(load(), str(oracle), op, check):
+        if _in_region(m, op, inputs):
+            return f["id"]
+    return None
+
+
+def explain(oracle: str, op: str, check: str, inputs: Iterable = (), answer: Any = None,
+            reference: Any = None) -> tuple[dict, dict] | None:
+    """(finding, table) of the first table whose region covers the inputs *and* whose
+    symptom is the oracle's ``answer`` (an Outcome), or None."""
+    inputs = tuple(inputs)
+    for f, m in _tables_for(load(), str(oracle), op, check):
+        if _in_region(m, op, inputs) and _shows_symptom(m, op, inputs, answer, reference):
+            return f, m
+    return None
+
+
+def find_known(oracle: str, op: str, check: str, inputs: Iterable = (), answer: Any = None,
+               reference: Any = None) -> str | None:
+    """The id of the finding that explains this failure, or None: the inputs lie in one of
+    its tables' region and the answer is exactly its symptom.  Without ``answer`` only paper
+    findings (no oracle answer to judge) can match."""
+    hit = explain(oracle, op, check, inputs, answer, reference)
+    return hit[0]["id"] if hit else None
+
+
+def verdict(oracle: str, op: str, inputs: Iterable, comparison: Any, answer: Any = None,
+            reference: Any = None) -> tuple[str, str | None]:
+    """``("agree" | "disagree" | "known" | "no verdict", finding id or None)``.
+
+    A disagreement that a finding of the register explains is ``known``, not a failure:
+    the inputs lie in the finding's region and ``answer`` (the oracle's Outcome) is exactly
+    its symptom; without the answer it is a disagreement.  ``reference`` is the reference's
+    Outcome.
+    """
+    if comparison.ok is None:
+        return "no verdict", None
+    if comparison.ok:
+        return "agree", None
+    fid = find_known(oracle, op, CHECK, tuple(inputs), answer, reference)
+    return ("known", fid) if fid else ("disagree", None)
+
+
+install_register(find_known)
