@@ -33,7 +33,7 @@ OPS = ("composition", "coalesce", "complement", "logical_divide", "logical_produ
 
 
 def _strategies(static):
-    import layoutcheck.fuzz.strategies.layouts as S
+    import layoutcheck.fuzz.strategies.algebra as S
     from hypothesis import strategies as st
     return {
         "composition": S.composable_pairs(static=static),

@@ -37,7 +37,7 @@ def kernel_key(op, args):
 
 def measure(name, tries, seed=5):
     import layoutcheck.fuzz.campaign.batched as batched
-    from layoutcheck.fuzz.checks.algebra import BY_NAME
+    from layoutcheck.fuzz.checks.catalogue import BY_NAME
     from layoutcheck.oracles.reference import case_key
     check = BY_NAME[name]
     strategy = check.strategy()

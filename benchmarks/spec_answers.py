@@ -56,7 +56,7 @@ def answer(op, args, sense):
 
 def dump(path, per_op, seed):
     from layoutcheck.fuzz.campaign.batched import draw_cases
-    from layoutcheck.fuzz.checks.algebra import CHECKS
+    from layoutcheck.fuzz.checks.catalogue import CHECKS
     from layoutcheck.fuzz.checks.targets import decode, encode
     from layoutcheck.oracles.reference import case_key
     rows = []

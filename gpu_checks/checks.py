@@ -21,8 +21,11 @@ from layoutcheck.gpu_checks.kernels import (
     pack_batch,
     specialised_source,
 )
+from layoutcheck.gpu_checks.toolchain import ARCH, CompileError, compile_device
+from layoutcheck.oracles.known import find_known
+from layoutcheck.oracles.protocol import Outcome
 
-from layoutcheck import spec
+from layoutcheck import impl, spec
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
@@ -63,7 +66,6 @@ def spec_values(L):
 def impl_values(L):
     """The same from ``layoutcheck.impl``, or None when impl does not provide it yet."""
     try:
-        from layoutcheck import impl
         fn, conv = getattr(impl, "values"), getattr(impl, "as_layout")
     except (ImportError, AttributeError):
         return None
@@ -285,14 +287,12 @@ def _known_finding(case, result=None):
     """The findings-register id that explains a CuTe disagreement on ``case``, or None.
     The kernels run CuTe C++'s own code, so findings about oracle ``cute-cpp`` apply; the
     kernel's ``result`` layout must be exactly the one the finding produces."""
-    from layoutcheck.oracles.known import find_known
     for module in ("layoutcheck.oracles.cpp.findings.algebra", "layoutcheck.oracles.pycute.findings.algebra"):
         try:  # these modules register the predicates that findings' match.when names
             __import__(module)
         except Exception:  # noqa: BLE001 - a missing predicate just means "not known"
             pass
     inputs = (case.a,) if case.b is None else (case.a, case.b)
-    from layoutcheck.oracles.protocol import Outcome
     answer = None if result is None else Outcome.ok(result)
     return find_known("cute-cpp", case.op, "agreement", inputs, answer)
 
@@ -409,7 +409,6 @@ def run_checks(make, *, seed=0, count=200, cute_count=24):
 def check_compile(sources, backends):
     """Compile each source with each backend to PTX and an sm_90 cubin; check that the
     cubin is an ELF image and that the PTX targets sm_90 and defines every kernel."""
-    from layoutcheck.gpu_checks.toolchain import ARCH, CompileError, compile_device
     results = []
     for source in sources:
         for backend in backends:

@@ -5,19 +5,12 @@ measure (device), and a report (a JSON-able dict plus its text rendering).
 import json
 import platform
 import time
+import traceback
 
 from layoutcheck.gpu_checks import toolchain as T
-from layoutcheck.gpu_checks.checks import (
-    Result,
-    check_compile,
-    run_checks,
-    sample_sources,
-)
-from layoutcheck.gpu_checks.execute import (
-    DeviceModule,
-    HostModule,
-    device_unavailable_reason,
-)
+from layoutcheck.gpu_checks.checks import Result, check_compile, run_checks, sample_sources
+from layoutcheck.gpu_checks.execute import DeviceModule, HostModule, device_unavailable_reason
+from layoutcheck.gpu_checks.throughput import measure
 
 from layoutcheck.errors import LayoutError
 
@@ -75,7 +68,6 @@ def run_all(*, compile_only=False, seed=0, count=200, cute_count=24, sizes=(24, 
             report["results"] += _guarded("device execution", lambda: run_checks(
                 DeviceModule, seed=seed, count=count, cute_count=cute_count))
             if sizes:
-                from layoutcheck.gpu_checks.throughput import measure
                 say(f"measuring throughput for 2^{', 2^'.join(map(str, sizes))} elements")
                 report["results"] += _guarded("device throughput", lambda: measure(
                     DeviceModule(sources[0]), tuple(sizes)))
@@ -94,7 +86,6 @@ def _guarded(what, fn):
     try:
         return [r.as_dict() for r in fn()]
     except Exception as e:  # noqa: BLE001 - reported, and fails the run
-        import traceback
         res = Result(what, "error", failed=1,
                      mismatches=[f"{type(e).__name__}: {e}"],
                      notes=[traceback.format_exc(limit=6)])

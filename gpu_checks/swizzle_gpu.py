@@ -29,10 +29,13 @@ import sys
 import time
 
 import numpy as np
-from layoutcheck.gpu_checks.checks import Result, _timed
+from layoutcheck.gpu_checks import toolchain as T
+from layoutcheck.gpu_checks.checks import Result, _timed, check_compile
+from layoutcheck.gpu_checks.execute import DeviceModule, HostModule, device_unavailable_reason
 from layoutcheck.gpu_checks.kernels import KernelSource, _include_local
 
 from layoutcheck import spec
+from layoutcheck import spec as S
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
@@ -93,7 +96,6 @@ def bank_cases():
     recast to 16-byte vectors (upcast<8>: (8,8) and Sw<3,0,3>) read ldmatrix-like, 8 rows of
     one vector column per quarter-warp, and to 8-byte vectors (upcast<4>); a 32x32 float tile
     plain and with Sw<5,0,5>."""
-    from layoutcheck import spec as S
     tile = LayoutBase((C(8), C(64)), (C(64), C(1)))
     f32 = LayoutBase((C(32), C(32)), (C(32), C(1)))
     sw16 = ComposedLayoutBase(Swizzle(3, 3, 3), C(0), tile)
@@ -420,7 +422,6 @@ def cache_is_warm(seed=0, count=24, backends=None, host=True):
     built with the host shim; nothing is compiled to find out.  A cold run compiles the CuTe
     sources for more than 100 s, which is why ``layoutcheck gpu`` runs them on request only
     (``--swizzle``)."""
-    from layoutcheck.gpu_checks import toolchain as T
     for src in sources(seed, count):
         for backend in backends or T.backends():
             if T.compile_device(src.text, src.name, backend=backend, cute=src.cute,
@@ -436,13 +437,6 @@ def run(compile_only=False, seed=0, count=24, device=None, log=None, backends=No
     """Compile every source (with ``backends``, default every usable one: NVRTC and nvcc),
     run the checks on the host shim and, when a device is usable (or ``device`` is True), on
     the device with the timing."""
-    from layoutcheck.gpu_checks import toolchain as T
-    from layoutcheck.gpu_checks.checks import check_compile
-    from layoutcheck.gpu_checks.execute import (
-        DeviceModule,
-        HostModule,
-        device_unavailable_reason,
-    )
     say = log or (lambda m: None)
     t0 = time.perf_counter()
     srcs = sources(seed, count)

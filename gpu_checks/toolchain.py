@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from layoutcheck.oracles.cpp.toolchain import cutlass_version, resolve_include
+
 __all__ = ["CompileError", "Artifact", "SOURCE_DIR", "ARCH", "cache_dir", "cuda_home",
            "cute_include", "cute_description", "nvrtc_unavailable_reason", "nvcc_unavailable_reason",
            "compile_device", "build_host_library", "backends"]
@@ -85,14 +87,12 @@ def _nvcc():
 def cute_include():
     """The CuTe/CUTLASS headers: ``--cute-include`` / $LAYOUTCHECK_CUTE_INCLUDE, else the
     nvidia-cutlass wheel's; None when that tree has no ``cute/layout.hpp``."""
-    from layoutcheck.oracles.cpp.toolchain import resolve_include
     path = resolve_include()
     return path if (path / "cute" / "layout.hpp").exists() else None
 
 
 def cute_description():
     """``CUTLASS 4.2.0 headers at PATH`` for the tree the CuTe kernels use (reports name it)."""
-    from layoutcheck.oracles.cpp.toolchain import cutlass_version
     inc = cute_include()
     if inc is None:
         return "missing (pip install --no-deps nvidia-cutlass, or --cute-include DIR)"
@@ -102,7 +102,6 @@ def cute_description():
 def _cute_version():
     """What keys a CuTe kernel's cache entry: the tree's CUTLASS version and a digest of its
     CuTe headers' contents (not its path: prepared artifacts travel to the device machine)."""
-    from layoutcheck.oracles.cpp.toolchain import cutlass_version
     inc = cute_include()
     if inc is None:
         return "missing"

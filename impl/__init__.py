@@ -9,10 +9,11 @@ the layout function over the whole domain as a numpy array from per-mode offsets
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
-from layoutcheck.impl.tuples import (is_tuple, flatten, profile, length, mode, get, concat_tuples,  # noqa: F401
-                     divides, permute_tuple, domain, rank, depth, size)
+from layoutcheck.impl.tuples import (is_tuple, profile, length, concat_tuples,  # noqa: F401
+                     divides, permute_tuple, domain)
 from layoutcheck.impl.layout import (Layout, parse, parse_tiler, as_layout, shape, stride, cosize,  # noqa: F401
-                     modes, colex, colex_inv, phi, Phi, values, image)
+                     modes, colex, colex_inv, phi, Phi, values, image, flatten, mode, get, rank, depth,
+                     size)
 from layoutcheck.impl.basic import (layout_left, layout_right, is_column_major, is_row_major,  # noqa: F401
                     is_non_degenerate, restrict, squeeze, filter_zeros, permute, mode_precedes,
                     is_sorted, sort, concat, make_layout, is_injective, is_surjective,

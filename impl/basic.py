@@ -8,7 +8,7 @@ mode test (sorted strides that clear the span of the smaller modes) is inconclus
 
 import numpy as np
 from layoutcheck.impl import tuples as T
-from layoutcheck.impl.layout import Layout, _new, as_layout, cosize, flat_modes, values
+from layoutcheck.impl.layout import Layout, _new, as_layout, cosize, flat_modes, size, values
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
@@ -169,7 +169,7 @@ def is_injective(L):
         return False
     if _separated(ms):
         return True
-    if T.size(as_layout(L)) > cosize(L):
+    if size(as_layout(L)) > cosize(L):
         return False
     v = values(L)
     return np.unique(v).size == v.size
@@ -184,6 +184,6 @@ def is_surjective(L):
     """Phi_L maps onto [0, cosize(L))."""
     if is_compact(L):
         return True
-    if T.size(as_layout(L)) < cosize(L):
+    if size(as_layout(L)) < cosize(L):
         return False
     return np.unique(values(L)).size == int(cosize(L))

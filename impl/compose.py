@@ -7,6 +7,7 @@ values, the rare compositions of at most 2^16 elements that the divisibility tes
 Tilers (an int ``n``, ``_``, a tuple of tilers) are taken apart here (``_tiler``).
 """
 
+import numpy as np
 from layoutcheck.impl import tuples as tt
 from layoutcheck.impl.algebra import (
     _C0,
@@ -27,6 +28,7 @@ from layoutcheck.impl.layout import (
     _set_stride,
     as_layout,
     parse_tiler,
+    values,
 )
 
 from layoutcheck.errors import LayoutError
@@ -237,7 +239,6 @@ _EXACT_LIMIT = 1 << 16
 
 def _fit(g):
     """The coalesced flat modes whose layout function is the array g, or None."""
-    import numpy as np
     out = []
     while g.size > 1:
         d = int(g[1])
@@ -254,8 +255,6 @@ def _fit(g):
 
 
 def _compose_exact(A, a, B, sense):
-    import numpy as np
-    from layoutcheck.impl.layout import values
     if int(tt.size(B)) > _EXACT_LIMIT:
         return None
     vb = values(B, dtype=np.int64)

@@ -14,7 +14,8 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves, parse_tile
 
 __all__ = ["Layout", "parse", "parse_tiler", "as_layout", "shape", "stride", "cosize",
-           "modes", "colex", "colex_inv", "phi", "Phi", "values", "image"]
+           "modes", "colex", "colex_inv", "phi", "Phi", "values", "image", "flatten", "mode", "get",
+           "rank", "depth", "size"]
 
 # Largest inner table, in elements (int64: 16 MiB).  Working memory of values() is at most
 # about 1.5 tables plus one column of block offsets.
@@ -37,7 +38,7 @@ class Layout(LayoutBase):
             return _crd2idx(x, self.shape, self.stride)
         if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
             raise LayoutError(f"a layout is called with an index or a coordinate, not {x!r}")
-        n = T.size(self.shape)
+        n = T.tuple_size(self.shape)
         if not 0 <= x < n:
             raise LayoutError(f"index {x} is outside the domain [0, {n})")
         x = int(x)
@@ -153,19 +154,19 @@ def _as_tuple_or_layout(x):
 
 def shape(L, *path):
     """shape<I...>(L) (seed 000)."""
-    return T.get(as_layout(L).shape, *path)
+    return T.tuple_get(as_layout(L).shape, *path)
 
 
 def stride(L, *path):
     """stride<I...>(L) (seed 000)."""
-    return T.get(as_layout(L).stride, *path)
+    return T.tuple_get(as_layout(L).stride, *path)
 
 
 def cosize(L, *path):
     """cosize(L) = 1 + sum (s_i - 1) d_i (Def 2.1.2.9); equals L(size-1) + 1 (seed 000)."""
     L = as_layout(L)
     if path:
-        L = _new(T.get(L.shape, *path), T.get(L.stride, *path))
+        L = _new(T.tuple_get(L.shape, *path), T.tuple_get(L.stride, *path))
     total, static = 1, True
     for si, di in flat_modes(L):
         total += (int(si) - 1) * int(di)
@@ -200,7 +201,7 @@ def colex(S, x):
 def colex_inv(S, n):
     """colex_S^{-1}(n) (Def 2.1.2.18)."""
     S = leaves(S)
-    N = T.size(S)
+    N = T.tuple_size(S)
     if not 0 <= n < N:
         raise LayoutError(f"index {n} is outside the domain [0, {N})")
     out = []
@@ -238,7 +239,7 @@ def _crd2idx(c, s, d):
             raise LayoutError(f"coordinate {c} does not match shape {s}")
         if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
             raise LayoutError(f"coordinate entry {c!r} is not an integer")
-        n = T.size(s)
+        n = T.tuple_size(s)
         if not 0 <= c < n:
             raise LayoutError(f"coordinate {c} is outside [0, {n}) for mode {s}")
         total = 0
@@ -298,7 +299,7 @@ def values(L, indices=None, *, out=None, dtype=None):
     each block is written straight into the output as ``inner + column`` (one broadcast add).
     """
     L = as_layout(L)
-    n = int(T.size(L.shape))
+    n = int(T.tuple_size(L.shape))
     dt = _dtype_for(L, dtype, out)
     if indices is not None:
         return _values_at(L, indices, dt, out)
@@ -346,7 +347,7 @@ def _values_at(L, indices, dt, out):
     idx = np.asarray(indices)
     if idx.dtype.kind not in "iu":
         raise LayoutError(f"indices must be integers, not {idx.dtype}")
-    n = int(T.size(L.shape))
+    n = int(T.tuple_size(L.shape))
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise LayoutError(f"an index is outside the domain [0, {n})")
     if out is None:
@@ -373,3 +374,75 @@ def _values_at(L, indices, dt, out):
 def image(L):
     """Image(Phi_L) as a frozenset of ints."""
     return frozenset(np.unique(values(L)).tolist())
+
+
+# --- CuTe's observers on an IntTuple or a layout (seed 000; Def 2.2.1) -----------------------
+
+def _check_int_tuple(x):
+    if isinstance(x, str):
+        return parse(x)
+    if isinstance(x, LayoutBase):
+        return x
+    if isinstance(x, (tuple, int)) and not isinstance(x, bool):
+        return x
+    raise LayoutError(f"expected an integer, a nested tuple or a layout, got {x!r}")
+
+
+def flatten(x):
+    """The flattening X^b (seed 001); of a layout: the flat layout S^b:D^b (Def 2.3.1.13)."""
+    x = _check_int_tuple(x)
+    if isinstance(x, LayoutBase):
+        return Layout(leaves(x.shape), leaves(x.stride))
+    return leaves(x)
+
+
+def mode(x, i):
+    """mode_i(X), 0-based: X itself for a leaf and i == 0, else X_i (Def 2.2.1.5)."""
+    if isinstance(x, LayoutBase):
+        return Layout(mode(x.shape, i), mode(x.stride, i))
+    if isinstance(i, bool) or not isinstance(i, int):
+        raise LayoutError(f"mode index {i!r} is not an integer")
+    if not T.is_tuple(x):
+        if i != 0:
+            raise LayoutError(f"mode {i} of an integer does not exist (rank 1)")
+        return x
+    if not isinstance(i, int) or not 0 <= i < len(x):
+        raise LayoutError(f"mode {i} does not exist: rank is {len(x)}")
+    return x[i]
+
+
+def get(x, *path):
+    """CuTe's hierarchical ``get<I,J,...>(x)`` (seed 000); of a layout: a sub-layout."""
+    x = _check_int_tuple(x)
+    for i in path:
+        x = mode(x, i)
+    return x
+
+
+def rank(x, *path):
+    """rank<I...>(x): 1 for a leaf, r for an r-tuple (seed 000, Def 2.2.1.3)."""
+    x = get(x, *path)
+    if isinstance(x, LayoutBase):
+        x = x.shape
+    return C(len(x) if T.is_tuple(x) else 1)
+
+
+def depth(x, *path):
+    """depth<I...>(x): 0 for a leaf, 1 + max depth of the entries (seed 001)."""
+    x = get(x, *path)
+    if isinstance(x, LayoutBase):
+        x = x.shape
+    if not T.is_tuple(x):
+        return C(0)
+    return C(1 + max((int(depth(e)) for e in x), default=0))
+
+
+def size(x, *path):
+    """size<I...>(x): product of the leaves (Def 2.1.1.1); C times C stays static."""
+    x = get(x, *path)
+    if isinstance(x, LayoutBase):
+        x = x.shape
+    p = C(1)
+    for v in leaves(x):
+        p = p * v
+    return p

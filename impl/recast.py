@@ -8,7 +8,7 @@ the static-0 modes directly.
 """
 
 import numpy as np
-from layoutcheck.impl import tuples as T
+from layoutcheck.impl import layout as T
 from layoutcheck.impl.algebra import coalesce, right_inverse
 from layoutcheck.impl.compose import composition
 from layoutcheck.impl.layout import Layout, as_layout, values

@@ -9,12 +9,13 @@ with numpy over the 32 threads of the warp.
 """
 
 import numpy as np
-from layoutcheck.impl import tuples as T
+from layoutcheck.impl import layout as T
 from layoutcheck.impl.algebra import right_inverse
 from layoutcheck.impl.compose import composition
 from layoutcheck.impl.coords import crd2idx, slice_and_offset
 from layoutcheck.impl.divide import logical_divide, tiled_divide, zipped_divide
 from layoutcheck.impl.layout import as_layout, values
+from layoutcheck.impl.recast import downcast, upcast
 
 from layoutcheck.composed import (
     ComposedLayoutBase,
@@ -351,7 +352,6 @@ def swizzle_downcast(sw, N):
 
 
 def composed_upcast(Cl, N):
-    from layoutcheck.impl.recast import upcast
     Cl = as_composed(Cl)
     _log2(N)
     if int(Cl.offset) % int(N):
@@ -361,7 +361,6 @@ def composed_upcast(Cl, N):
 
 
 def composed_downcast(Cl, N):
-    from layoutcheck.impl.recast import downcast
     Cl = as_composed(Cl)
     _log2(N)
     outer = swizzle_downcast(Cl.outer, N) if isinstance(Cl.outer, Swizzle) else downcast(Cl.outer, N)

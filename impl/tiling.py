@@ -9,13 +9,14 @@ composition: the tile mode of zipped_divide(L, tiler) composed with the coalesce
 value modes, the thread's slice taken there (no unfolded rank-3 layout in between).
 """
 
-from layoutcheck.impl import tuples as T
+from layoutcheck.impl import layout as T
 from layoutcheck.impl.algebra import coalesce, right_inverse
 from layoutcheck.impl.compose import composition
 from layoutcheck.impl.coords import crd2idx, idx2crd, slice_and_offset
 from layoutcheck.impl.divide import blocked_product, raked_product, zipped_divide
 from layoutcheck.impl.layout import Layout, as_layout, values
 from layoutcheck.impl.recast import compact_col_major
+from layoutcheck.impl.swizzle import ComposedLayout, as_composed
 
 from layoutcheck.composed import ComposedLayoutBase
 from layoutcheck.errors import LayoutError
@@ -243,7 +244,6 @@ def _partition(L, thr_layout, val_layout, index):
 
 
 def tiled_copy_partition_D(L, thr_layout, val_layout, index):
-    from layoutcheck.impl.swizzle import ComposedLayout, as_composed
     if isinstance(L, ComposedLayoutBase):
         Cl = as_composed(L)
         sliced, off = _partition(Cl.inner, thr_layout, val_layout, index)

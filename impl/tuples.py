@@ -1,40 +1,23 @@
-"""IntTuples and CuTe's observers (paper 2.1.1 and 2.2; seeds 000, 001).
+"""IntTuples (paper 2.1.1 and 2.2; seeds 000, 001); the observers that also take a layout
+(``flatten``, ``mode``, ``get``, ``rank``, ``depth``, ``size``) are in ``impl/layout.py``.
 
 A nested tuple is an ``int`` (a leaf, static ``C`` or dynamic) or a Python ``tuple`` of nested
 tuples.  The observers take an IntTuple or a layout and a CuTe-style hierarchical path
 (``rank(x, 1, 0)`` is CuTe's ``rank<1,0>(x)``); paths and mode numbers are 0-based.
 """
 
+from itertools import product
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves
 
-__all__ = ["is_tuple", "flatten", "profile", "length", "mode", "get", "concat_tuples",
-           "divides", "permute_tuple", "domain", "rank", "depth", "size"]
+__all__ = ["is_tuple", "profile", "length", "concat_tuples", "divides", "permute_tuple", "domain",
+           "tuple_get", "tuple_size"]
 
 
 def is_tuple(x):
     return isinstance(x, tuple)
-
-
-def _check_int_tuple(x):
-    if isinstance(x, str):
-        from layoutcheck.impl.layout import parse
-        return parse(x)
-    if isinstance(x, LayoutBase):
-        return x
-    if isinstance(x, (tuple, int)) and not isinstance(x, bool):
-        return x
-    raise LayoutError(f"expected an integer, a nested tuple or a layout, got {x!r}")
-
-
-def flatten(x):
-    """The flattening X^b (seed 001); of a layout: the flat layout S^b:D^b (Def 2.3.1.13)."""
-    x = _check_int_tuple(x)
-    if isinstance(x, LayoutBase):
-        from layoutcheck.impl.layout import Layout
-        return Layout(leaves(x.shape), leaves(x.stride))
-    return leaves(x)
 
 
 def profile(x):
@@ -51,59 +34,6 @@ def length(x):
     if isinstance(x, LayoutBase):
         x = x.shape
     return len(leaves(x))
-
-
-def mode(x, i):
-    """mode_i(X), 0-based: X itself for a leaf and i == 0, else X_i (Def 2.2.1.5)."""
-    if isinstance(x, LayoutBase):
-        from layoutcheck.impl.layout import Layout
-        return Layout(mode(x.shape, i), mode(x.stride, i))
-    if isinstance(i, bool) or not isinstance(i, int):
-        raise LayoutError(f"mode index {i!r} is not an integer")
-    if not is_tuple(x):
-        if i != 0:
-            raise LayoutError(f"mode {i} of an integer does not exist (rank 1)")
-        return x
-    if not isinstance(i, int) or not 0 <= i < len(x):
-        raise LayoutError(f"mode {i} does not exist: rank is {len(x)}")
-    return x[i]
-
-
-def get(x, *path):
-    """CuTe's hierarchical ``get<I,J,...>(x)`` (seed 000); of a layout: a sub-layout."""
-    x = _check_int_tuple(x)
-    for i in path:
-        x = mode(x, i)
-    return x
-
-
-def rank(x, *path):
-    """rank<I...>(x): 1 for a leaf, r for an r-tuple (seed 000, Def 2.2.1.3)."""
-    x = get(x, *path)
-    if isinstance(x, LayoutBase):
-        x = x.shape
-    return C(len(x) if is_tuple(x) else 1)
-
-
-def depth(x, *path):
-    """depth<I...>(x): 0 for a leaf, 1 + max depth of the entries (seed 001)."""
-    x = get(x, *path)
-    if isinstance(x, LayoutBase):
-        x = x.shape
-    if not is_tuple(x):
-        return C(0)
-    return C(1 + max((int(depth(e)) for e in x), default=0))
-
-
-def size(x, *path):
-    """size<I...>(x): product of the leaves (Def 2.1.1.1); C times C stays static."""
-    x = get(x, *path)
-    if isinstance(x, LayoutBase):
-        x = x.shape
-    p = C(1)
-    for v in leaves(x):
-        p = p * v
-    return p
 
 
 def concat_tuples(*ts):
@@ -131,6 +61,26 @@ def permute_tuple(x, sigma):
 
 def domain(s):
     """[0, S) (Notation 2.1.1.10) in colexicographic order: the k-th entry is colex^-1(k)."""
-    from itertools import product
     s = leaves(s)
     return [tuple(reversed(c)) for c in product(*(range(v) for v in reversed(s)))]
+
+
+def tuple_get(x, *path):
+    """The sub-tuple of an IntTuple at a CuTe-style path (``get<I,J,...>``)."""
+    for i in path:
+        if not is_tuple(x):
+            if i != 0:
+                raise LayoutError(f"mode {i} of an integer does not exist (rank 1)")
+            continue
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(x):
+            raise LayoutError(f"mode {i} does not exist: rank is {len(x)}")
+        x = x[i]
+    return x
+
+
+def tuple_size(x):
+    """The product of an IntTuple's leaves (Def 2.1.1.1); C times C stays static."""
+    p = C(1)
+    for v in leaves(x):
+        p = p * v
+    return p

@@ -8,6 +8,8 @@ implementation with the same API, ``layoutcheck.oracles`` drives other implement
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
+from layoutcheck.spec import Layout
+from layoutcheck.spec import parse as _parse
 
 __version__ = "0.1.0"
 __all__ = ["LayoutError", "C", "parse", "Layout"]
@@ -15,12 +17,10 @@ __all__ = ["LayoutError", "C", "parse", "Layout"]
 
 def parse(text):
     """Parse CuTe notation (``"(2,(3,_4)):(1,(2,6))"``) into a ``layoutcheck.spec.Layout``."""
-    from layoutcheck.spec import parse as _parse
     return _parse(text)
 
 
 def __getattr__(name):
     if name == "Layout":
-        from layoutcheck.spec import Layout
         return Layout
     raise AttributeError(name)

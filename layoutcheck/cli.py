@@ -11,9 +11,15 @@ into exit 0.
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 
+import layoutcheck
 from layoutcheck.errors import LayoutError
+from layoutcheck.fuzz.checks.bounds import eval_limit
+from layoutcheck.oracles import isolation
+from layoutcheck.spec.limits import enumeration_limit
 
 COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu", "report"]
 
@@ -39,7 +45,6 @@ def shadowed_package():
 
 
 def build_parser():
-    import layoutcheck
     doc = (layoutcheck.__doc__ or "layoutcheck").strip().splitlines()[0]
     parser = _Parser(prog="layoutcheck", description=doc)
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
@@ -91,7 +96,6 @@ def main(argv=None):
         return 2
     except Exception as e:  # an internal error: one line, or the traceback with --debug
         if args.debug:
-            import traceback
             traceback.print_exc()
         else:
             print(f"{name}: internal error: {type(e).__name__}: {_one_line(e)} "
@@ -105,9 +109,6 @@ def main(argv=None):
 
 def check_environment():
     """The LAYOUTCHECK_* settings every command may use, checked up front (LayoutError)."""
-    from layoutcheck.fuzz.checks.bounds import eval_limit
-    from layoutcheck.oracles import isolation
-    from layoutcheck.spec.limits import enumeration_limit
     enumeration_limit()
     eval_limit()
     isolation.IsolatedOracle("check", None)  # reads the timeout / memory settings
@@ -121,7 +122,6 @@ def _one_line(e):
 def _quiet_stdout():
     """After a broken pipe, point stdout at /dev/null so the interpreter's final flush
     cannot raise again."""
-    import os
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -21,7 +21,7 @@ functions (spec/swizzle.py, impl/swizzle.py), so the two stay independent witnes
   (pycute/swizzle.py ``F2``): ``L(c) = XOR_i (c_i (x) d_i)`` with (x) the carry-less product.
   Printed with PyCuTe's ``F`` marks, ``(2,2,2):(F1,F2,F5)``.
 
-``parse_vocab(text)`` reads any of them (and plain layouts); ``parse_swizzle``,
+``parse_value(text)`` reads any of them (and plain layouts); ``parse_swizzle``,
 ``parse_composed`` and ``parse_f2`` read one kind.
 """
 
@@ -33,8 +33,8 @@ from layoutcheck.layout import LayoutBase, check_inttuple, congruent, leaves
 from layoutcheck.notation import format_tuple, parse_layout_parts, parse_tuple
 
 __all__ = ["Swizzle", "ComposedLayoutBase", "SignedLayout", "F2Layout", "parse_swizzle", "parse_smem",
-           "looks_like_vocab",
-           "parse_composed", "parse_signed", "parse_f2", "parse_vocab", "is_vocab_value",
+           "looks_composed",
+           "parse_composed", "parse_signed", "parse_f2", "parse_value", "is_composed_value",
            "SWIZZLE_BITS_LIMIT"]
 
 # CuTe's swizzle masks are 32-bit ints (swizzle.hpp: ``cute::constant<int, ...>``): the top
@@ -331,7 +331,7 @@ def parse_f2(text):
     return F2Layout(shape, stride)
 
 
-def parse_vocab(text):
+def parse_value(text):
     """Any value of this module or a plain layout, recognised by its text."""
     if not isinstance(text, str):
         raise LayoutError(f"expected text, got {type(text).__name__}")
@@ -347,7 +347,7 @@ def parse_vocab(text):
     return LayoutBase.parse(t)
 
 
-def is_vocab_value(x):
+def is_composed_value(x):
     return isinstance(x, (Swizzle, ComposedLayoutBase, SignedLayout, F2Layout))
 
 
@@ -356,7 +356,7 @@ def parse_smem(text):
     return parse_composed(text) if re.search(r"\s+o\s+", str(text)) else LayoutBase.parse(text)
 
 
-def looks_like_vocab(text):
+def looks_composed(text):
     """Whether ``text`` is written in this module's notation (not plain CuTe layout text)."""
     t = str(text)
     return bool(_SW.match(t) or re.search(r"\s+o\s+", t) or re.search(r":.*F\d", t)

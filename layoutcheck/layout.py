@@ -9,6 +9,8 @@ Equality (``==``) is structural: same nested shape and stride values.  Staticnes
 of the printed form only (``str``), which is the strictest comparison level.
 """
 
+import numpy as np
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.notation import format_tuple, parse_layout_parts, parse_tile_parts
@@ -80,7 +82,6 @@ def check_inttuple(t, what, minimum, path=()):
         return tuple(check_inttuple(x, what, minimum, path + (i,)) for i, x in enumerate(t))
     if isinstance(t, bool) or not isinstance(t, int):
         try:
-            import numpy as np  # numpy integers are accepted as dynamic integers
             if isinstance(t, np.integer):
                 t = int(t)
             else:

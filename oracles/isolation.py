@@ -22,10 +22,13 @@ parent's stderr (an implementation's prints cannot corrupt ``--json`` output), i
 """
 
 import atexit
+import ctypes
+import importlib
 import json
 import math
 import os
 import pickle
+import resource
 import signal
 import subprocess
 import sys
@@ -310,7 +313,6 @@ def _serve():
         return
     _limit_memory(memory_mb)
     try:
-        import importlib
         module, attribute, args = factory
         adapter = getattr(importlib.import_module(module), attribute)(*args)
         reason = adapter.unavailable_reason()
@@ -368,7 +370,6 @@ def _limit_memory(memory_mb):
     if not memory_mb:
         return
     try:
-        import resource
         limit = int(memory_mb) << 20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):
@@ -380,7 +381,6 @@ def _die_with_parent():
     if not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         if os.getppid() == 1:

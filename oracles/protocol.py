@@ -12,6 +12,15 @@ answers an ``Outcome``: ``ok`` with a value of the op's answer kind (``ANSWERS``
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from layoutcheck.composed import (
+    is_composed_value,
+    looks_composed,
+    parse_composed,
+    parse_f2,
+    parse_smem,
+    parse_swizzle,
+    parse_value,
+)
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, _, check_inttuple, parse_tile
@@ -229,9 +238,8 @@ def decode_arg(text):
     """Any neutral argument from its CuTe text, without knowing its kind (what
     ``format_arg`` printed): a layout, a tiler (layouts, ints, ``_``), a coordinate or an
     IntTuple (integers >= 0, ``_``).  ``decode_arg(format_arg(x)) == x``."""
-    from layoutcheck.composed import looks_like_vocab, parse_vocab
-    if looks_like_vocab(text):  # issue 16: Sw<B,M,S>, A o O o B, F2 strides
-        return parse_vocab(str(text))
+    if looks_composed(text):  # issue 16: Sw<B,M,S>, A o O o B, F2 strides
+        return parse_value(str(text))
 
     def build(node):
         kind = node[0]
@@ -250,13 +258,12 @@ def parse_args(op, texts):
     check_op(op, texts)
     parsers = {"layout": neutral_layout, "tiler": lambda t: parse_tile(t, LayoutBase),
                "int": neutral_int, "coord": neutral_coord, "inttuple": neutral_inttuple,
-               "profile": neutral_inttuple, **_vocab_parsers()}
+               "profile": neutral_inttuple, **_composed_parsers()}
     return tuple(parsers[kind.rstrip("?")](text) for kind, text in zip(OPS[op], texts))
 
 
-def _vocab_parsers():
+def _composed_parsers():
     """The argument kinds of issue 16 (layoutcheck/composed.py)."""
-    from layoutcheck.composed import parse_composed, parse_f2, parse_smem, parse_swizzle
     return {"swizzle": parse_swizzle, "composed": parse_composed, "f2layout": parse_f2,
             "smem": parse_smem}
 
@@ -264,8 +271,7 @@ def _vocab_parsers():
 def format_arg(x):
     """A neutral argument or answer in CuTe notation (layouts, tilers, coordinates with
     ``_``, ``_N`` / ``N`` integers; a bool as ``true`` / ``false``)."""
-    from layoutcheck.composed import is_vocab_value
-    if isinstance(x, LayoutBase) or is_vocab_value(x):
+    if isinstance(x, LayoutBase) or is_composed_value(x):
         return str(x)
     if isinstance(x, tuple):
         return "(" + ",".join(format_arg(e) for e in x) + ")"

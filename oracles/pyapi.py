@@ -15,15 +15,18 @@ does the call on converted arguments.  ``PYCUTE_CALLS`` is pycute's (nvidia-cutl
 ``underscore``.
 """
 
+import numbers
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable
 
 from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome
 
+from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, is_composed_value
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, Underscore
 
-__all__ = ["Call", "PyApi", "PYCUTE_CALLS", "describe", "package_function"]
+__all__ = ["Call", "PyApi", "PYCUTE_CALLS", "describe", "package_function", "COMPOSED_CALLS", "nvlabs_composed_calls", "to_module_value"]
 
 
 @dataclass(frozen=True)
@@ -79,10 +82,6 @@ PYCUTE_CALLS = {
     "compatible": _opt("compatible"),
     "flatten": _opt("flatten"),
 }
-from layoutcheck.oracles.vocab_pyapi import VOCAB_CALLS  # noqa: E402  (issue 16: swizzles, composed layouts, ...)
-
-PYCUTE_CALLS.update(VOCAB_CALLS)
-assert set(PYCUTE_CALLS) == set(OPS), set(OPS) ^ set(PYCUTE_CALLS)
 
 
 class BadResult(Exception):
@@ -105,7 +104,6 @@ def _plain(t):
 
 def _is_int(x):
     try:
-        import numbers
         return isinstance(x, numbers.Integral) and not isinstance(x, bool)
     except ImportError:  # pragma: no cover
         return isinstance(x, int)
@@ -126,10 +124,8 @@ class PyApi:
         """A neutral argument of ``kind`` (an OPS argument kind) as the module's value."""
         if isinstance(x, Underscore):
             return self.underscore
-        from layoutcheck.composed import is_vocab_value
-        if is_vocab_value(x):  # issue 16 (oracles/vocab_pyapi.py)
-            from layoutcheck.oracles.vocab_pyapi import to_module_vocab
-            return to_module_vocab(self, x)
+        if is_composed_value(x):  # issue 16 (oracles/vocab_pyapi.py)
+            return to_module_value(self, x)
         if isinstance(x, LayoutBase):
             return self.mod.Layout(_plain(x.shape), _plain(x.stride))
         if isinstance(x, tuple):
@@ -219,3 +215,90 @@ def package_function(mod, op, args):
     if op == "filter" and len(args) == 2:
         return getattr(mod, "filter_profile", None)
     return getattr(mod, op, None)
+
+
+# --- swizzles, composed layouts, F2 layouts, recast and tiling helpers -------------------------
+# Issue 16's operations on pycute-style modules (hooked into ``oracles/pyapi.py``).
+#
+# pycute (nvidia-cutlass 4.2.0.0, ``pycute/swizzle.py``) has ``Swizzle(bits, base, shift)``
+# (``__call__``, ``size()`` = 2^(bits+base+|shift|), ``cosize()``) and ``ComposedLayout(layoutB,
+# offset, layoutA)`` = ``layoutB(offset + layoutA(c))`` with ``size()`` and ``cosize()``; nothing
+# else of issue 16 (no algebra on composed layouts, no recast, no tiling helpers).
+#
+# NVlabs PyCuTe (``pycute/swizzle.py``, ``layout.py``, ``algebra.py``, ``htuple.py``) has
+# ``Swizzle`` (no ``size()``), ``F2`` strides, ``nullspace``, ``make_layout_like``,
+# ``make_ordered_layout``, ``product_each`` and ``recast(layout, scale)``: ``scale = N`` packs N
+# elements (CuTe's ``upcast<N>``), ``scale = Fraction(1, N)`` unpacks (``downcast<N>``), so
+# ``recast_layout<Old,New>`` is ``recast(L, Fraction(new_bits, old_bits))``.  Neither has a
+# TiledCopy or a conversion of a Swizzle to F2 strides (NVlabs' ``Swizzle`` is a functor only).
+
+def to_module_value(api, x):
+    """A value of layoutcheck/composed.py as the module's (its Swizzle, ComposedLayout, or a
+    Layout with F2 strides); a module without the class gets a TypeError (the call answers
+    "raised", but the op is "unsupported" first through its ``needs``)."""
+    m = api.mod
+    if isinstance(x, Swizzle):
+        return m.Swizzle(*x.params)
+    if isinstance(x, ComposedLayoutBase):
+        outer = api.to_module("layout", x.outer)
+        return m.ComposedLayout(outer, int(x.offset), api.to_module("layout", x.inner))
+    if isinstance(x, F2Layout):
+        F2 = m.F2
+
+        def f2(t):
+            return tuple(f2(e) for e in t) if isinstance(t, tuple) else F2(int(t))
+        return m.Layout(_plain(x.shape), f2(x.stride))
+    raise TypeError(f"{type(x).__name__} has no counterpart in {api.name}")
+
+
+def _plain(t):
+    return tuple(_plain(e) for e in t) if isinstance(t, tuple) else int(t)
+
+
+def _span(sw):
+    return 1 << (sw.bits + sw.base + abs(sw.shift))
+
+
+_NONE = ("swizzle_composition", "layout_swizzle_composition", "composed_composition",
+         "composed_logical_divide", "composed_zipped_divide", "composed_tiled_divide",
+         "composed_slice_and_offset", "composed_right_inverse", "composed_upcast",
+         "composed_downcast", "bank_conflicts", "upcast", "downcast", "recast_layout",
+         "max_common_vector", "max_common_layout", "nullspace", "product_each",
+         "make_ordered_layout", "make_layout_like", "tile_to_shape", "local_tile",
+         "local_partition", "inner_partition", "outer_partition", "zip_layout", "group_modes",
+         "f2_values", "tiled_copy_partition_S", "tiled_copy_partition_D", "swizzle_as_f2")
+
+# pycute (nvidia-cutlass 4.2.0.0): the swizzle functor and ComposedLayout's own methods.
+COMPOSED_CALLS = {
+    "swizzle_apply": Call(("Swizzle",), lambda m, sw, x: sw(x)),
+    "swizzle_values": Call(("Swizzle.size",), lambda m, sw: tuple(sw(x) for x in range(sw.size()))),
+    "composed_values": Call(("ComposedLayout.size",),
+                            lambda m, c: tuple(c(i) for i in range(c.size()))),
+    "composed_size": Call(("ComposedLayout.size",), lambda m, c: c.size()),
+    "composed_cosize": Call(("ComposedLayout.cosize",), lambda m, c: c.cosize()),
+    **{op: None for op in _NONE},
+}
+
+
+def _f2_values(m, L):
+    return tuple(int(L(i)) for i in range(int(m.size(L))))
+
+
+def nvlabs_composed_calls():
+    """NVlabs PyCuTe's differences from COMPOSED_CALLS."""
+    return {
+        "swizzle_values": Call(("Swizzle",), lambda m, sw: tuple(sw(x) for x in range(_span(sw)))),
+        "f2_values": Call(("F2", "size"), _f2_values),
+        "nullspace": Call(("nullspace",), lambda m, L: m.nullspace(L)),
+        "make_layout_like": Call(("make_layout_like",), lambda m, L: m.make_layout_like(L)),
+        "make_ordered_layout": Call(("make_ordered_layout",),
+                                    lambda m, s, o: m.make_ordered_layout(s, o)),
+        "product_each": Call(("product_each",), lambda m, t: m.product_each(t)),
+        "upcast": Call(("recast",), lambda m, L, n: m.recast(L, n)),
+        "downcast": Call(("recast",), lambda m, L, n: m.recast(L, Fraction(1, n))),
+        "recast_layout": Call(("recast",), lambda m, L, o, n: m.recast(L, Fraction(n, o))),
+    }
+
+
+PYCUTE_CALLS.update(COMPOSED_CALLS)
+assert set(PYCUTE_CALLS) == set(OPS), set(OPS) ^ set(PYCUTE_CALLS)

@@ -4,16 +4,17 @@ complement, divide and product, the empty layout, ...): each implementation's ow
 predicates live in its package (``oracles/<implementation>/findings``).
 """
 
+
 from __future__ import annotations
 
 import sys
 from math import gcd
 
 import layoutcheck.spec as spec
-from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.compare import answer_values, compare
+from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.predicates import answered, collect, region, symptom
 from layoutcheck.oracles.reference import cute_reference
-from layoutcheck.oracles.vocab_compare import answer_values
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
@@ -85,7 +86,7 @@ def divide_fails_cute_stride_divisibility(A=None, T=None, *rest):
     B = LayoutBase(T, 1) if not isinstance(T, LayoutBase) else T
     inner = S.make_layout(B, S.complement(B, S.size(A), sense="cute"))
     pycute_walk = stride_divisibility_fails  # layoutcheck.oracles.pycute.findings.algebra
-    return (S.cute_composition_check(A, inner) == "Stride Divisibility Condition"
+    return (cute_composition_check(A, inner) == "Stride Divisibility Condition"
             or bool(pycute_walk and pycute_walk(A, inner)))
 
 

@@ -8,14 +8,8 @@ refutation is reported only after the counterexample re-checks on ``layoutcheck.
 """
 
 from layoutcheck.proofs.lemmas import CATALOGUE, Lemma, Query, get_lemma
-from layoutcheck.proofs.runner import (
-           DEFAULT_MAX_RANK,
-           DEFAULT_TIMEOUT,
-           expected_outcome_met,
-           run,
-           run_lemma,
-           solve,
-)
+from layoutcheck.proofs.runner import DEFAULT_MAX_RANK, DEFAULT_TIMEOUT, expected_outcome_met, run, run_lemma
+from layoutcheck.proofs.solving import solve
 
 __all__ = ["CATALOGUE", "Lemma", "Query", "get_lemma", "run", "run_lemma", "solve",
            "expected_outcome_met", "DEFAULT_MAX_RANK", "DEFAULT_TIMEOUT"]

@@ -33,6 +33,8 @@ from layoutcheck.proofs.symbolic import (
     product,
 )
 
+from layoutcheck.errors import LayoutError
+
 __all__ = ["Query", "Lemma", "CATALOGUE", "get_lemma"]
 
 
@@ -892,5 +894,4 @@ def get_lemma(name):
     for lemma in CATALOGUE:
         if lemma.name == name:
             return lemma
-    from layoutcheck.errors import LayoutError
     raise LayoutError(f"no lemma named {name!r}; `layoutcheck prove --list` lists them")

@@ -13,12 +13,10 @@ layout functions by explicit candidates, each verified pointwise in its own quer
 """
 
 import z3
+from layoutcheck.proofs.expr import Expr, TileLayout
+from layoutcheck.proofs.problem import UserLayout, concrete_tree
 from layoutcheck.proofs.symbolic import Mode, SymLayout
-from layoutcheck.proofs.symops import (
-    coalesce_cases,
-    complement_cases,
-    cute_check_failure,
-)
+from layoutcheck.proofs.symops import coalesce_cases, complement_cases, cute_check_failure
 from layoutcheck.proofs.userprops import Check, _fresh, colex_value, structural
 
 from layoutcheck import spec
@@ -239,8 +237,6 @@ def composition_checks(problem, A, B, R, confirm, ctx=()):
 
 def _tile_tree(problem, t):
     """A tiler entry (Expr n -> n:1, TileLayout) as a SymTree and its concrete maker."""
-    from layoutcheck.proofs.expr import Expr, TileLayout
-    from layoutcheck.proofs.problem import UserLayout
     if isinstance(t, Expr):
         L = UserLayout(f"{t}:1", problem, "tile", (t, Expr("int", value=1, static=True)))
     else:
@@ -332,8 +328,6 @@ def complement_checks(problem, A, N, R, confirm, sense="paper"):
 
 def concrete_tiler(T, env):
     """The tiler under ``env`` as layoutcheck.spec takes it."""
-    from layoutcheck.proofs.expr import Expr
-    from layoutcheck.proofs.problem import concrete_tree
     if isinstance(T, tuple):
         return tuple(concrete_tiler(t, env) for t in T)
     if T == "_":

@@ -12,15 +12,10 @@ sequential runner does.
 
 import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from layoutcheck.proofs.lemmas import get_lemma
-from layoutcheck.proofs.runner import (
-    _row,
-    expected_outcome_met,
-    fresh_context,
-    run_queries_at,
-)
+from layoutcheck.proofs.solving import expected_outcome_met, fresh_context, proof_row, run_queries_at
 
 __all__ = ["run_parallel", "SPLIT_FROM_RANK", "CPU_SECONDS"]
 
@@ -95,7 +90,6 @@ def run_parallel(chosen, max_rank, timeout, induction, on_row, jobs):
 
 
 def _as_done(futures):
-    from concurrent.futures import as_completed
     return as_completed(futures)
 
 
@@ -109,7 +103,7 @@ def _merge(lemma, rank, parts):
         _, res, cex, note, _, _ = min(hits, key=lambda p: p[0])
     if rank == "all" and res == "proved":
         note = lemma.induction_argument
-    return _row(lemma, rank, res, seconds, cex, note, nq)
+    return proof_row(lemma, rank, res, seconds, cex, note, nq)
 
 
 def _finish_lemma(name, done, keys, emitted):

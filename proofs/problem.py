@@ -12,15 +12,8 @@ user's variables off a model, smallest first (``minimize``).
 import time
 
 import z3
-from layoutcheck.proofs.expr import (
-    Expr,
-    Z3Env,
-    holds,
-    parse_assumptions,
-    parse_expr,
-    parse_layout,
-    tree_text,
-)
+from layoutcheck.proofs.expr import Expr, Z3Env, holds, parse_assumptions, parse_expr, parse_layout, tree_text
+from layoutcheck.proofs.solving import CounterModel, check_assertions
 from layoutcheck.proofs.symbolic import Mode, SymLayout
 
 from layoutcheck import spec
@@ -168,16 +161,15 @@ class Problem:
         """'unsat' | 'sat' | 'unknown' and the model on 'sat'.  An unknown is asked once
         more in a fresh z3 context (z3's search follows the ids of the terms, so a query
         can be slow in one process history and quick in another); a model from there
-        evaluates this context's terms (runner._Model)."""
-        from layoutcheck.proofs.runner import _check, _Model
+        evaluates this context's terms (runner.CounterModel)."""
         t = timeout or self.timeout
         todo = list(self.base() if base is None else base) + list(assertions)
         t0 = time.perf_counter()
-        res, model = _check(todo, t, True)
+        res, model = check_assertions(todo, t, True)
         if res == "unknown":
             ctx = z3.Context()
-            res, model = _check([a.translate(ctx) for a in todo], t, True, ctx)
-            model = None if model is None else _Model(model, ctx)
+            res, model = check_assertions([a.translate(ctx) for a in todo], t, True, ctx)
+            model = None if model is None else CounterModel(model, ctx)
         self.solver_seconds += time.perf_counter() - t0
         self.queries += 1
         return res, model

@@ -20,7 +20,8 @@ no-write-conflicts, ``bijective-onto N``, ``in-bounds N``, ``covers TILE exactly
 import time
 
 import z3
-from layoutcheck.proofs.expr import parse_tiler
+from layoutcheck.oracles.cpp.model import cute_composition_check
+from layoutcheck.proofs.expr import Expr, TileLayout, parse_tiler
 from layoutcheck.proofs.opprops import (
     complement_checks,
     composable_checks,
@@ -30,7 +31,7 @@ from layoutcheck.proofs.opprops import (
     divide_checks,
     tree_of,
 )
-from layoutcheck.proofs.problem import Problem
+from layoutcheck.proofs.problem import Problem, leaves
 from layoutcheck.proofs.symops import TooManyCases
 from layoutcheck.proofs.userprops import UNARY, Relation, TooLarge, _small, build_unary
 
@@ -174,7 +175,7 @@ def _operation(problem, layout, name, rest, sense):
             return None if got == c["R"] else f"composition(A, B) = {got}, not R = {c['R']}"
         if name == "composable" and sense == "cute":
             c = conc(env)
-            r = spec.cute_composition_check(c["A"], c["B"])
+            r = cute_composition_check(c["A"], c["B"])
             return None if r is None else f"CuTe's static_assert fails: {r}"
         if name == "composable":
             c = conc(env, "A", "B")
@@ -226,8 +227,6 @@ def _operation(problem, layout, name, rest, sense):
 
 def _tiler_conditions(problem, T):
     """The tiler's own layouts must be layouts (shape entries >= 1, strides >= 0)."""
-    from layoutcheck.proofs.expr import Expr, TileLayout
-    from layoutcheck.proofs.problem import leaves
     if isinstance(T, tuple):
         for t in T:
             _tiler_conditions(problem, t)
@@ -258,7 +257,7 @@ def _runs_past(A, T, env):
             n = spec.size(m)
             B = spec.make_layout(tl, spec.complement(tl, n, "cute"))
             top = max(spec.values(B))
-            check = spec.cute_composition_check(m, B)
+            check = cute_composition_check(m, B)
             r = (f"mode {k}: CuTe's static_assert fails: {check}" if check else None) or \
                 (None if top < n else f"mode {k}: the tile and its CuTe complement reach index "
                  f"{top} >= size {n}: the result runs past the tensor (B = {B})")

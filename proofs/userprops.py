@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 import z3
+from layoutcheck.proofs.expr import Expr, parse_tree
+from layoutcheck.proofs.problem import leaves
+from layoutcheck.proofs.symbolic import SymLayout
 from layoutcheck.proofs.symops import coalesce_cases, sorted_squeezed_cases
 
 from layoutcheck import spec
@@ -320,13 +323,10 @@ def build_unary(problem, A, name, arg_text=None):
             raise LayoutError(f"{name} needs a thread-value layout (thread mode, value mode), "
                               f"got rank {len(A.shape) if isinstance(A.shape, tuple) else 0}")
     if name == "covers":
-        from layoutcheck.proofs.expr import parse_tree
         tile = parse_tree(arg_text, "tile")
-        from layoutcheck.proofs.problem import leaves
         sizes = leaves(tile)
         total = sizes[0]
         for s in sizes[1:]:
-            from layoutcheck.proofs.expr import Expr
             total = Expr("bin", [total, s], "*")
         for s in sizes:
             problem.implicit_condition(f"{s} >= 1", problem.env.term(s) >= 1,
@@ -382,7 +382,6 @@ def _refines_checks(A, B, rel):
     for j, (bm, n) in enumerate(zip(B.modes, groups)):
         g = A.modes[k:k + n]
         k += n
-        from layoutcheck.proofs.symbolic import SymLayout
         G = SymLayout(g)
 
         def size_confirm(env, val, j=j):

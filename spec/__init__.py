@@ -16,7 +16,8 @@ from layoutcheck.spec.basic import *  # noqa: F401,F403   restriction .. concate
 from layoutcheck.spec.properties import *  # noqa: F401,F403   predicates shown by `layoutcheck show`
 from layoutcheck.spec.nested import *  # noqa: F401,F403   nested tuples (2.2)
 from layoutcheck.spec.flat import *  # noqa: F401,F403   flat coalesce .. tractable (2.1.4-2.1.8)
-from layoutcheck.spec.algebra import *  # noqa: F401,F403   nested layout algebra (2.3) and CuTe's derived ops
+from layoutcheck.spec.algebra import *  # noqa: F401,F403   nested layout algebra (2.3)
+from layoutcheck.spec.division import *  # noqa: F401,F403   division and product (2.3.8, 2.3.9) and CuTe's forms
 from layoutcheck.spec.coords import *  # noqa: F401,F403   coordinates, slicing, IntTuple helpers (CuTe's API)
 from layoutcheck.spec.mutual_refinement import *  # noqa: F401,F403   composition algorithm (4)
 from layoutcheck.spec.categories import *  # noqa: F401,F403   the categories Tuple and Nest (3)

@@ -39,11 +39,9 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
-           "composition", "is_composable", "logical_divide", "zipped_divide", "tiled_divide",
-           "flat_divide", "logical_product", "zipped_product", "tiled_product", "flat_product",
-           "blocked_product", "raked_product", "right_inverse", "left_inverse", "slice_", "_",
+           "composition", "is_composable", "right_inverse", "left_inverse", "slice_", "_",
            "Underscore", "is_tractable", "relative_coalesce", "is_coalesced_over", "is_tiler",
-           "cute_composition_check"]
+           ]
 
 _SENSES = ("paper", "cute")
 
@@ -52,6 +50,9 @@ def _check_sense(sense):
     if sense not in _SENSES:
         raise LayoutError(f"sense must be 'paper' or 'cute', got {sense!r}")
 
+
+from layoutcheck.spec.layout import parse_tiler
+from layoutcheck.spec.nested import layout_relative_modes
 
 from layoutcheck.layout import Underscore, _  # noqa: E402  one sentinel for the package
 
@@ -95,13 +96,11 @@ def is_coalesced(L):
 
 def is_coalesced_over(L, Sbar):
     """Def 2.3.4.4: each relative mode mode_i(L, S̄) is coalesced."""
-    from layoutcheck.spec.nested import layout_relative_modes
     return all(is_coalesced(m) for m in layout_relative_modes(L, Sbar))
 
 
 def relative_coalesce(L, Sbar):
     """coal(L, S̄) = (coal(L_1), ..., coal(L_m))_P, L_i = mode_i(L, S̄) (Def 2.3.4.7)."""
-    from layoutcheck.spec.nested import layout_relative_modes
     return substitute_layouts([coalesce(m) for m in layout_relative_modes(L, Sbar)], Sbar)
 
 
@@ -267,7 +266,6 @@ def is_tiler(T_):
 def _tiler(T_):
     """Normalise a tiler: text is parsed; an int n becomes n:1."""
     if isinstance(T_, str):
-        from layoutcheck.spec.layout import parse_tiler
         T_ = parse_tiler(T_)
     if not is_tiler(T_):
         raise LayoutError(f"{T_!r} is not a layout or a tiler (layout, int, or tuple of tilers)")
@@ -343,45 +341,6 @@ _composition = memoised(composition)
 _complement = memoised(complement)
 
 
-def cute_composition_check(A, B):
-    """A model of the compile-time checks of CuTe C++'s ``composition_impl`` (all-static
-    integers): None when CuTe accepts ``composition(A, B)``, else the name of the failing
-    ``static_assert`` ("Stride Divisibility Condition" or "Shape Divisibility Condition").
-
-    Per leaf s:d of B (d != 0), walking the modes of coalesce(A) but the last: the stride
-    check ``d' % c == 0 or d' < c``, then, unless ceil(c / d') == 1 or the remaining shape
-    is 1, the shape check ``rest % min(ceil(c / d'), rest) == 0``.  Passing these checks
-    does not make CuTe's result right (finding F-030); failing them rejects compositions
-    the paper defines (finding F-025).
-    """
-    A = as_layout(A)
-    B = _tiler(B)
-    if B is None or isinstance(B, Underscore):
-        return None
-    if isinstance(B, tuple):
-        for m, t in zip(_modes(A), B):
-            r = cute_composition_check(m, t)
-            if r:
-                return r
-        return None
-    lhs = F.flat_modes(F.flat_coalesce(A)) or [(1, 0)]
-    for rest_shape, rest_stride in zip(T.flatten(B.shape), T.flatten(B.stride)):
-        if rest_stride == 0 or len(lhs) == 1:
-            continue
-        for curr_shape, _d in lhs[:-1]:
-            if not (rest_stride % curr_shape == 0 or rest_stride < curr_shape):
-                return "Stride Divisibility Condition"
-            next_shape = -(-curr_shape // rest_stride)
-            next_stride = -(-rest_stride // curr_shape)
-            if next_shape != 1 and rest_shape != 1:
-                new_shape = min(next_shape, rest_shape)
-                if rest_shape % new_shape:
-                    return "Shape Divisibility Condition"
-                rest_shape //= new_shape
-            rest_stride = next_stride
-    return None
-
-
 def is_composable(A, B, sense="paper"):
     """Whether ``composition(A, B, sense)`` exists (Def 2.3.7.1; ``sense="cute"``: with A
     extended beyond its size as CuTe does)."""
@@ -394,138 +353,6 @@ def is_composable(A, B, sense="paper"):
     return True
 
 
-# --- 2.3.8 / 2.3.9 logical division and product, and CuTe's derived forms --------------
-
-def logical_divide(A, T_, sense="paper"):
-    """A ⊘ B = (A ∘ B, A ∘ B^c), B^c = comp(B, size A) (Def 2.3.8.1); CuTe's
-    ``logical_divide`` with a tiler applied mode by mode."""
-    A = as_layout(A)
-    T_ = _tiler(T_)
-    if T_ is None or isinstance(T_, Underscore):
-        return A
-    if isinstance(T_, tuple):
-        return _by_mode(_logical_divide, A, T_, sense)
-    Bc = _complement(T_, _size(A), sense)
-    return _composition(A, _mk(T_, Bc), sense)
-
-
-def logical_product(A, T_, sense="paper"):
-    """A ⊗ B = (A, A^c ∘ B), A^c = comp(A, size(A) cosize(B)) (Def 2.3.9.1); CuTe's
-    ``logical_product`` with a tiler applied mode by mode (an int n means n:1).
-
-    When A is complementable but not size(A) cosize(B)-complementable, the paper's own
-    Observation 2.3.9.2 (and Example 2.3.9.5) take the least valid N above it; so does the
-    spec.  Precondition: A complementable and A^c composable with B."""
-    A = as_layout(A)
-    T_ = _tiler(T_)
-    if T_ is None or isinstance(T_, Underscore):
-        return A
-    if isinstance(T_, tuple):
-        return _by_mode(_logical_product, A, T_, sense)
-    from layoutcheck.spec.layout import cosize
-    N = _size(A) * cosize(T_)
-    if sense == "paper" and not is_complementable(A, N) and is_complementable(A):
-        # Observation 2.3.9.2: any valid N' >= size(A) cosize(B) gives the same A^c ∘ B;
-        # the paper relies on it (Example 2.3.9.5), so take the least valid one.
-        m = F._sorted_squeezed(A)  # the modes of sort(squeeze(A)), kept on A
-        last = m[-1][0] * m[-1][1]
-        N = -(-N // last) * last
-    Ac = _complement(A, N, sense)
-    return _mk(A, _composition(Ac, T_, sense))
-
-
-_logical_divide = memoised(logical_divide)
-_logical_product = memoised(logical_product)
-
-
-def _unzip(R, T_):
-    """CuTe's tile_unzip (zip2_by): for a tuple tiler, gather ((tile_0, tile_1, ...),
-    (rest_0, rest_1, ..., other modes)), recursively for nested tilers; otherwise R as it is."""
-    if not isinstance(T_, tuple):
-        return R
-    tile, rest = _split(R, T_)
-    return _mk(tile, rest)
-
-
-def _split(R, T_):
-    """(tile, rest) of a divided/multiplied mode R under the tiler entry T_."""
-    ms = _modes(R)
-    if isinstance(T_, tuple):
-        parts = [_split(m, t) for m, t in zip(ms, T_)]
-        return _mk(*[p[0] for p in parts]), _mk(*[p[1] for p in parts], *ms[len(T_):])
-    if not (isinstance(as_layout(R).shape, tuple) and len(ms) == 2):
-        # CuTe's zip2_by static_asserts here too ("Index out of range").
-        raise LayoutError(f"{R} is not a (tile, rest) pair: a tiler entry {T_!r} that leaves "
-                          "a mode alone cannot be unzipped", condition="is_unzippable")
-    return ms[0], ms[1]
-
-
-def _unpack(L):
-    return _modes(L) if isinstance(as_layout(L).shape, tuple) else [as_layout(L)]
-
-
-def zipped_divide(A, T_, sense="paper"):
-    """CuTe: tile_unzip(logical_divide(A, T), T) = ((tiles), (rests))."""
-    T_ = _tiler(T_)
-    return _unzip(logical_divide(A, T_, sense), T_)
-
-
-def tiled_divide(A, T_, sense="paper"):
-    """CuTe: zipped_divide with its second mode unpacked: ((tiles), rest_0, rest_1, ...)."""
-    Z = zipped_divide(A, T_, sense)
-    z0, z1 = _modes(Z)
-    return _mk(z0, *_unpack(z1))
-
-
-def flat_divide(A, T_, sense="paper"):
-    """CuTe: zipped_divide with both modes unpacked: (tile_0, ..., rest_0, ...)."""
-    Z = zipped_divide(A, T_, sense)
-    z0, z1 = _modes(Z)
-    return _mk(*_unpack(z0), *_unpack(z1))
-
-
-def zipped_product(A, T_, sense="paper"):
-    """CuTe: tile_unzip(logical_product(A, T), T)."""
-    T_ = _tiler(T_)
-    return _unzip(logical_product(A, T_, sense), T_)
-
-
-def tiled_product(A, T_, sense="paper"):
-    """CuTe: zipped_product with its second mode unpacked."""
-    z0, z1 = _modes(zipped_product(A, T_, sense))
-    return _mk(z0, *_unpack(z1))
-
-
-def flat_product(A, T_, sense="paper"):
-    """CuTe: zipped_product with both modes unpacked."""
-    z0, z1 = _modes(zipped_product(A, T_, sense))
-    return _mk(*_unpack(z0), *_unpack(z1))
-
-
-def _append_to(L, R):
-    """CuTe's append<R>(L): the modes of L padded with 1:0 up to rank R."""
-    ms = _unpack(L)
-    return _mk(*(ms + [Layout(C(1), C(0))] * (R - len(ms))))
-
-
-def _rank_sensitive(A, B, sense, block_first):
-    A, B = as_layout(A), as_layout(B)
-    R = max(T.rank(A.shape), T.rank(B.shape))
-    P = logical_product(_append_to(A, R), _append_to(B, R), sense)
-    p0, p1 = _modes(P)
-    pairs = zip(_modes(p0), _modes(p1))
-    return _mk(*(_mk(a, b) if block_first else _mk(b, a) for a, b in pairs))
-
-
-def blocked_product(A, B, sense="paper"):
-    """CuTe: with R = max(rank A, rank B), P = logical_product(append<R>(A), append<R>(B)),
-    the result zips the modes of P: ((a_0, t_0), (a_1, t_1), ...)."""
-    return _rank_sensitive(A, B, sense, True)
-
-
-def raked_product(A, B, sense="paper"):
-    """CuTe: like blocked_product with the pairs reversed: ((t_0, a_0), (t_1, a_1), ...)."""
-    return _rank_sensitive(A, B, sense, False)
 
 
 # --- inverses ------------------------------------------------------------------------

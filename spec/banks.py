@@ -17,6 +17,7 @@ number of extra (conflict) wavefronts.  Enumerated literally: every thread, ever
 
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.layout import as_layout
+from layoutcheck.spec.limits import check_enumeration
 from layoutcheck.spec.swizzle import composed_eval
 
 from layoutcheck.composed import ComposedLayoutBase
@@ -84,6 +85,5 @@ def bank_grid(smem, element_bytes):
         raise LayoutError(f"bank_grid needs a rank-2 layout, got {smem}", condition="rank")
     f = _offset_fn(smem)
     rows, cols = T.size(inner.shape[0]), T.size(inner.shape[1])
-    from layoutcheck.spec.limits import check_enumeration
     check_enumeration(rows * cols, lambda: f"the grid of {inner}")
     return [[bank_of(f((r, c)) * w) for c in range(cols)] for r in range(rows)]

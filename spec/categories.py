@@ -21,11 +21,11 @@ from itertools import combinations, permutations
 from itertools import product as _cartesian
 
 from layoutcheck.spec import tuples as T_
+from layoutcheck.spec.algebra import coalesce, complement, composition
+from layoutcheck.spec.basic import sort, squeeze
+from layoutcheck.spec.division import logical_divide, logical_product
 from layoutcheck.spec.layout import Layout, as_layout, colex, colex_inv
-from layoutcheck.spec.nested import (  # 2.2.3-2.2.4, not redefined here
-    relative_modes,
-    substitute,
-)
+from layoutcheck.spec.nested import relative_modes, substitute
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import check_inttuple
@@ -741,13 +741,6 @@ class Check:
         return f"{self.name}: {verdict}: {self.lhs}  vs  {self.rhs}{note}"
 
 
-def _spec(name):
-    """A layout-algebra function of layoutcheck.spec, looked up at call time."""
-    import layoutcheck.spec as spec
-    fn = getattr(spec, name, None)
-    if fn is None:
-        raise LayoutError(f"layoutcheck.spec.{name} is not available yet", condition="available")
-    return fn
 
 
 def _require(pred, f, condition, what):
@@ -775,7 +768,7 @@ def check_theorem_B(f, g):
     for h in (f, g):
         _require(is_non_degenerate_morphism, h, "is_non_degenerate_morphism", "non-degenerate")
     lhs = encoded_layout(compose(g, f))
-    rhs = _spec("composition")(encoded_layout(g), encoded_layout(f))
+    rhs = composition(encoded_layout(g), encoded_layout(f))
     return Check("Theorem B (L_{g∘f} = L_g ∘ L_f)", lhs == rhs, lhs, rhs)
 
 
@@ -783,7 +776,7 @@ def check_theorem_C(f):
     """Theorem C (3.2.6.13, flat 3.1.5.28): L_{coal(f)} = coal(L_f); also coal(f) coalesced."""
     c = coalesce_morphism(f)
     lhs = encoded_layout(c)
-    rhs = _spec("coalesce")(encoded_layout(f))
+    rhs = coalesce(encoded_layout(f))
     coalesced = is_coalesced_morphism(_coalesce_flat(flat_morphism(f)))
     return Check("Theorem C (L_{coal f} = coal L_f)", lhs == rhs and coalesced, lhs, rhs,
                  "" if coalesced else "coal^b(f^b) is not coalesced (Prop 3.1.5.28)")
@@ -792,8 +785,8 @@ def check_theorem_C(f):
 def check_theorem_D(f):
     """Theorem D (3.2.6.20): for injective f : S -> T, coal(L_{f^c}) = comp(L_f, size(T))."""
     _require(is_injective_morphism, f, "is_injective_morphism", "injective")
-    lhs = _spec("coalesce")(encoded_layout(complement_morphism(f)))
-    rhs = _spec("complement")(encoded_layout(f), T_.size(f.codomain))
+    lhs = coalesce(encoded_layout(complement_morphism(f)))
+    rhs = complement(encoded_layout(f), T_.size(f.codomain))
     return Check("Theorem D (coal L_{f^c} = comp(L_f, size T))", lhs == rhs, lhs, rhs)
 
 
@@ -802,9 +795,9 @@ def check_theorem_E(f, g):
     coal(L_{f⊘g}) = coal(L_f ⊘ L_g) = coal(spec.logical_divide(L_f, L_g))."""
     for h in (f, g):
         _require(is_non_degenerate_morphism, h, "is_non_degenerate_morphism", "non-degenerate")
-    coal = _spec("coalesce")
+    coal = coalesce
     lhs = coal(encoded_layout(logical_divide_morphism(f, g)))
-    rhs = coal(_spec("logical_divide")(encoded_layout(f), encoded_layout(g)))
+    rhs = coal(logical_divide(encoded_layout(f), encoded_layout(g)))
     return Check("Theorem E (coal L_{f⊘g} = coal(L_f ⊘ L_g))", lhs == rhs, lhs, rhs)
 
 
@@ -814,7 +807,7 @@ def check_theorem_F(f, g):
     for h in (f, g):
         _require(is_non_degenerate_morphism, h, "is_non_degenerate_morphism", "non-degenerate")
     lhs = encoded_layout(logical_product_morphism(f, g))
-    rhs = _spec("logical_product")(encoded_layout(f), encoded_layout(g))
+    rhs = logical_product(encoded_layout(f), encoded_layout(g))
     return Check("Theorem F (L_{f⊗g} = L_f ⊗ L_g)", lhs == rhs, lhs, rhs)
 
 
@@ -837,7 +830,7 @@ def check_functoriality(f, g):
 def check_squeeze(f):
     """Prop 3.1.5.10: L_{squeeze f} = squeeze(L_f) (on f^b)."""
     lhs = encoded_layout(squeeze_morphism(f))
-    rhs = _spec("squeeze")(encoded_layout(flat_morphism(f)))
+    rhs = squeeze(encoded_layout(flat_morphism(f)))
     return Check("Prop 3.1.5.10 (L_{squeeze f} = squeeze L_f)", lhs == rhs, lhs, rhs)
 
 
@@ -845,7 +838,7 @@ def check_sort(f):
     """Prop 3.1.5.18 and Lemma 3.1.5.17: L_{sort f} = sort(L_f), and sort(f) is sorted."""
     sf = sort_morphism(f)
     lhs = encoded_layout(sf)
-    rhs = _spec("sort")(encoded_layout(flat_morphism(f)))
+    rhs = sort(encoded_layout(flat_morphism(f)))
     return Check("Prop 3.1.5.18 (L_{sort f} = sort L_f)", lhs == rhs and is_sorted_morphism(sf),
                  lhs, rhs)
 

@@ -25,11 +25,7 @@ not fit the shape's nesting), ``in_domain``, ``divisibility`` (shape_div), ``pos
 """
 
 from layoutcheck.spec import tuples as T
-from layoutcheck.spec.algebra import (
-    _check_coord,
-    _slice,
-    slice_,  # noqa: F401  (the op ``slice_`` is the algebra's)
-)
+from layoutcheck.spec.algebra import _check_coord, _slice, slice_  # noqa: F401  (the op ``slice_`` is the algebra's)
 from layoutcheck.spec.algebra import filter as _filter
 from layoutcheck.spec.basic import make_layout
 from layoutcheck.spec.layout import Layout, as_layout, colex_inv, get

@@ -24,7 +24,7 @@ from layoutcheck.layout import LayoutBase
 
 __all__ = ["flat_modes", "flat_layout", "is_flat_coalesced", "flat_coalesce", "is_flat_compact", "is_disjoint",
            "is_flat_complementable", "flat_complement", "is_flat_composable",
-           "flat_composition", "flat_divide_paper", "flat_product_paper", "is_flat_tractable",
+           "flat_composition", "is_flat_tractable",
            "same_function", "check_coalesce_characterisation", "check_coalesce_minimal",
            "check_compact_characterisation", "check_complement_uniqueness",
            "is_N_complement"]
@@ -314,27 +314,6 @@ def flat_composition(B, A):
                           f"function {as_layout(B)} ∘ {as_layout(A)} (Def 2.1.7.1)",
                           condition="is_composable")
     return flat_layout(zip(T.flatten(as_layout(A).shape), _unit_strides(B, A)))
-
-
-def flat_divide_paper(A, B):
-    """A ⊘^b B (Def 2.1.7.9) = A ∘ (B ⋆ B^c), B^c = comp^b(B, size A).
-
-    Def 2.1.7.1 asks for a flat result with shape(B ⋆ B^c), which often does not exist
-    (Example 2.1.7.11); as the paper does there (Remark 2.1.7.8), the value computed is the
-    flattening of the nested composition (Def 2.3.7.1) of A with the flat layout B ⋆ B^c.
-    """
-    from layoutcheck.spec.algebra import composition
-    Bc = flat_complement(B, T.size(as_layout(A).shape))
-    return flat_layout(flat_modes(composition(A, concat(B, Bc))))
-
-
-def flat_product_paper(A, B):
-    """A ⊗^b B (Def 2.1.7.13) = A ⋆ (A^c ∘ B), A^c = comp^b(A, size(A) cosize(B)); as in
-    ``flat_divide_paper``, A^c ∘ B is the flattening of the nested composition."""
-    from layoutcheck.spec.algebra import composition
-    A, B = as_layout(A), as_layout(B)
-    Ac = flat_complement(A, T.size(A.shape) * _cosize(B))
-    return concat(A, composition(Ac, flat_layout(flat_modes(B))))
 
 
 # --- 2.1.8 tractable ---------------------------------------------------------------

@@ -23,6 +23,8 @@ Division follows C++ (truncation toward zero), ``%`` takes the sign of the divid
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C, CBool
+from layoutcheck.layout import LayoutBase
+from layoutcheck.notation import format_tuple
 
 __all__ = ["is_static", "is_constant", "is_integral", "is_std_integral", "int_add", "int_sub",
            "int_mul", "int_div", "int_mod", "int_lt", "int_le", "int_gt", "int_ge", "int_eq",
@@ -36,7 +38,6 @@ def is_static(x):
     empty tuple is static); for a layout, when its shape and stride are static.  A plain
     ``int`` is dynamic: ``is_static<int>`` is false.
     """
-    from layoutcheck.layout import LayoutBase
     if isinstance(x, LayoutBase):
         return is_static(x.shape) and is_static(x.stride)
     if isinstance(x, tuple):
@@ -153,8 +154,6 @@ def cute_print(x):
     A static bool prints as its integer value (``C<true>`` prints ``_1``), tuples as
     ``(a,b)``, layouts as ``shape:stride``.
     """
-    from layoutcheck.layout import LayoutBase
-    from layoutcheck.notation import format_tuple
     if isinstance(x, LayoutBase):
         return str(x)
     if isinstance(x, bool):

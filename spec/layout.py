@@ -13,6 +13,7 @@ indices: ``rank(L, 1)`` is ``rank<1>(L)``, ``size(L, 1, 0)`` is ``size<1,0>(L)``
 import operator
 from functools import lru_cache
 
+from layoutcheck.spec import memo
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.limits import check_enumeration
 
@@ -302,7 +303,6 @@ def _table(s, d):
 
 def clear_memos():
     """Empty the memoised tables and operations (for measurements that start cold)."""
-    from layoutcheck.spec import memo
     memo.clear()
     _colex_domain.cache_clear()
     _table.cache_clear()

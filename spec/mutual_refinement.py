@@ -13,6 +13,7 @@ diagram entries); it takes coal(B) and the final relative coalesce from ``layout
 from fractions import Fraction
 
 from layoutcheck.spec import tuples as T_
+from layoutcheck.spec.algebra import coalesce
 from layoutcheck.spec.categories import (
     _representation,
     coalesce_morphism,
@@ -25,6 +26,7 @@ from layoutcheck.spec.categories import (
     standard_representation,
 )
 from layoutcheck.spec.layout import Layout, as_layout
+from layoutcheck.spec.limits import check_enumeration
 from layoutcheck.spec.nested import refines, relative_modes, substitute
 
 from layoutcheck.errors import LayoutError
@@ -156,12 +158,6 @@ def compose_by_mutual_refinement(B, A):
     return Layout(substitute(shapes, A.shape), substitute(strides, A.shape))
 
 
-def _spec(name):
-    import layoutcheck.spec as spec
-    fn = getattr(spec, name, None)
-    if fn is None:
-        raise LayoutError(f"layoutcheck.spec.{name} is not available yet", condition="available")
-    return fn
 
 
 def general_weak_composite(B, A):
@@ -175,7 +171,7 @@ def general_weak_composite(B, A):
     """
     A = as_layout(A)
     f = standard_representation(A)
-    coalB = _spec("coalesce")(B)
+    coalB = coalesce(B)
     U = coalB.shape
     V, beta = _representation(coalB, exact=False)
     mr = mutual_refinement(f.codomain, U)
@@ -218,7 +214,7 @@ def compose_general(B, A):
     """B ∘ A = coal(C, shape(A)) for tractable A and any B (section 4.1.5, Theorem 4.1.3.1),
     CuTe's order: R(i) == B(A(i)).  The relative coalesce is ``layoutcheck.spec.coalesce``."""
     A = as_layout(A)
-    return _spec("coalesce")(general_weak_composite(B, A), A.shape)
+    return coalesce(general_weak_composite(B, A), A.shape)
 
 
 def _divides(a, b, properly=False):
@@ -267,7 +263,6 @@ def is_admissible_for_composition(A, B):
     bound = 1
     for x in s[:-1]:
         bound *= x
-    from layoutcheck.spec.limits import check_enumeration
     check_enumeration(sum(max(0, min(di * (si - 1), bound - 1) + 1 - di) for si, di in zip(s, d)),
                       "the interval sets of Def 4.1.6.1")
     sets = [set(range(di, min(di * (si - 1), bound - 1) + 1)) for si, di in zip(s, d)]

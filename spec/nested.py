@@ -7,6 +7,7 @@ expected, a nested tuple may be given instead and stands for its profile.
 """
 
 from layoutcheck.spec import tuples as T
+from layoutcheck.spec.layout import Layout, as_layout, assembled
 
 from layoutcheck.errors import LayoutError
 
@@ -99,7 +100,6 @@ def relative_flatten(Xp, X):
 def layout_relative_modes(L, Sbar):
     """mode_i(L, S̄) (Def 2.3.4.1): the layouts S'_i : D'_i over the leaves of S̄, which
     shape(L) must refine."""
-    from layoutcheck.spec.layout import Layout, as_layout
     L = as_layout(L)
     return tuple(Layout(s, d) for s, d in _split(L.shape, Sbar, L.stride))
 
@@ -107,6 +107,5 @@ def layout_relative_modes(L, Sbar):
 def substitute_layouts(Ls, Q):
     """(L_1, ..., L_m)_Q (Def 2.3.2.12 / Observation 2.3.4.3): substitute the shapes and the
     strides of the layouts into Q."""
-    from layoutcheck.spec.layout import as_layout, assembled
     Ls = [as_layout(x) for x in Ls]  # checked layouts, substituted into the same Q: congruent
     return assembled(substitute([x.shape for x in Ls], Q), substitute([x.stride for x in Ls], Q))

@@ -10,6 +10,8 @@ import importlib
 
 from layoutcheck.spec.layout import as_layout
 
+from layoutcheck.errors import LayoutError
+
 __all__ = ["layout_properties", "PROPERTY_NAMES", "OPTIONAL_PROPERTY_NAMES"]
 
 # name shown -> function name on layoutcheck.spec
@@ -35,7 +37,6 @@ def layout_properties(L):
     Optional predicates are called with the layout alone; one that needs more arguments or
     refuses the layout (raises ``LayoutError``/``TypeError``) is left out.
     """
-    from layoutcheck.errors import LayoutError
     spec = importlib.import_module("layoutcheck.spec")
     L = as_layout(L)
     out = {name: bool(getattr(spec, fn)(L)) for name, fn in PROPERTY_NAMES.items()}

@@ -21,16 +21,12 @@ Literal and enumerating, like the rest of the spec.  Sources (CuTe features the 
 """
 
 from layoutcheck.spec import tuples as T
-from layoutcheck.spec.algebra import (
-    composition,
-    logical_divide,
-    right_inverse,
-    tiled_divide,
-    zipped_divide,
-)
+from layoutcheck.spec.algebra import composition, right_inverse
 from layoutcheck.spec.coords import crd2idx, slice_and_offset
+from layoutcheck.spec.division import logical_divide, tiled_divide, zipped_divide
 from layoutcheck.spec.layout import as_layout
 from layoutcheck.spec.limits import check_enumeration
+from layoutcheck.spec.recast import downcast, upcast
 
 from layoutcheck.composed import (
     ComposedLayoutBase,
@@ -386,7 +382,6 @@ def swizzle_downcast(sw, N):
 
 
 def _outer_cast(outer, N, up):
-    from layoutcheck.spec.recast import downcast, upcast
     if isinstance(outer, Swizzle):
         return swizzle_upcast(outer, N) if up else swizzle_downcast(outer, N)
     return upcast(outer, N) if up else downcast(outer, N)
@@ -395,7 +390,6 @@ def _outer_cast(outer, N, up):
 def composed_upcast(Cl, N):
     """``upcast<N>(A o O o B)`` = upcast<N>(A) o upcast<N>(O) o upcast<N>(B)
     (layout_composed.hpp); an integer offset upcasts by safe_div (exact division)."""
-    from layoutcheck.spec.recast import upcast
     Cl = as_composed(Cl)
     _log2_pow2(N)
     if int(Cl.offset) % int(N):
@@ -407,7 +401,6 @@ def composed_upcast(Cl, N):
 
 def composed_downcast(Cl, N):
     """``downcast<N>(A o O o B)`` = downcast<N>(A) o O*N o downcast<N>(B)."""
-    from layoutcheck.spec.recast import downcast
     Cl = as_composed(Cl)
     _log2_pow2(N)
     return ComposedLayout(_outer_cast(Cl.outer, N, False), Cl.offset * C(int(N)),

@@ -46,19 +46,13 @@ Sources, CuTe's documentation and headers (CUTLASS 4.2; the same on 4.7):
 """
 
 from layoutcheck.spec import tuples as T
-from layoutcheck.spec.algebra import (
-    _append_to,
-    blocked_product,
-    coalesce,
-    composition,
-    raked_product,
-    right_inverse,
-    zipped_divide,
-)
+from layoutcheck.spec.algebra import coalesce, composition, right_inverse
 from layoutcheck.spec.coords import crd2idx, idx2crd, slice_and_offset
+from layoutcheck.spec.division import _append_to, blocked_product, raked_product, zipped_divide
 from layoutcheck.spec.layout import Layout, as_layout
 from layoutcheck.spec.limits import check_enumeration
 from layoutcheck.spec.recast import compact_col_major
+from layoutcheck.spec.swizzle import ComposedLayout, as_composed
 
 from layoutcheck.composed import ComposedLayoutBase
 from layoutcheck.errors import LayoutError
@@ -330,7 +324,6 @@ def tiled_copy_partition_D(L, thr_layout, val_layout, index):
     """``make_tiled_copy(Copy_Atom<UniversalCopy<T>,T>{}, thr, val).get_slice(index)
     .partition_D(tensor)`` on a tensor of layout L (a layout or a ComposedLayout): (the
     thread's (CPY, CPY_M, CPY_K, ...) layout, its offset), as slice_and_offset answers."""
-    from layoutcheck.spec.swizzle import ComposedLayout, as_composed
     if isinstance(L, ComposedLayoutBase):
         Cl = as_composed(L)
         sliced, off = _partition(Cl.inner, thr_layout, val_layout, index)

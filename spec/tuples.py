@@ -11,6 +11,8 @@ Observers that CuTe computes from the type alone (``rank``, ``depth``) return st
 integers ``C``; ``size`` is static exactly when every leaf is.
 """
 
+from layoutcheck.spec.limits import check_enumeration
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
@@ -155,7 +157,6 @@ def domain(s):
     Nested S is taken through its flattening.  The first coordinate varies fastest, so the
     k-th element is colex_S^{-1}(k); [0, ()) = {()}.
     """
-    from layoutcheck.spec.limits import check_enumeration
     check_enumeration(size(s), lambda: f"[0, {s})")
     out = [()]
     for si in flatten(s):

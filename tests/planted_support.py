@@ -25,7 +25,7 @@ import layoutcheck.oracles.pycute.model as models
 from layoutcheck.oracles.known import PREDICATE_MODULES
 from layoutcheck.oracles.protocol import ANSWERS, Outcome, decode_arg, parse_args
 
-from layoutcheck.composed import ComposedLayoutBase, parse_vocab
+from layoutcheck.composed import ComposedLayoutBase, parse_value
 from layoutcheck.layout import LayoutBase
 
 MODEL = {"pycute": (models.answer, models.matches),
@@ -75,9 +75,9 @@ def answer_from_text(op, text):
     kind = ANSWERS[op]
     if kind in ("composed_offset", "layout_offset"):
         layout, _, off = text.rpartition("|")
-        return Outcome.ok((parse_vocab(layout), decode_arg(off)))
+        return Outcome.ok((parse_value(layout), decode_arg(off)))
     if kind == "composed":
-        return Outcome.ok(parse_vocab(text))
+        return Outcome.ok(parse_value(text))
     if kind == "bool":
         return Outcome.ok(text == "true")
     return Outcome.ok(decode_arg(text))

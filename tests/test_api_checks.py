@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 from layoutcheck.fuzz.checks.base import CheckFailed, Skip
-from layoutcheck.fuzz.checks.coordinates import API_CHECKS
+from layoutcheck.fuzz.checks.coordinates import COORDINATE_CHECKS
 from layoutcheck.oracles import get_oracle, parse_args
 from layoutcheck.oracles.known import find_known
 from layoutcheck.oracles.protocol import ANSWERS, Outcome
@@ -125,7 +125,7 @@ def _run(check, oracle, cases):
     return failed
 
 
-@pytest.mark.parametrize("check", API_CHECKS, ids=[c.name for c in API_CHECKS])
+@pytest.mark.parametrize("check", COORDINATE_CHECKS, ids=[c.name for c in COORDINATE_CHECKS])
 def test_each_check_catches_a_planted_bug_and_passes_impl(check):
     cases = _draw(check.strategy(), 60)
     target, bug = LAW_BUGS.get(check.name, (check.op, None))
@@ -134,7 +134,7 @@ def test_each_check_catches_a_planted_bug_and_passes_impl(check):
 
 
 def test_every_new_op_has_a_differential_check_and_a_strategy():
-    names = {c.name for c in API_CHECKS}
+    names = {c.name for c in COORDINATE_CHECKS}
     for op in ("eval_coord", "get_mode", "rank", "crd2idx", "idx2crd", "crd2crd", "slice_", "dice",
                "slice_and_offset", "layout_left", "shape_div", "prefix_product", "product",
                "inner_product", "elem_scale", "congruent", "compatible", "flatten"):

@@ -8,8 +8,8 @@ import layoutcheck.fuzz.checks.bounds as bounds
 import layoutcheck.fuzz.checks.targets as T
 import pytest
 from layoutcheck.fuzz.campaign.report import summary_lines
-from layoutcheck.fuzz.checks.algebra import BY_NAME
 from layoutcheck.fuzz.checks.base import CheckFailed
+from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles.protocol import Outcome
 from layoutcheck.oracles.reference import PackageOracle
 

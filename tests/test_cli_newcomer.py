@@ -39,7 +39,7 @@ def _pytest(tmp_path, *args):
 
 
 def test_plugin_counts_its_items_and_marks_known_findings_xfail(tmp_path):
-    from layoutcheck.fuzz.checks.algebra import checks_for
+    from layoutcheck.fuzz.checks.catalogue import checks_for
     n = len(checks_for(["size"]))
     p = _pytest(tmp_path, "--layoutcheck=impl", "--layoutcheck-ops=size")
     out = p.stdout

@@ -4,13 +4,7 @@ No compile: the campaign test runs the impl oracle under cute-cpp's (batched) na
 
 import pytest
 from layoutcheck.oracles import get_oracle, parse_args
-from layoutcheck.oracles.cpp.cases import (
-    MIX_ENV,
-    campaign_mix,
-    mix_setting,
-    retype,
-    staticness,
-)
+from layoutcheck.oracles.cpp.cases import MIX_ENV, campaign_mix, mix_setting, retype, staticness
 
 from layoutcheck import LayoutError
 
@@ -48,7 +42,7 @@ def test_campaign_mix_keeps_uniform_cases_and_retypes_mixed_ones(monkeypatch):
 
 def test_campaign_batches_go_through_the_oracles_case_mix():
     from layoutcheck.fuzz.campaign.runner import run_check
-    from layoutcheck.fuzz.checks.algebra import BY_NAME
+    from layoutcheck.fuzz.checks.catalogue import BY_NAME
     oracle = get_oracle("impl")
     oracle.name = "cute-cpp"  # a batched oracle's path (fuzz/campaign/batched.py), answered by impl
     seen, calls, real = [], [], oracle.run_many
@@ -72,7 +66,7 @@ def test_an_oracle_can_ask_for_smaller_batches_of_a_costly_op():
     """``batch_cases(op)`` (cute-cpp: TiledCopy) caps the cases of one batch: a batch in
     flight cannot be interrupted by the budget (fuzz/campaign/pairs.py Pair._batch_size)."""
     from layoutcheck.fuzz.campaign.runner import run_check
-    from layoutcheck.fuzz.checks.algebra import BY_NAME
+    from layoutcheck.fuzz.checks.catalogue import BY_NAME
     from layoutcheck.oracles.cpp.composed import HEAVY, HEAVY_BATCH
     from layoutcheck.oracles.cpp.oracle import CuteCppOracle
     oracle = get_oracle("impl")

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from layoutcheck.fuzz.campaign.runner import run_campaign
-from layoutcheck.fuzz.checks.algebra import CHECKS
+from layoutcheck.fuzz.checks.catalogue import CHECKS
 from layoutcheck.fuzz.checks.targets import decode, encode, table
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.known import find_known

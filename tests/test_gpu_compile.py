@@ -5,12 +5,7 @@ nvcc is optional and its tests skip with the reason."""
 import pytest
 from layoutcheck.gpu_checks import toolchain as T
 from layoutcheck.gpu_checks.checks import check_compile, sample_sources
-from layoutcheck.gpu_checks.kernels import (
-    CuteCase,
-    KernelSource,
-    address_source,
-    cute_source,
-)
+from layoutcheck.gpu_checks.kernels import CuteCase, KernelSource, address_source, cute_source
 from layoutcheck.spec import parse
 
 WORKLOAD = dict(seed=0, count=20, cute_count=12)  # shared with the host and CLI tests

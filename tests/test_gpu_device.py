@@ -8,11 +8,7 @@ import numpy as np
 import pytest
 from layoutcheck.gpu_checks import throughput
 from layoutcheck.gpu_checks.checks import run_checks
-from layoutcheck.gpu_checks.execute import (
-    DeviceModule,
-    HostModule,
-    device_unavailable_reason,
-)
+from layoutcheck.gpu_checks.execute import DeviceModule, HostModule, device_unavailable_reason
 from layoutcheck.gpu_checks.kernels import address_source
 
 NO_DEVICE = device_unavailable_reason()

@@ -9,12 +9,7 @@ from hypothesis import given
 from layoutcheck.gpu_checks import checks as K
 from layoutcheck.gpu_checks import generate as G
 from layoutcheck.gpu_checks.execute import HostModule
-from layoutcheck.gpu_checks.kernels import (
-    MAX_RANK,
-    CuteCase,
-    address_source,
-    flat_modes,
-)
+from layoutcheck.gpu_checks.kernels import MAX_RANK, CuteCase, address_source, flat_modes
 from layoutcheck.gpu_checks.throughput import large_layouts, reference_offsets
 from layoutcheck.spec import parse, values
 
@@ -30,12 +25,12 @@ def address():
 
 
 try:
-    import layoutcheck.fuzz.strategies.layouts as lst
+    import layoutcheck.fuzz.strategies.algebra as lst
 except ImportError:  # the fuzz package is another part of the project
     lst = None
 
 
-@pytest.mark.skipif(lst is None, reason="layoutcheck.fuzz.strategies.layouts not available")
+@pytest.mark.skipif(lst is None, reason="layoutcheck.fuzz.strategies.algebra not available")
 def test_address_kernel_on_the_fuzz_strategies_layouts(address):
     @given(lst.layouts(max_size=256) if lst else None)
     def check(L):

@@ -17,13 +17,7 @@ from layoutcheck.spec.limits import (
 
 from layoutcheck import LayoutError, parse, spec
 from layoutcheck.layout import LayoutBase
-from layoutcheck.notation import (
-    MAX_DEPTH,
-    MAX_DIGITS,
-    MAX_TEXT,
-    parse_tile_parts,
-    parse_tuple,
-)
+from layoutcheck.notation import MAX_DEPTH, MAX_DIGITS, MAX_TEXT, parse_tile_parts, parse_tuple
 
 PARSERS = {"parse": parse, "parse_tuple": parse_tuple, "parse_tile_parts": parse_tile_parts,
            "LayoutBase.parse": LayoutBase.parse, "spec.parse_tiler": spec.parse_tiler}
@@ -172,7 +166,7 @@ def test_limit_is_configurable_and_restorable(monkeypatch):
 # --- the strategies keep the README's promises ------------------------------------------
 
 def test_default_strategies_yield_what_the_ops_accept():
-    import layoutcheck.fuzz.strategies.layouts as lst
+    import layoutcheck.fuzz.strategies.algebra as lst
     from hypothesis import given, settings
 
     @settings(max_examples=40, deadline=None)

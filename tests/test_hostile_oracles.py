@@ -140,7 +140,8 @@ def test_a_forked_copy_never_kills_the_parents_worker(hostile):
 # --- the checks: a crash is a failure, never a refusal --------------------------------------
 
 def test_differential_and_laws_treat_crashed_as_failure():
-    from layoutcheck.fuzz.checks.algebra import BY_NAME, OracleCrashed
+    from layoutcheck.fuzz.checks.base import OracleCrashed
+    from layoutcheck.fuzz.checks.catalogue import BY_NAME
 
     class Ctx:
         class oracle:

@@ -25,7 +25,7 @@ import layoutcheck.spec as S
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from layoutcheck.fuzz.strategies.layouts import divide_args, layouts, product_args
+from layoutcheck.fuzz.strategies.algebra import divide_args, layouts, product_args
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C

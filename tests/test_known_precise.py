@@ -22,14 +22,13 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 from layoutcheck.fuzz.campaign.recognise import known_failure
-from layoutcheck.fuzz.checks.algebra import _STRATS, BY_NAME, CheckFailed
+from layoutcheck.fuzz.checks.algebra import _STRATS
+from layoutcheck.fuzz.checks.base import CheckFailed
+from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles import get_oracle, parse_args
+from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.known import PREDICATES, explain, find_known, find_region
-from layoutcheck.oracles.postconditions import (
-    is_left_inverse,
-    is_quasi_inverse,
-    is_weak_complement,
-)
+from layoutcheck.oracles.postconditions import is_left_inverse, is_quasi_inverse, is_weak_complement
 from layoutcheck.oracles.protocol import OPS, Outcome
 from layoutcheck.oracles.reference import reference_for
 from planted_support import MODEL, module_rows, split_top
@@ -273,7 +272,7 @@ def test_law_failure_known_only_with_every_answer_explained():
 
 def _pair_check(calls):
     """A law-style check over several oracle calls: each answer must be the reference's."""
-    from layoutcheck.fuzz.checks.algebra import Check
+    from layoutcheck.fuzz.checks.base import Check
 
     def run(ctx, args):
         for op, a in calls:
@@ -370,7 +369,7 @@ def test_issue_2955_is_a_carry_between_modes():
     for s, d in zip(B.shape, B.stride):
         assert spec.is_composable(A, LayoutBase(s, d), sense="cute")
     assert not spec.is_composable(A, B, sense="cute")
-    assert spec.cute_composition_check(A, B) is None
+    assert cute_composition_check(A, B) is None
     R = P("(3,2):(2,3)")
     assert models.answer("composition", A, B).value == R
     assert models_cpp.answer("composition", P("(_6,_2):(_1,_7)"), P("(_3,_2):(_2,_3)")).value == R

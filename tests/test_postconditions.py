@@ -3,13 +3,9 @@ the right layout function but a broken structure grades ``none`` in ``compare``.
 
 import pytest
 from hypothesis import given, settings
-from layoutcheck.fuzz.checks.algebra import BY_NAME
+from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles import compare
-from layoutcheck.oracles.postconditions import (
-    POSTCONDITIONS,
-    compatible_shapes,
-    violation,
-)
+from layoutcheck.oracles.postconditions import POSTCONDITIONS, compatible_shapes, violation
 
 from layoutcheck import LayoutError
 from layoutcheck import spec as S

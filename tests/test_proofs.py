@@ -9,15 +9,7 @@ import pytest
 import z3
 from hypothesis import given
 from hypothesis import strategies as st
-from layoutcheck.proofs import (
-    CATALOGUE,
-    Lemma,
-    Query,
-    expected_outcome_met,
-    get_lemma,
-    run,
-    solve,
-)
+from layoutcheck.proofs import CATALOGUE, Lemma, Query, expected_outcome_met, get_lemma, run, solve
 from layoutcheck.proofs.symbolic import fresh_layout
 
 from layoutcheck import LayoutError, spec

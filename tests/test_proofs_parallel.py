@@ -8,13 +8,7 @@ from pathlib import Path
 import pytest
 import z3
 from layoutcheck.proofs import get_lemma, run
-from layoutcheck.proofs.runner import (
-    INCREMENTAL,
-    NO_GROEBNER,
-    _Incremental,
-    fresh_context,
-    solve,
-)
+from layoutcheck.proofs.solving import INCREMENTAL, NO_GROEBNER, _Incremental, fresh_context, solve
 
 from layoutcheck.cli import main
 

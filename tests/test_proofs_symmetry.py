@@ -13,7 +13,7 @@ from layoutcheck.proofs.lemmas import (
     _q_coalesce_idempotent,
     _q_compact_if,
 )
-from layoutcheck.proofs.runner import fresh_context, solve
+from layoutcheck.proofs.solving import fresh_context, solve
 
 _AC = (z3.Z3_OP_ADD, z3.Z3_OP_MUL, z3.Z3_OP_AND, z3.Z3_OP_OR)
 _COMMUTATIVE = (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT)

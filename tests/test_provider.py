@@ -7,7 +7,7 @@ import random
 import layoutcheck.fuzz.campaign.provider as P
 import layoutcheck.fuzz.campaign.runner as campaign
 import pytest
-from layoutcheck.fuzz.checks.algebra import BY_NAME
+from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.protocol import Outcome
 from layoutcheck.oracles.reference import PackageOracle

@@ -11,7 +11,7 @@
 import layoutcheck.fuzz.campaign.runner as campaign
 import pytest
 from layoutcheck.fuzz.campaign.batched import draw_cases
-from layoutcheck.fuzz.checks.algebra import BY_NAME
+from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.fuzz.checks.targets import decode
 from layoutcheck.oracles.cpp.cases import retype, staticness
 from layoutcheck.oracles.protocol import Outcome

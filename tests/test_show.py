@@ -123,11 +123,7 @@ def _small_layouts():
 
 
 def test_mode_rules_agree_with_the_spec_everywhere():
-    from layoutcheck.commands.show import (
-        is_injective_by_modes,
-        is_surjective_by_modes,
-        mode_properties,
-    )
+    from layoutcheck.commands.show import is_injective_by_modes, is_surjective_by_modes, mode_properties
     for k, L in enumerate(_small_layouts()):
         want = S.layout_properties(L)
         got = mode_properties(L, 1 << 20)

@@ -7,7 +7,7 @@ up to the ``_`` marks (so the tuple structure, ``8:1`` vs ``(8):(1)``, is the sa
 Nothing here needs a compiler; the comparison with CuTe C++ itself is recorded in F-110.
 """
 
-import layoutcheck.fuzz.strategies.layouts as lst
+import layoutcheck.fuzz.strategies.algebra as lst
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-import layoutcheck.fuzz.strategies.layouts as S
+import layoutcheck.fuzz.strategies.algebra as S
 import layoutcheck.spec as spec
 import pytest
 from hypothesis import HealthCheck, find, given, settings
@@ -126,7 +126,7 @@ def test_shapes(s):
 @given(st.data())
 def test_coordinates_are_in_the_domain(data):
     L = data.draw(S.layouts(max_size=64))
-    c = data.draw(S.coordinates(L))
+    c = data.draw(S.coordinates_of(L))
     assert spec.Layout(L.shape, L.stride)(c) in set(table(L))
 
 

@@ -21,7 +21,7 @@ from layoutcheck.composed import (
     parse_composed,
     parse_f2,
     parse_swizzle,
-    parse_vocab,
+    parse_value,
 )
 from layoutcheck.integers import C
 
@@ -46,13 +46,13 @@ def test_swizzle_notation_round_trips_and_checks_cute_rules():
 def test_composed_notation_as_cute_prints_it():
     C1 = parse_composed("Sw<3,4,3> o _0 o (8,64):(64,1)")
     assert str(C1) == "Sw<3,4,3> o _0 o (8,64):(64,1)" and C1.shape == (8, 64)
-    assert parse_vocab(str(C1)) == C1
+    assert parse_value(str(C1)) == C1
     assert str(parse_composed("(4):(2) o 3 o 4:1")) == "(4):(2) o 3 o 4:1"
     # equality is printed (staticness counts), same_values is structural
     assert C1 != parse_composed("Sw<3,4,3> o 0 o (8,64):(64,1)")
     assert C1.same_values(parse_composed("Sw<3,4,3> o 0 o (_8,_64):(_64,_1)"))
-    assert str(parse_vocab("((_16,_2,_2)):((_1,-16,32))")) == "((_16,_2,_2)):((_1,-16,32))"
-    assert isinstance(parse_vocab("(2,2):(F1,F3)"), F2Layout)
+    assert str(parse_value("((_16,_2,_2)):((_1,-16,32))")) == "((_16,_2,_2)):((_1,-16,32))"
+    assert isinstance(parse_value("(2,2):(F1,F3)"), F2Layout)
     with pytest.raises(LayoutError):
         parse_composed("Sw<3,4,3> o (8,64):(64,1)")
 
@@ -106,7 +106,7 @@ def test_composed_algebra_acts_on_the_inner_layout(m):
     decay = [v + 144 for v in impl.composed_values(ComposedLayoutBase(Swizzle(0, 0, 0), C(0), spec.Layout(16)))]
     assert len(decay) == 16
     S = SignedLayout(((C(16), C(2), C(2)),), ((C(1), -16, 32),))
-    from layoutcheck.oracles.vocab_compare import answer_values
+    from layoutcheck.oracles.compare import answer_values
     assert list(answer_values(S) + 144) == list(m.composed_values(sliced))
 
 

@@ -3,10 +3,12 @@ F-040, F-041) re-checked against the real CuTe C++ headers, and the harness fixe
 triage (oracles/compare.py).  Every CuTe case runs in one batch (one compile, cached)."""
 
 import pytest
-from layoutcheck.fuzz.checks.algebra import BY_NAME, CheckFailed
+from layoutcheck.fuzz.checks.base import CheckFailed
+from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.fuzz.checks.targets import decode, table
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.known import find_known
 from layoutcheck.oracles.protocol import Outcome
 
@@ -226,7 +228,7 @@ def _m(key):
 def test_F058_trailing_size1_mode_rejected(cpp_more):
     for key in ("tr", "tr_seed"):
         op, args = _m(key)
-        assert spec.cute_composition_check(*args) is None  # the spec's model: accepted
+        assert cute_composition_check(*args) is None  # the spec's model: accepted
         spec.composition(*args, sense="cute")  # and the composition exists
         out = cpp_more[key]
         assert out.kind == "raised" and "Stride Divisibility Condition" in out.message
@@ -253,9 +255,7 @@ def test_F059_product_accepts_not_composable(cpp_more):
 def test_F055_normalisation_excuses_only_runtime_splits():
     """No cute-cpp needed: the F-055 comparison merges neighbours of CuTe's answer only where
     a runtime integer blocks the merge, and never merges the spec's modes."""
-    from layoutcheck.oracles.cpp.findings.algebra import (
-        _same_up_to_dynamic_modes as same,
-    )
+    from layoutcheck.oracles.cpp.findings.algebra import _same_up_to_dynamic_modes as same
     P = LayoutBase.parse
     assert same(P("((4,2),1):((1,4),1)"), P("(8,_1):(1,_0)"))      # runtime split, size-1 mode
     assert same(P("((_4,_2)):((_1,_4))"), P("(_8):(_1)"))            # coalesced inside a mode
@@ -417,7 +417,7 @@ def test_F236_identity_swizzle_dropped(cpp_triage):
 
 
 def test_F222_F228_in_composed_recast(cpp_triage):
-    from layoutcheck.composed import parse_vocab
+    from layoutcheck.composed import parse_value
     out = cpp_triage["cu"]  # F-222 inside: the runtime stride 1 truncated to 0, the swizzle upcast
     assert str(out.value) == "Sw<1,1,1> o _0 o 2:0"
     with pytest.raises(spec.LayoutError):
@@ -425,7 +425,7 @@ def test_F222_F228_in_composed_recast(cpp_triage):
     assert _tk("cu", out) == "F-222"
     static = cpp_triage["cu_static"]  # the static twin: CuTe's static rule, the spec's answer
     assert str(static.value) == str(spec.composed_upcast(*_t("cu_static")[1]))
-    assert _tk("cu", Outcome.ok(parse_vocab("Sw<1,2,1> o _0 o 2:0"))) is None  # swizzle not upcast
+    assert _tk("cu", Outcome.ok(parse_value("Sw<1,2,1> o _0 o 2:0"))) is None  # swizzle not upcast
     out = cpp_triage["cd"]  # F-228: downcast<N> of the runtime offset has no overload either
     assert out.kind == "raised" and "no matching function for call to 'downcast<1>" in out.message
     assert _tk("cd", out) == "F-228"
@@ -455,8 +455,8 @@ def test_F237_swizzle_right_inverse_unchecked(cpp_triage):
     assert _tk("ri", out) == "F-237"
     op, (Cl2,) = _t("ri_pow2")  # 64 indices: the swizzle stays inside, CuTe and the spec agree
     assert str(cpp_triage["ri_pow2"].value) == str(spec.composed_right_inverse(Cl2))
-    from layoutcheck.composed import parse_vocab
-    assert _tk("ri", Outcome.ok(parse_vocab("Sw<1,1,1> o _0 o _52:_1"))) is None
+    from layoutcheck.composed import parse_value
+    assert _tk("ri", Outcome.ok(parse_value("Sw<1,1,1> o _0 o _52:_1"))) is None
     out = cpp_triage["ri_f227"]  # F-227's construction inside: make_swizzle<R(Y), R(Z)> o R
     assert str(out.value) == "Sw<4,1,4> o _0 o _10:_10" and _tk("ri_f227", out) == "F-237"
 

@@ -4,15 +4,19 @@ oracle call a stage at a time through one ``run_many``, then judges each case fr
 A failing case is the smallest of its batch (not shrunk further: each shrink step would cost
 a compile)."""
 
+import random
 import time
 from functools import lru_cache
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
+from hypothesis.control import BuildContext
 from hypothesis.errors import UnsatisfiedAssumption
+from hypothesis.internal.conjecture.choice import choice_permitted, choice_size
+from hypothesis.internal.conjecture.data import ChoiceNode, ConjectureData
 from layoutcheck.fuzz.campaign.provider import backend_settings, data_settings
-from layoutcheck.fuzz.checks.algebra import Skip
+from layoutcheck.fuzz.checks.base import Skip
 from layoutcheck.fuzz.checks.bounds import bounded
 from layoutcheck.oracles.reference import case_key
 
@@ -166,7 +170,6 @@ def draw_cases(strategy, n, seed_value):
 def _recorded(strategy, rnd, prefix=()):
     """(case, choice nodes) drawn by hypothesis' ConjectureData directly (no engine, no test
     function), ``prefix`` replayed first; None where the strategy rejected the draw."""
-    from hypothesis.control import BuildContext
     data = _recorder()(random=rnd, prefix=list(prefix) or None, **data_settings())
     try:
         with BuildContext(data, is_final=False, wrapped_test=None):
@@ -180,10 +183,8 @@ def _recorded(strategy, rnd, prefix=()):
 def _recorder():
     """The ConjectureData class of reuse pools: ``_Recorder`` where this hypothesis has the
     internals it uses, else ConjectureData itself."""
-    from hypothesis.internal.conjecture.data import ConjectureData
     try:
-        from hypothesis.internal.conjecture.choice import choice_permitted, choice_size
-        from hypothesis.internal.conjecture.data import ChoiceNode
+        pass
     except ImportError:  # pragma: no cover - another hypothesis layout
         return ConjectureData
 
@@ -238,9 +239,7 @@ def _recorder():
 def _same_draws(recorder, plain):
     """Whether ``recorder`` draws what ``plain`` draws (cases and choices, fresh and replayed
     with a prefix, seeded) on a small strategy: a check of the internals it relies on."""
-    import random
 
-    from hypothesis.control import BuildContext
     strategy = st.tuples(st.lists(st.integers(0, 300), max_size=4), st.booleans(),
                          st.sampled_from("abc"), st.integers(-5, 5))
 
@@ -289,7 +288,6 @@ def draw_pool(strategy, n, seed_value, near=()):
     (pairs from an earlier pool: the same choices with one or two of them redrawn, so mostly
     the same nesting with other values) and the rest drawn afresh, by a seeded generator;
     None where this hypothesis lacks the internals it uses (then use ``draw_cases``)."""
-    import random
     rnd = random.Random(seed_value)
     out, seen = [], set()
     near = list(near)

@@ -27,12 +27,21 @@ never passes.  The report's ``cluster`` entry says what ran where, which units w
 (from the units' start events) or lost, and how long starting and merging took.
 """
 
+import logging
 import math
+import multiprocessing as mp
 import os
+import signal
 import socket
 import sys
+import tempfile
 import time
 import uuid
+import warnings
+from multiprocessing.connection import wait
+
+from layoutcheck.fuzz.campaign.exampledb import ExampleDbStore, ReplayStore
+from layoutcheck.fuzz.campaign.report import result_row
 
 from layoutcheck.errors import LayoutError
 
@@ -95,7 +104,6 @@ def plan(names, checks, seed, budget, max_examples, shards, workers, store_spec=
     for u in units:
         db = store_spec
         if replays is not None:  # the driver's file: this unit's stored cases, read-only
-            from layoutcheck.fuzz.campaign.exampledb import ReplayStore
             db = ReplayStore([e for e in replays if e["oracle"] == u["oracle"]
                               and e["check"] in u["checks"]])
         u["kw"] = dict(oracles=[u["oracle"]], ops=None, budget=per_budget, seed=u["seed"],
@@ -109,7 +117,6 @@ def _prepare(unit):
     """A worker runs a unit with the driver's import path (module:NAME oracles) and its
     LAYOUTCHECK_* settings.  Hypothesis' warning that the global ``random`` state moved during
     a draw is silenced: there it is the Dask worker's own threads, not a strategy."""
-    import warnings
     warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
     for p in reversed(unit.get("path") or []):
         if p not in sys.path and os.path.isdir(p):
@@ -185,7 +192,6 @@ def merge_rows(rows):
 
 
 def _lost_rows(unit, checks, why):
-    from layoutcheck.fuzz.campaign.report import result_row
     msg = f"incomplete: shard {unit['shard']} of {unit['oracle']} (seed {unit['seed']}) {why}"
     return [result_row(c, unit["oracle"], "error", message=msg) for c in checks]
 
@@ -193,7 +199,6 @@ def _lost_rows(unit, checks, why):
 # --- engines --------------------------------------------------------------------------------
 
 def _quiet_dask():
-    import logging
 
     import dask
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker",
@@ -217,8 +222,6 @@ class DaskEngine:
         except ImportError as e:
             raise LayoutError(f"--cluster {self.spec} needs Dask distributed (pip install "
                               f"'layoutcheck[cluster]'; processes:N runs without it): {e}") from None
-        import logging
-        import tempfile
         self._config = _quiet_dask()
         self._config.__enter__()
         try:
@@ -331,8 +334,6 @@ class ForkEngine:
         return {}
 
     def run(self, units, fn, done):
-        import multiprocessing as mp
-        from multiprocessing.connection import wait
 
         def child(unit, conn):
             try:
@@ -369,7 +370,6 @@ class ForkEngine:
 
 
 def _ended(code):
-    import signal
     if code is None:
         return "did not end"
     if code < 0:
@@ -402,7 +402,6 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
     sent along, read-only)."""
     spec = parse_cluster(cluster or f"local:{jobs}", jobs)
     t0 = time.monotonic()
-    from layoutcheck.fuzz.campaign.exampledb import ExampleDbStore
     shared = isinstance(store, ExampleDbStore)
     with engine_for(spec) as engine:
         started = time.monotonic() - t0

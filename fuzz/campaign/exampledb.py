@@ -19,13 +19,41 @@ Redis prefixed by ``KEY_PREFIX``), each stored case one value (the inputs as a J
 """
 
 import json
+import os
 from datetime import timedelta
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from layoutcheck.errors import LayoutError
 
 __all__ = ["open_store", "JsonStore", "ExampleDbStore", "ReplayStore", "redis_store",
            "parse_redis_url", "new_failures", "KEY_PREFIX", "EXPIRE"]
+
+
+DB_PATH = Path(".layoutcheck") / "failures.json"
+
+
+def load_db(path=DB_PATH):
+    try:
+        with open(path) as f:
+            return json.load(f).get("entries", [])
+    except (OSError, ValueError):
+        return []
+
+
+def save_db(entries, path=DB_PATH):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    seen, out = set(), []
+    for e in entries:
+        key = (e["check"], e["oracle"], tuple(e["inputs"]))
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"version": 1, "entries": out}, indent=1))
+    os.replace(tmp, path)
+
 
 KEY_PREFIX = b"layoutcheck:"  # the Redis key of a pair: KEY_PREFIX + b"v1:CHECK/ORACLE"
 EXPIRE = timedelta(days=30)
@@ -47,20 +75,16 @@ class JsonStore:
     """The JSON file of ``layoutcheck.fuzz.campaign.runner`` (``load_db`` / ``save_db``)."""
 
     def __init__(self, path=None):
-        from pathlib import Path
 
-        from layoutcheck.fuzz.campaign.runner import DB_PATH
         self.path = Path(path) if path else DB_PATH
 
     def describe(self):
         return str(self.path)
 
     def load(self, pairs=None):
-        from layoutcheck.fuzz.campaign.runner import load_db
         return load_db(self.path)   # every entry: those of pairs not run are kept by commit
 
     def commit(self, loaded, results):
-        from layoutcheck.fuzz.campaign.runner import save_db
         ran = _ran(results)
         keep = [e for e in loaded if (e["check"], e["oracle"]) not in ran] + new_failures(results)
         if keep or self.path.exists():

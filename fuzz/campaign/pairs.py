@@ -7,13 +7,7 @@ import shlex
 import threading
 import time
 
-from layoutcheck.fuzz.campaign.batched import (
-    BATCH_CASES,
-    draw_cases,
-    draw_pool,
-    first_stage,
-    prefetch,
-)
+from layoutcheck.fuzz.campaign.batched import BATCH_CASES, draw_cases, draw_pool, first_stage, prefetch
 from layoutcheck.fuzz.campaign.budget import MIN_CASES, ShrinkPool
 from layoutcheck.fuzz.campaign.report import result_row
 from layoutcheck.fuzz.campaign.steer import SKIP

@@ -23,6 +23,7 @@ Floats, strings and bytes (the layout strategies draw none) go to hypothesis' pr
 The campaign uses this backend after a pair's first hypothesis run, which stays on
 hypothesis' provider with its search of small cases (DESIGN.md "Where new choices come from").
 """
+from hypothesis import settings
 
 try:
     from hypothesis.internal.conjecture.providers import (
@@ -101,7 +102,6 @@ def _register():
         return "hypothesis"
     AVAILABLE_PROVIDERS.setdefault("layoutcheck", FastProvider)
     try:
-        from hypothesis import settings
         settings(backend="layoutcheck")
     except Exception:  # noqa: BLE001 - an older hypothesis: no backend setting
         return "hypothesis"

@@ -13,8 +13,9 @@ new.  The reference of a call is ``ctx.spec`` (the spec, in CuTe's sense for CuT
 
 import copy
 
-from layoutcheck.fuzz.checks.algebra import CheckFailed, Skip
+from layoutcheck.fuzz.checks.base import CheckFailed, Skip
 from layoutcheck.oracles.known import explain
+from layoutcheck.oracles.protocol import is_invalid_answer
 
 __all__ = ["known_failure", "Recognition", "Substitute"]
 
@@ -61,7 +62,6 @@ def _same(a, b):
     if a.kind != b.kind:
         return False
     if a.kind != "ok":  # two refusals: nothing to substitute; an invalid answer is no refusal
-        from layoutcheck.oracles.protocol import is_invalid_answer
         return is_invalid_answer(a) == is_invalid_answer(b)
     return type(a.value) is type(b.value) and a.value == b.value
 

@@ -21,6 +21,7 @@ A result row (one per (check, oracle) pair)::
 """
 
 import sys
+from xml.sax.saxutils import escape, quoteattr
 
 __all__ = ["result_row", "summary", "oracle_stats", "exit_status", "format_failure", "junit_xml",
            "progress_printer", "summary_lines"]
@@ -193,7 +194,6 @@ def summary_lines(report):
 
 def junit_xml(report):
     """JUnit XML: one testsuite per oracle, one testcase per check."""
-    from xml.sax.saxutils import escape, quoteattr
     by = {}
     for r in report["results"]:
         by.setdefault(r["oracle"], []).append(r)

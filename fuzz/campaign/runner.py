@@ -30,6 +30,8 @@ from hypothesis import strategies as st
 from layoutcheck.fuzz.campaign.batched import BATCHED, Prefetching
 from layoutcheck.fuzz.campaign.batched import tolerant as _tolerant
 from layoutcheck.fuzz.campaign.budget import Novelty, Observed, Scheduler, ShrinkPool
+from layoutcheck.fuzz.campaign.cluster import run_sharded
+from layoutcheck.fuzz.campaign.exampledb import open_store
 from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
 from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
 from layoutcheck.fuzz.campaign.provider import backend_settings
@@ -45,18 +47,20 @@ from layoutcheck.fuzz.campaign.report import (
     summary_lines,
 )
 from layoutcheck.fuzz.campaign.steer import SKIP, Steering
-from layoutcheck.fuzz.checks.algebra import BY_NAME, CheckFailed, Skip, checks_for
+from layoutcheck.fuzz.checks.base import CheckFailed, Skip
 from layoutcheck.fuzz.checks.bounds import bounded
+from layoutcheck.fuzz.checks.catalogue import BY_NAME, checks_for
 from layoutcheck.fuzz.checks.targets import decode, encode
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.reference import case_key, memo_stats, reference_for
 
 from layoutcheck.errors import LayoutError
+from layoutcheck.files import read_json
+from layoutcheck.layout import LayoutBase
 
 __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PATH",
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
 
-DB_PATH = Path(".layoutcheck") / "failures.json"
 SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
 SHRINK_CASES_NEW = 2000   # with --max-examples: cases the shrinker may try on a new failure
 SHRINK_CASES_KNOWN = 300  # ... and on a known finding's first hit (only its smallest case is shown)
@@ -338,28 +342,6 @@ def _skip_reason(check, oracle, spec, reasons):
     return None
 
 
-def load_db(path=DB_PATH):
-    try:
-        with open(path) as f:
-            return json.load(f).get("entries", [])
-    except (OSError, ValueError):
-        return []
-
-
-def save_db(entries, path=DB_PATH):
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    seen, out = set(), []
-    for e in entries:
-        key = (e["check"], e["oracle"], tuple(e["inputs"]))
-        if key not in seen:
-            seen.add(key)
-            out.append(e)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"version": 1, "entries": out}, indent=1))
-    os.replace(tmp, path)
-
-
 def _oracles(names):
     """{name: Oracle}, {name: "available" | reason}; unknown names raise LayoutError."""
     objs, reasons = {}, {}
@@ -388,7 +370,6 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
     """
     if against is not None:  # alias: the CLI's --against
         oracles = against.split(",") if isinstance(against, str) else against
-    from layoutcheck.fuzz.campaign.exampledb import open_store
     store = open_store(db_path) if use_db else None
     selected = checks_for(ops, kinds, checks)
     if not selected:
@@ -429,9 +410,7 @@ def _warm_up(objs, names, reasons):
     a worker's start-up is not charged to the first pair's rate, which would starve that
     pair in the adaptive rounds.  Batched oracles (a compile per batch) are left alone; the
     answer is ignored (a crash here shows again on the first real case)."""
-    from layoutcheck.fuzz.campaign.batched import BATCHED
 
-    from layoutcheck.layout import LayoutBase
     for name in names:
         if reasons.get(name) == "available" and name not in ("spec", "impl") and name not in BATCHED:
             try:
@@ -524,7 +503,6 @@ def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None
     (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
     whose worker dies is retried; one still lost is reported as ``error`` rows
     ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
-    from layoutcheck.fuzz.campaign.cluster import run_sharded
     return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
                        jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
                        progress=progress)
@@ -557,7 +535,6 @@ def replay_cases(cases, oracles, command=None):
 def replay_report(path, oracles=None, command=None):
     """``--replay FILE``: rerun the counterexamples of a saved report (optionally against
     other oracles)."""
-    from layoutcheck.files import read_json
     old = read_json(path, "report")  # bounded: at most 16 MiB, one line per problem
     results = old.get("results") if isinstance(old, dict) else None
     if not isinstance(results, list):

@@ -14,18 +14,19 @@ coordinates, slices, IntTuples, profiles, ``_`` tilers) in ``api_checks.py``, ap
 
 from collections import Counter
 
+import layoutcheck.fuzz.strategies.algebra as S
 import layoutcheck.fuzz.strategies.coordinates as CS
-import layoutcheck.fuzz.strategies.layouts as S
+import layoutcheck.spec as spec
 from hypothesis import strategies as st
 from layoutcheck.fuzz.checks.base import (
     Check,
     CheckFailed,
     OracleCrashed,
     Skip,
-    _fail,
-    _no_crash,
-    _val,
+    answer_of,
     differential,
+    fail,
+    no_crash,
 )
 from layoutcheck.fuzz.checks.targets import table
 from layoutcheck.oracles.postconditions import evaluate as extended
@@ -57,43 +58,43 @@ def _as_layout(t):
 def law_coalesce_function(ctx, args):
     """Coalesce preserves the layout function (2.1.4, 2.3: Phi_coal(L) = Phi_L)."""
     (L,) = args
-    R = _val(ctx, "coalesce", L)
+    R = answer_of(ctx, "coalesce", L)
     if table(R) != table(L):
-        _fail("coalesce changed the layout function", input=L, coalesce=R)
+        fail("coalesce changed the layout function", input=L, coalesce=R)
 
 
 def law_coalesce_idempotent(ctx, args):
     """coalesce(coalesce(L)) == coalesce(L)."""
     (L,) = args
-    R = _val(ctx, "coalesce", L)
-    R2 = _val(ctx, "coalesce", R)
+    R = answer_of(ctx, "coalesce", L)
+    R2 = answer_of(ctx, "coalesce", R)
     if R2 != R:
-        _fail("coalesce is not idempotent", coalesce=R, coalesce_twice=R2)
+        fail("coalesce is not idempotent", coalesce=R, coalesce_twice=R2)
 
 
 def law_coalesce_minimal(ctx, args):
     """The coalesced form has minimal rank (2.1.4): flat, no size-1 mode unless size 1, and no
     neighbours with s_i d_i == d_{i+1}."""
     (L,) = args
-    R = _val(ctx, "coalesce", L)
+    R = answer_of(ctx, "coalesce", L)
     s, d = [int(x) for x in leaves(R.shape)], [int(x) for x in leaves(R.stride)]
     bad = any(isinstance(m, tuple) for m in (R.shape if isinstance(R.shape, tuple) else ()))
     bad = bad or (len(s) > 1 and any(x == 1 for x in s))
     bad = bad or any(s[i] * d[i] == d[i + 1] for i in range(len(s) - 1))
     bad = bad or any(x == 1 and y != 0 for x, y in zip(s, d))  # a size-1 mode keeps stride 0
     if bad:
-        _fail("coalesce left mergeable, nested or size-1 modes", input=L, coalesce=R)
+        fail("coalesce left mergeable, nested or size-1 modes", input=L, coalesce=R)
 
 
 def law_filter_image(ctx, args):
     """filter(L) (CuTe's: drop stride-0 and size-1 modes, coalesce) has L's image, injectively
     when L's stride-non-zero part is injective; its result is coalesced."""
     (L,) = args
-    R = _val(ctx, "filter", L)
+    R = answer_of(ctx, "filter", L)
     if set(table(R)) != set(table(L)):
-        _fail("filter changed the image", input=L, filter=R)
+        fail("filter changed the image", input=L, filter=R)
     if any(int(d) == 0 and int(s) > 1 for s, d in zip(leaves(R.shape), leaves(R.stride))):
-        _fail("filter kept a stride-0 mode", input=L, filter=R)
+        fail("filter kept a stride-0 mode", input=L, filter=R)
 
 
 def law_composition_pointwise(ctx, args):
@@ -101,22 +102,21 @@ def law_composition_pointwise(ctx, args):
     size(B), and R has B's top-level rank (CuTe composes mode by mode)."""
     A, B = args
     B = _as_layout(B)
-    R = _val(ctx, "composition", A, B)
+    R = answer_of(ctx, "composition", A, B)
     rv, bv = table(R), table(B)
     if len(rv) != len(bv):
-        _fail("size(composition(A, B)) != size(B)", A=A, B=B, composition=R)
+        fail("size(composition(A, B)) != size(B)", A=A, B=B, composition=R)
     n = _size(A)  # beyond [0, size A) CuTe extends A's last mode (a convention): not checked
     for i, b in enumerate(bv):
         if b < n and rv[i] != extended(A, b):
-            _fail(f"composition(A, B)({i}) = {rv[i]} but A(B({i})) = A({b}) = {extended(A, b)}",
+            fail(f"composition(A, B)({i}) = {rv[i]} but A(B({i})) = A({b}) = {extended(A, b)}",
                   A=A, B=B, composition=R)
     if isinstance(B.shape, tuple) and (not isinstance(R.shape, tuple) or len(R.shape) != len(B.shape)):
-        _fail("composition(A, B) does not keep B's modes", A=A, B=B, composition=R)
+        fail("composition(A, B) does not keep B's modes", A=A, B=B, composition=R)
 
 
 def _composable(A, B):
     """The precondition of composition (the spec's predicate, CuTe's sense)."""
-    import layoutcheck.spec as spec
     try:
         return spec.is_composable(A, B, sense="cute")
     except Exception:  # noqa: BLE001 - a value the spec cannot judge: do not apply the law
@@ -128,31 +128,31 @@ def law_composition_associative(ctx, args):
     defined (composition is associative, section 3's functor; preconditions judged by the
     spec's is_composable, the values by the oracle)."""
     A, B, Cc = args
-    AB = _val(ctx, "composition", A, B)
-    BC = _val(ctx, "composition", B, Cc)
+    AB = answer_of(ctx, "composition", A, B)
+    BC = answer_of(ctx, "composition", B, Cc)
     if not (_composable(AB, Cc) and _composable(A, BC)):
         raise Skip("outside the precondition: the law needs all four composites (diff.* checks those)")
-    left = _val(ctx, "composition", AB, Cc)
-    right = _val(ctx, "composition", A, BC)
+    left = answer_of(ctx, "composition", AB, Cc)
+    right = answer_of(ctx, "composition", A, BC)
     if table(left) != table(right):
-        _fail("composition is not associative", A=A, B=B, C=Cc, AB_C=left, A_BC=right)
+        fail("composition is not associative", A=A, B=B, C=Cc, AB_C=left, A_BC=right)
 
 
 def law_complement(ctx, args):
     """C = complement(L, N) for complementable L (Def 2.1.6.1, 2.1.6.16): L ⋆ C is compact
     (disjoint images, no gaps), C is ordered (Phi_C increasing), size(L) size(C) >= N."""
     L, N = args
-    Cc = _val(ctx, "complement", L, N)
+    Cc = answer_of(ctx, "complement", L, N)
     cv = table(Cc)
     if any(cv[i] >= cv[i + 1] for i in range(len(cv) - 1)):
-        _fail("complement is not ordered (its layout function is not increasing)",
+        fail("complement is not ordered (its layout function is not increasing)",
               L=L, N=N, complement=Cc)
     both = table(LayoutBase((L.shape, Cc.shape), (L.stride, Cc.stride)))
     if sorted(both) != list(range(len(both))):
-        _fail("L and complement(L, N) are not disjoint with a compact union", L=L, N=N,
+        fail("L and complement(L, N) are not disjoint with a compact union", L=L, N=N,
               complement=Cc)
     if len(both) < int(N):
-        _fail(f"size(L) * size(complement) = {len(both)} < N = {int(N)}", L=L, N=N, complement=Cc)
+        fail(f"size(L) * size(complement) = {len(both)} < N = {int(N)}", L=L, N=N, complement=Cc)
 
 
 def _divide_mode_law(A, T, D, what):
@@ -160,28 +160,28 @@ def _divide_mode_law(A, T, D, what):
     of D is A∘T (Def 2.3.8: A / B = A ∘ (B, comp(B, size A)))."""
     av, dv = table(A), table(D)
     if Counter(av) != Counter(dv):
-        _fail(f"{what} does not permute A's values", A=A, tiler=T, result=D)
+        fail(f"{what} does not permute A's values", A=A, tiler=T, result=D)
     m = _modes(D)
     if len(m) != 2:
-        _fail(f"{what} with a layout tiler must have two modes", A=A, tiler=T, result=D)
+        fail(f"{what} with a layout tiler must have two modes", A=A, tiler=T, result=D)
     want = [extended(A, b) for b in table(T)]
     if table(m[0]) != want:
-        _fail(f"mode 0 of {what}(A, T) is not A∘T", A=A, tiler=T, result=D)
+        fail(f"mode 0 of {what}(A, T) is not A∘T", A=A, tiler=T, result=D)
 
 
 def law_divide_modes(ctx, args):
     """logical_divide by mode: a tuple tiler divides mode i by T_i and keeps the rest."""
     A, T = args
-    D = _val(ctx, "logical_divide", A, T)
+    D = answer_of(ctx, "logical_divide", A, T)
     if isinstance(T, tuple):
         am, dm = _modes(A), _modes(D)
         if len(dm) != len(am):
-            _fail("logical_divide with a tuple tiler changed the rank", A=A, tiler=T, result=D)
+            fail("logical_divide with a tuple tiler changed the rank", A=A, tiler=T, result=D)
         for i, (a, d) in enumerate(zip(am, dm)):
             if i < len(T):
                 _divide_mode_law(a, _as_layout(T[i]), d, f"mode {i} of logical_divide")
             elif a != d:
-                _fail(f"logical_divide changed mode {i}, which no tiler covers", A=A, tiler=T,
+                fail(f"logical_divide changed mode {i}, which no tiler covers", A=A, tiler=T,
                       result=D)
     else:
         _divide_mode_law(A, _as_layout(T), D, "logical_divide")
@@ -191,12 +191,12 @@ def law_divide_derived(ctx, args):
     """zipped_divide and tiled_divide gather the same modes (CuTe): same layout function, and
     both permute A's values."""
     A, T = args
-    Z = _val(ctx, "zipped_divide", A, T)
-    Td = _val(ctx, "tiled_divide", A, T)
+    Z = answer_of(ctx, "zipped_divide", A, T)
+    Td = answer_of(ctx, "tiled_divide", A, T)
     if Counter(table(Z)) != Counter(table(A)):
-        _fail("zipped_divide does not permute A's values", A=A, tiler=T, zipped_divide=Z)
+        fail("zipped_divide does not permute A's values", A=A, tiler=T, zipped_divide=Z)
     if table(Z) != table(Td):
-        _fail("tiled_divide and zipped_divide differ as functions", A=A, tiler=T,
+        fail("tiled_divide and zipped_divide differ as functions", A=A, tiler=T,
               zipped_divide=Z, tiled_divide=Td)
 
 
@@ -204,38 +204,38 @@ def law_product_modes(ctx, args):
     """logical_product(A, B) = (A, comp(A, size(A) cosize(B)) ∘ B) (Def 2.3.9): mode 0 is A,
     size is size(A) size(B), injective when A is complementable and B injective."""
     A, B = args
-    P = _val(ctx, "logical_product", A, B)
+    P = answer_of(ctx, "logical_product", A, B)
     B = _as_layout(B)
     m = _modes(P)
     if len(m) != 2 or table(m[0]) != table(A):
-        _fail("mode 0 of logical_product(A, B) is not A", A=A, B=B, logical_product=P)
+        fail("mode 0 of logical_product(A, B) is not A", A=A, B=B, logical_product=P)
     pv = table(P)
     if len(pv) != _size(A) * _size(B):
-        _fail("size(logical_product(A, B)) != size(A) * size(B)", A=A, B=B, logical_product=P)
+        fail("size(logical_product(A, B)) != size(A) * size(B)", A=A, B=B, logical_product=P)
     if len(set(table(B))) == _size(B) and len(set(pv)) != len(pv):
-        _fail("logical_product of injective layouts is not injective", A=A, B=B,
+        fail("logical_product of injective layouts is not injective", A=A, B=B,
               logical_product=P)
 
 
 def law_right_inverse(ctx, args):
     """L(R(i)) == i for i in [0, size R) (right inverse, CuTe), R(0) == 0."""
     (L,) = args
-    R = _val(ctx, "right_inverse", L)
+    R = answer_of(ctx, "right_inverse", L)
     lv, rv = table(L), table(R)
     for i, r in enumerate(rv):
         if not 0 <= r < len(lv) or lv[r] != i:
-            _fail(f"L(R({i})) != {i}", L=L, right_inverse=R)
+            fail(f"L(R({i})) != {i}", L=L, right_inverse=R)
 
 
 def law_left_inverse(ctx, args):
     """For complementable (hence injective) L: Li(L(i)) == i for every i in [0, size L)."""
     (L,) = args
     lv = table(L)
-    Li = _val(ctx, "left_inverse", L)
+    Li = answer_of(ctx, "left_inverse", L)
     iv = table(Li)
     for i, x in enumerate(lv):
         if not (x < len(iv) and iv[x] == i):
-            _fail(f"left_inverse(L)(L({i})) != {i}", L=L, left_inverse=Li)
+            fail(f"left_inverse(L)(L({i})) != {i}", L=L, left_inverse=Li)
 
 
 def law_size_cosize_values(ctx, args):
@@ -243,18 +243,18 @@ def law_size_cosize_values(ctx, args):
     coordinate, Construction 2.1.2.19), len(values) == size(L), max+1 == cosize(L) (Def 2.1.2.9)."""
     (L,) = args
     want = tuple(table(L))  # bounded first: the oracle's answer is read only for a table we can build
-    v = _val(ctx, "values", L)
+    v = answer_of(ctx, "values", L)
     if len(v) != len(want):
-        _fail("len(values(L)) != size(L)", L=L, values=len(v), size=len(want))
+        fail("len(values(L)) != size(L)", L=L, values=len(v), size=len(want))
     v = tuple(v)
     if v != want:
-        _fail("the oracle's L(i) is not phi_L(colex^-1(i))", L=L, oracle=list(v), phi=list(want))
-    n = _val(ctx, "size", L)
+        fail("the oracle's L(i) is not phi_L(colex^-1(i))", L=L, oracle=list(v), phi=list(want))
+    n = answer_of(ctx, "size", L)
     if int(n) != len(want):
-        _fail("size(L) != number of coordinates", L=L, size=n)
-    c = _val(ctx, "cosize", L)
+        fail("size(L) != number of coordinates", L=L, size=n)
+    c = answer_of(ctx, "cosize", L)
     if int(c) != max(want) + 1:
-        _fail("cosize(L) != max L(i) + 1", L=L, cosize=c, expected=max(want) + 1)
+        fail("cosize(L) != max L(i) + 1", L=L, cosize=c, expected=max(want) + 1)
 
 
 # --- the catalogue -----------------------------------------------------------------------------
@@ -299,7 +299,7 @@ def _law(name, op, fn, strategy):
     return Check(name, op, "law", strategy, fn, (fn.__doc__ or "").strip().split("\n")[0])
 
 
-CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
+ALGEBRA_CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
                 f"{op}: oracle vs spec at the level {op} requires")
           for op, strat in _STRATS.items()] + [
     _law("law.coalesce.function", "coalesce", law_coalesce_function, _one(_general())),
@@ -323,25 +323,3 @@ CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
          _one(S.layouts(complementable=True))),
     _law("law.values.index_vs_coordinate", "values", law_size_cosize_values, _one(_general())),
 ]
-
-from layoutcheck.fuzz.checks.coordinates import API_CHECKS  # noqa: E402  (issue 11: coordinates, slices, IntTuples)
-
-CHECKS += API_CHECKS
-from layoutcheck.fuzz.checks.swizzle import VOCAB_CHECKS  # noqa: E402  (issue 16: swizzles, recast, tiling)
-
-CHECKS += VOCAB_CHECKS
-BY_NAME = {c.name: c for c in CHECKS}
-
-
-def checks_for(ops=None, kinds=None, names=None):
-    """The checks selected by op names, kinds ("differential", "law") and/or check names."""
-    out = []
-    for c in CHECKS:
-        if ops and c.op not in ops:
-            continue
-        if kinds and c.kind not in kinds:
-            continue
-        if names and c.name not in names:
-            continue
-        out.append(c)
-    return out

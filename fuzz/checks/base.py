@@ -1,19 +1,16 @@
 """What every check is built from: ``Check``, its outcomes (``CheckFailed``, ``Skip``,
-``OracleCrashed``), the oracle call ``_val``, ``_fail`` and the differential check.
-
-Shared by ``properties`` (the algebra's checks) and ``api_checks`` (issue 11's); both
-re-export what they use, so ``from layoutcheck.fuzz.checks.algebra import CheckFailed`` keeps
-working.
-"""
+``OracleCrashed``), the oracle call ``answer_of``, ``fail``, ``no_crash`` and the differential
+check (an oracle against its reference, at the level the op requires)."""
 
 from dataclasses import dataclass
 from typing import Callable
 
-from layoutcheck.fuzz.checks.targets import format_arg
+from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.protocol import format_arg, format_value, is_invalid_answer
 
 from layoutcheck.layout import LayoutBase
 
-__all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential"]
+__all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential", "answer_of", "fail", "no_crash"]
 
 
 class CheckFailed(AssertionError):
@@ -39,14 +36,13 @@ class Check:
     doc: str = ""
 
 
-def _val(ctx, op, *args):
+def answer_of(ctx, op, *args):
     """The oracle's answer, or Skip when it refuses or does not support the op; an answer the
     adapter found invalid (not a value of the op's kind) fails the check."""
     out = ctx.oracle.run(op, *args)
-    _no_crash(ctx.oracle, op, out)
+    no_crash(ctx.oracle, op, out)
     if out.kind == "unsupported":
         raise Skip(out.message)
-    from layoutcheck.oracles.protocol import is_invalid_answer
     if is_invalid_answer(out):  # garbage is no refusal (oracles.protocol.INVALID_ANSWER)
         raise CheckFailed(f"{ctx.oracle.name} answers no valid value for {op}",
                           {ctx.oracle.name: out.message})
@@ -66,13 +62,13 @@ class OracleCrashed(Exception):
         self.answers = dict(answers or {})
 
 
-def _no_crash(oracle, op, out):
+def no_crash(oracle, op, out):
     if out.kind == "crashed":
         raise OracleCrashed(f"{oracle.name} crashed on {op}: {out.message}",
                             {oracle.name: f"crashed: {out.message}"})
 
 
-def _fail(message, **answers):
+def fail(message, **answers):
     raise CheckFailed(message, {k.replace("_", " "): (format_arg(v) if isinstance(v, (LayoutBase, tuple, int))
                                                       else str(v)) for k, v in answers.items()})
 
@@ -83,37 +79,34 @@ def differential(op):
     """Oracle vs spec at the level ``op`` requires (``compare``); outside the precondition the
     spec raises and the oracle must refuse too (an oracle that returns a layout there fails)."""
 
-    from layoutcheck.oracles.protocol import format_value, is_invalid_answer
-
     def shown(out):  # an answer as text of its kind (values as [..], IntTuples as (..))
         return format_value(op, out.value) if out.kind == "ok" else str(out)
 
     def run(ctx, args):
         exp = ctx.spec.run(op, *args)
-        _no_crash(ctx.spec, op, exp)
+        no_crash(ctx.spec, op, exp)
         if exp.kind == "unsupported":
             raise Skip(exp.message)
         act = ctx.oracle.run(op, *args)
-        _no_crash(ctx.oracle, op, act)
+        no_crash(ctx.oracle, op, act)
         if act.kind == "unsupported":
             raise Skip(act.message)
         if exp.kind == "raised":
             if is_invalid_answer(act):  # garbage is no refusal (oracles.protocol.INVALID_ANSWER)
-                _fail(f"{ctx.oracle.name} answers no valid value where the spec refuses",
+                fail(f"{ctx.oracle.name} answers no valid value where the spec refuses",
                       **{ctx.spec.name: exp.message, ctx.oracle.name: act.message})
             if act.kind == "ok":
-                _fail(f"{ctx.oracle.name} accepts an input the spec rejects",
+                fail(f"{ctx.oracle.name} accepts an input the spec rejects",
                       **{ctx.spec.name: exp.message, ctx.oracle.name: shown(act)})
             return
         if act.kind == "raised":
-            _fail(f"{ctx.oracle.name} rejects an input the spec accepts",
+            fail(f"{ctx.oracle.name} rejects an input the spec accepts",
                   **{ctx.spec.name: shown(exp), ctx.oracle.name: act.message})
-        from layoutcheck.oracles import compare
         c = compare(op, args, exp, act)
         if c.ok is None:
             raise Skip(f"no verdict ({c.level})")
         if not c.ok:
             why = f": {c.detail}" if c.detail else ""
-            _fail(f"results disagree (strictest agreement: {c.level}{why})",
+            fail(f"results disagree (strictest agreement: {c.level}{why})",
                   **{ctx.spec.name: shown(exp), ctx.oracle.name: shown(act)})
     return run

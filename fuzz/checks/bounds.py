@@ -25,6 +25,8 @@ The campaign sets the bound for each case with ``with bounded(args): ...``.
 
 import os
 
+from layoutcheck.fuzz.checks.base import CheckFailed
+
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves
 
@@ -120,7 +122,6 @@ def check_size(L, what="a layout"):
     n = layout_size(L)
     bound = current_bound()
     if bound is not None and n > bound:
-        from layoutcheck.fuzz.checks.algebra import CheckFailed
         raise CheckFailed(f"{what} has size {n}, more than the inputs allow (bound {bound}: "
                           f"{SLACK} x the product of the inputs' sizes/cosizes); not evaluated",
                           {"answer": _short(L)})

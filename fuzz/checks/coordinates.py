@@ -1,7 +1,7 @@
 """Checks for the ops beyond the algebra (issue 11 §1-2): coordinates, slicing, IntTuples,
 profiles and tilers holding ``_``.
 
-``API_CHECKS`` (appended to ``properties.CHECKS``) holds one differential check per op
+``COORDINATE_CHECKS`` (appended to ``properties.CHECKS``) holds one differential check per op
 (oracle vs spec at structure level, refusals included) and the laws below, each checked on
 the oracle alone.  The laws compute their expectations with this module's own small
 arithmetic (``_colex`` and ``_natural``: Def 2.1.2.18; ``targets.table``: Construction
@@ -13,12 +13,12 @@ from math import prod
 
 import layoutcheck.fuzz.strategies.coordinates as CS
 from hypothesis import strategies as st
-from layoutcheck.fuzz.checks.base import Check, Skip, _fail, _val, differential
+from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail
 from layoutcheck.fuzz.checks.targets import table
 
 from layoutcheck.layout import LayoutBase, Underscore, _, leaves
 
-__all__ = ["API_CHECKS", "API_STRATEGIES"]
+__all__ = ["COORDINATE_CHECKS", "API_STRATEGIES"]
 
 
 # --- independent arithmetic ---------------------------------------------------------------
@@ -80,13 +80,13 @@ def law_coordinate_round_trip(ctx, args):
     i, shape = args[0], args[1]
     if len(args) > 2:
         raise Skip("the round trip is the stride-free one")
-    c = _val(ctx, "idx2crd", i, shape)
+    c = answer_of(ctx, "idx2crd", i, shape)
     if _profile(c) != _profile(shape) or c != _natural(i, shape):
-        _fail("idx2crd(i, S) is not the natural coordinate of i", i=i, shape=shape, idx2crd=c,
+        fail("idx2crd(i, S) is not the natural coordinate of i", i=i, shape=shape, idx2crd=c,
               natural=_natural(i, shape))
-    back = _val(ctx, "crd2idx", c, shape)
+    back = answer_of(ctx, "crd2idx", c, shape)
     if int(back) != i:
-        _fail("crd2idx(idx2crd(i, S), S) != i", i=i, shape=shape, idx2crd=c, crd2idx=back)
+        fail("crd2idx(idx2crd(i, S), S) != i", i=i, shape=shape, idx2crd=c, crd2idx=back)
 
 
 def law_eval_coord(ctx, args):
@@ -96,13 +96,13 @@ def law_eval_coord(ctx, args):
     if not _in_domain(c, L.shape):
         raise Skip("outside the domain: CuTe's extension is graded by diff.eval_coord")
     want = table(L)[_colex(c, L.shape)]
-    got = _val(ctx, "eval_coord", L, c)
+    got = answer_of(ctx, "eval_coord", L, c)
     if int(got) != want:
-        _fail(f"L(c) = {got}, but Phi_L at c's index is {want}", L=L, c=c)
-    idx = _val(ctx, "crd2idx", c, L.shape)
-    at = _val(ctx, "eval_coord", L, idx)
+        fail(f"L(c) = {got}, but Phi_L at c's index is {want}", L=L, c=c)
+    idx = answer_of(ctx, "crd2idx", c, L.shape)
+    at = answer_of(ctx, "eval_coord", L, idx)
     if int(idx) != _colex(c, L.shape) or int(at) != want:
-        _fail("L(crd2idx(c, shape)) != L(c)", L=L, c=c, crd2idx=idx, L_at_index=at, L_c=got)
+        fail("L(crd2idx(c, shape)) != L(c)", L=L, c=c, crd2idx=idx, L_at_index=at, L_c=got)
 
 
 def law_slice_and_offset(ctx, args):
@@ -110,10 +110,10 @@ def law_slice_and_offset(ctx, args):
     full coordinate puts S's natural coordinate of j at c's ``_`` entries (CuTe: slice keeps
     the modes under ``_``, the offset is crd2idx with ``_`` = 0); slice_(L, c) == S."""
     L, c = args
-    S, k = _val(ctx, "slice_and_offset", L, c)
+    S, k = answer_of(ctx, "slice_and_offset", L, c)
     n_under = _count_underscores(c)
     if not isinstance(c, Underscore) and (not isinstance(S.shape, tuple) or len(S.shape) != n_under):
-        _fail(f"the slice has not one mode per _ of c ({n_under})", L=L, c=c, slice=S)
+        fail(f"the slice has not one mode per _ of c ({n_under})", L=L, c=c, slice=S)
     fl = table(L)
     sv = table(S)
     parts = S.shape if not isinstance(c, Underscore) else (L.shape,)
@@ -122,13 +122,13 @@ def law_slice_and_offset(ctx, args):
         full = _fill(c, iter(nat))
         want = fl[_colex(full, L.shape)]
         if int(k) + sv[j] != want:
-            _fail(f"offset + slice({j}) = {int(k) + sv[j]} but L(full coordinate {full}) = {want}",
+            fail(f"offset + slice({j}) = {int(k) + sv[j]} but L(full coordinate {full}) = {want}",
                   L=L, c=c, slice=S, offset=k)
     if not n_under:
         return  # slice_ without a _ is the coordinate function (CuTe's L(c))
-    sl = _val(ctx, "slice_", L, c)
+    sl = answer_of(ctx, "slice_", L, c)
     if sl != S:
-        _fail("slice_(L, c) differs from slice_and_offset's layout", L=L, c=c, slice_=sl, slice=S)
+        fail("slice_(L, c) differs from slice_and_offset's layout", L=L, c=c, slice_=sl, slice=S)
 
 
 def _count_underscores(c):
@@ -151,10 +151,10 @@ def law_dice_slice_partition(ctx, args):
     L, c = args
     if isinstance(c, Underscore) or not _holds_int(c):
         raise Skip("a coordinate with integers and _ is needed")
-    D = _val(ctx, "dice", L, c)
-    S = _val(ctx, "slice_", L, c)
+    D = answer_of(ctx, "dice", L, c)
+    S = answer_of(ctx, "slice_", L, c)
     if sorted(_leaf_pairs(D) + _leaf_pairs(S)) != sorted(_leaf_pairs(L)):
-        _fail("dice and slice do not partition L's modes", L=L, c=c, dice=D, slice=S)
+        fail("dice and slice do not partition L's modes", L=L, c=c, dice=D, slice=S)
 
 
 def _holds_int(c):
@@ -166,18 +166,18 @@ def law_layout_left(ctx, args):
     """make_layout(S) is LayoutLeft: stride == prefix_product(S) == the exclusive prefix
     product of S's leaves (seed 000), so Phi is the identity on [0, size S)."""
     (shape,) = args
-    L = _val(ctx, "layout_left", shape)
-    pp = _val(ctx, "prefix_product", shape)
+    L = answer_of(ctx, "layout_left", shape)
+    pp = answer_of(ctx, "prefix_product", shape)
     flat, p = [], 1
     for s in leaves(shape):
         flat.append(p)
         p *= int(s)
     if L.shape != shape or tuple(map(int, leaves(L.stride))) != tuple(flat) \
             or _profile(L.stride) != _profile(shape):
-        _fail("the default stride is not the exclusive prefix product", shape=shape, layout=L,
+        fail("the default stride is not the exclusive prefix product", shape=shape, layout=L,
               expected=tuple(flat))
     if _profile(pp) != _profile(shape) or tuple(map(int, leaves(pp))) != tuple(flat):
-        _fail("prefix_product(S) is not the exclusive prefix product", shape=shape,
+        fail("prefix_product(S) is not the exclusive prefix product", shape=shape,
               prefix_product=pp, expected=tuple(flat))
 
 
@@ -185,15 +185,15 @@ def law_inttuple_helpers(ctx, args):
     """product(a) is the product of a's leaves (Def 2.1.1.1), flatten(a) its leaves in order
     (seed 001: X^b), product(flatten(a)) == product(a)."""
     (a,) = args
-    n = _val(ctx, "product", a)
-    f = _val(ctx, "flatten", a)
+    n = answer_of(ctx, "product", a)
+    f = answer_of(ctx, "flatten", a)
     want = prod(int(x) for x in leaves(a)) if isinstance(a, tuple) else int(a)
     if int(n) != want:
-        _fail("product(a) != product of the leaves", a=a, product=n, expected=want)
+        fail("product(a) != product of the leaves", a=a, product=n, expected=want)
     if tuple(map(int, leaves(f))) != tuple(map(int, leaves(a))) or _nested(f):
-        _fail("flatten(a) is not the leaves of a", a=a, flatten=f)
-    if int(_val(ctx, "product", f)) != want:
-        _fail("product(flatten(a)) != product(a)", a=a, flatten=f)
+        fail("flatten(a) is not the leaves of a", a=a, flatten=f)
+    if int(answer_of(ctx, "product", f)) != want:
+        fail("product(flatten(a)) != product(a)", a=a, flatten=f)
 
 
 def _nested(t):
@@ -206,12 +206,12 @@ def law_shape_structure(ctx, args):
     a) and congruent(a, a) always."""
     a, b = args
     for x, y in ((a, b), (a, a)):
-        cg = _val(ctx, "congruent", x, y)
-        cp = _val(ctx, "compatible", x, y)
+        cg = answer_of(ctx, "congruent", x, y)
+        cp = answer_of(ctx, "compatible", x, y)
         if bool(cg) != (_profile(x) == _profile(y)):
-            _fail("congruent disagrees with the profiles", a=x, b=y, congruent=cg)
+            fail("congruent disagrees with the profiles", a=x, b=y, congruent=cg)
         if bool(cp) != _compatible(x, y):
-            _fail("compatible disagrees with the shapes' structure", a=x, b=y, compatible=cp)
+            fail("compatible disagrees with the shapes' structure", a=x, b=y, compatible=cp)
 
 
 def _compatible(a, b):
@@ -226,9 +226,9 @@ def law_crd2crd(ctx, args):
     ``stride.hpp``), so colex(result, dst) == colex(c, src) at each such level."""
     c, dst = args[0], args[1]
     src = args[2] if len(args) > 2 else None
-    r = _val(ctx, "crd2crd", *args)
+    r = answer_of(ctx, "crd2crd", *args)
     if not _index_kept(c, dst, src, r):
-        _fail("crd2crd changed the index or left dst's domain", c=c, dst=dst,
+        fail("crd2crd changed the index or left dst's domain", c=c, dst=dst,
               src=src if src is not None else "-", crd2crd=r)
 
 
@@ -245,18 +245,18 @@ def law_profile_walk(ctx, args):
     result is coalesce(mode_i(L), p_i) (filter likewise), modes past the profile are L's;
     coalesce keeps the layout function."""
     L, p = args
-    R = _val(ctx, "coalesce", L, p)
+    R = answer_of(ctx, "coalesce", L, p)
     if table(R) != table(L):
-        _fail("coalesce(L, profile) changed the layout function", L=L, profile=p, coalesce=R)
-    F = _val(ctx, "filter", L, p)
+        fail("coalesce(L, profile) changed the layout function", L=L, profile=p, coalesce=R)
+    F = answer_of(ctx, "filter", L, p)
     if not isinstance(p, tuple):
         return
     for op, res in (("coalesce", R), ("filter", F)):
         got = _modes(res)
         for i, m in enumerate(_modes(L)):
-            want = m if i >= len(p) else _val(ctx, op, m, p[i])
+            want = m if i >= len(p) else answer_of(ctx, op, m, p[i])
             if i >= len(got) or got[i] != want:
-                _fail(f"mode {i} of {op}(L, profile) is not {op}(mode {i}, profile[{i}])",
+                fail(f"mode {i} of {op}(L, profile) is not {op}(mode {i}, profile[{i}])",
                       L=L, profile=p, result=res, expected_mode=want)
 
 
@@ -271,17 +271,17 @@ def law_underscore_tiler(ctx, args):
     am = _modes(A)
     for op in _BY_MODE:
         try:
-            R = _val(ctx, op, A, T)
+            R = answer_of(ctx, op, A, T)
         except Skip:
             continue
         rm = _modes(R)
         if len(rm) != len(am):
-            _fail(f"{op} with a Tile tuple changed the rank", A=A, tiler=T, result=R)
+            fail(f"{op} with a Tile tuple changed the rank", A=A, tiler=T, result=R)
         for i, a in enumerate(am):
             t = T[i] if i < len(T) else _
-            want = a if isinstance(t, Underscore) else _val(ctx, op, a, t)
+            want = a if isinstance(t, Underscore) else answer_of(ctx, op, a, t)
             if rm[i] != want:
-                _fail(f"mode {i} of {op}(A, T) is not {'A_i' if t is _ else f'{op}(A_i, T_i)'}",
+                fail(f"mode {i} of {op}(A, T) is not {'A_i' if t is _ else f'{op}(A_i, T_i)'}",
                       A=A, tiler=T, result=R, expected_mode=want)
 
 
@@ -318,7 +318,7 @@ def _law(name, op, fn, strategy, doc):
     return Check(name, op, "law", strategy, fn, doc)
 
 
-API_CHECKS = [_diff(op, s) for op, s in API_STRATEGIES.items()] + [
+COORDINATE_CHECKS = [_diff(op, s) for op, s in API_STRATEGIES.items()] + [
     _law("law.idx2crd.round_trip", "idx2crd", law_coordinate_round_trip, CS.idx2crd_args,
          "idx2crd gives the natural coordinate; crd2idx takes it back"),
     _law("law.eval_coord.natural", "eval_coord", law_eval_coord, CS.eval_coord_args,

@@ -1,7 +1,7 @@
 """Checks for issue 16's operations: swizzles, composed layouts, F2 strides, bank conflicts,
 recast / vectorization, tiling helpers, TiledCopy partitions.
 
-``VOCAB_CHECKS`` (appended to ``properties.CHECKS``): one differential check per op (the
+``COMPOSED_CHECKS`` (appended to ``properties.CHECKS``): one differential check per op (the
 oracle against the spec at the op's level, refusals included) and laws checked on the
 oracle alone.  The laws compute their expectations with this module's own arithmetic (the
 swizzle by its masks, layouts by ``targets.table``), independent of spec and impl.
@@ -16,15 +16,16 @@ from collections import Counter
 
 import layoutcheck.fuzz.strategies.swizzle as V
 from hypothesis import strategies as st
-from layoutcheck.fuzz.checks.base import Check, Skip, _fail, _val, differential
+from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail, no_crash
 from layoutcheck.fuzz.checks.targets import table
 from layoutcheck.oracles.postconditions import evaluate as extended
+from layoutcheck.oracles.protocol import is_invalid_answer
 
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
-__all__ = ["VOCAB_CHECKS", "VOCAB_STRATEGIES", "static_args", "has_runtime_ints"]
+__all__ = ["COMPOSED_CHECKS", "VOCAB_STRATEGIES", "static_args", "has_runtime_ints"]
 
 
 # --- independent arithmetic ---------------------------------------------------------------
@@ -95,17 +96,17 @@ def _diff(op):
 def law_swizzle_involution(ctx, args):
     """Sw is a bijection of [0, 2^(B+M+|S|)) and an involution (Sw(Sw(x)) == x)."""
     (sw,) = args
-    v = list(_val(ctx, "swizzle_values", sw))
+    v = list(answer_of(ctx, "swizzle_values", sw))
     n = 1 << sw.span
     if sorted(v) != list(range(n)):
-        _fail("the swizzle is not a bijection of its domain", swizzle=sw, values=tuple(v[:16]))
+        fail("the swizzle is not a bijection of its domain", swizzle=sw, values=tuple(v[:16]))
     bad = next((x for x in range(n) if v[v[x]] != x), None)
     if bad is not None:
-        _fail(f"Sw(Sw({bad})) = {v[v[bad]]}, not {bad}", swizzle=sw)
+        fail(f"Sw(Sw({bad})) = {v[v[bad]]}, not {bad}", swizzle=sw)
     want = [_sw(sw, x) for x in range(n)]
     if v != want:
         k = next(i for i in range(n) if v[i] != want[i])
-        _fail(f"Sw({k}) = {v[k]}, but the bit fields give {want[k]}", swizzle=sw)
+        fail(f"Sw({k}) = {v[k]}, but the bit fields give {want[k]}", swizzle=sw)
 
 
 def law_swizzle_f2(ctx, args):
@@ -114,11 +115,11 @@ def law_swizzle_f2(ctx, args):
     (sw,) = args
     F = F2Layout(tuple(C(2) for _j in range(sw.span)) or C(1),
                  tuple(C(_sw(sw, 1 << j)) for j in range(sw.span)) or C(0))
-    fv = list(_val(ctx, "f2_values", F))
+    fv = list(answer_of(ctx, "f2_values", F))
     want = [_sw(sw, x) for x in range(1 << sw.span)]
     if fv != want:
         k = next(i for i in range(len(want)) if i >= len(fv) or fv[i] != want[i])
-        _fail(f"the F2 layout of {sw} differs from the swizzle at {k}", swizzle=sw, f2=F)
+        fail(f"the F2 layout of {sw} differs from the swizzle at {k}", swizzle=sw, f2=F)
 
 
 # --- laws: composed layouts ------------------------------------------------------------------
@@ -127,18 +128,18 @@ def law_composed_values(ctx, args):
     """C(i) = outer(offset + inner(i)) for every i, size(C) = size(inner), and cosize(C) covers
     every offset C reaches (max C(i) < cosize(C): a buffer of cosize elements holds C)."""
     (Cl,) = args
-    v = list(_val(ctx, "composed_values", Cl))
+    v = list(answer_of(ctx, "composed_values", Cl))
     want = _fn(Cl)
     if v != want:
         k = next(i for i in range(min(len(v), len(want))) if v[i] != want[i]) \
             if len(v) == len(want) else len(v)
-        _fail(f"C({k}) is not outer(offset + inner({k}))", C=Cl)
-    n = _val(ctx, "composed_size", Cl)
+        fail(f"C({k}) is not outer(offset + inner({k}))", C=Cl)
+    n = answer_of(ctx, "composed_size", Cl)
     if int(n) != len(want):
-        _fail(f"size(C) = {n}, not size(inner) = {len(want)}", C=Cl)
-    c = _val(ctx, "composed_cosize", Cl)
+        fail(f"size(C) = {n}, not size(inner) = {len(want)}", C=Cl)
+    c = answer_of(ctx, "composed_cosize", Cl)
     if int(c) < max(want) + 1:
-        _fail(f"cosize(C) = {c}, but C reaches offset {max(want)}: a buffer of cosize(C) "
+        fail(f"cosize(C) = {c}, but C reaches offset {max(want)}: a buffer of cosize(C) "
               "elements is overrun", C=Cl, cosize=c, largest=max(want))
 
 
@@ -152,10 +153,10 @@ def law_composed_tile_bijection(ctx, args):
             or n % (1 << Cl.outer.span):
         raise Skip("not a swizzled tile: the law needs an injective inner layout onto [0, N), "
                    "N a multiple of the swizzle's span")
-    v = list(_val(ctx, "composed_values", Cl))
+    v = list(answer_of(ctx, "composed_values", Cl))
     if sorted(v) != list(range(n)):
         dup = [x for x, k in Counter(v).items() if k > 1][:4]
-        _fail("the swizzled tile is not a bijection of [0, N)", C=Cl, repeated=tuple(dup))
+        fail("the swizzled tile is not a bijection of [0, N)", C=Cl, repeated=tuple(dup))
 
 
 def _slice_points(shape, coord):
@@ -189,49 +190,49 @@ def law_composed_slice(ctx, args):
     """slice_and_offset(c, C) = (S, off): S(i) + off == C(the point of c's slice at i) for
     every i of S's domain (what a tensor slice relies on)."""
     Cl, coord = args
-    S, off = _val(ctx, "composed_slice_and_offset", Cl, coord)
+    S, off = answer_of(ctx, "composed_slice_and_offset", Cl, coord)
     points = _slice_points(Cl.inner.shape, coord)
     full = _fn(Cl)
     got = _fn(S)
     if len(got) != len(points):
-        _fail(f"the slice has {len(got)} points, the coordinate selects {len(points)}",
+        fail(f"the slice has {len(got)} points, the coordinate selects {len(points)}",
               C=Cl, coord=coord, slice=S, offset=off)
     for i, p in enumerate(points):
         if got[i] + int(off) != full[p]:
-            _fail(f"S({i}) + {off} = {got[i] + int(off)}, but C at that point is {full[p]}",
+            fail(f"S({i}) + {off} = {got[i] + int(off)}, but C at that point is {full[p]}",
                   C=Cl, coord=coord, slice=S, offset=off)
 
 
 def law_composed_divide(ctx, args):
     """logical_divide(C, T) is outer o offset o logical_divide(inner, T): the same function."""
     Cl, T = args
-    D = _val(ctx, "composed_logical_divide", Cl, T)
-    inner = _val(ctx, "logical_divide", Cl.inner, T)
+    D = answer_of(ctx, "composed_logical_divide", Cl, T)
+    inner = answer_of(ctx, "logical_divide", Cl.inner, T)
     want = _fn(ComposedLayoutBase(Cl.outer, Cl.offset, inner))
     if _fn(D) != want:
-        _fail("logical_divide(C, T) is not C's outer function on logical_divide(inner, T)",
+        fail("logical_divide(C, T) is not C's outer function on logical_divide(inner, T)",
               C=Cl, tiler=T, result=D, inner_divide=inner)
 
 
 def law_composed_right_inverse(ctx, args):
     """C(R(i)) == i for every i < size(R), R = right_inverse(C)."""
     (Cl,) = args
-    R = _val(ctx, "composed_right_inverse", Cl)
+    R = answer_of(ctx, "composed_right_inverse", Cl)
     c, r = _fn(Cl), _fn(R)
     for i, x in enumerate(r):
         if not 0 <= x < len(c) or c[x] != i:
-            _fail(f"C(R({i})) != {i}", C=Cl, right_inverse=R)
+            fail(f"C(R({i})) != {i}", C=Cl, right_inverse=R)
 
 
 def law_layout_swizzle(ctx, args):
     """composition(L, Sw)(x) == L(Sw(x)) on L's domain (composition's defining property)."""
     L, sw = args
-    R = _val(ctx, "layout_swizzle_composition", L, sw)
+    R = answer_of(ctx, "layout_swizzle_composition", L, sw)
     got = _fn(R)
     want = [extended(L, _sw(sw, x)) for x in range(_size(L.shape))]
     if got != want:
         k = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), len(got))
-        _fail(f"composition(L, Sw)({k}) is not L(Sw({k}))", L=L, swizzle=sw, result=R)
+        fail(f"composition(L, Sw)({k}) is not L(Sw({k}))", L=L, swizzle=sw, result=R)
 
 
 # --- laws: bank conflicts ------------------------------------------------------------------------
@@ -240,10 +241,10 @@ def law_bank_bounds(ctx, args):
     """Wavefronts per phase lie between ceil(distinct words / 32) and the number of distinct
     words; the phases are 1, 2 or 4 for 1-4, 8 and 16-byte elements."""
     smem, thr, w = args
-    out = tuple(_val(ctx, "bank_conflicts", smem, thr, w))
+    out = tuple(answer_of(ctx, "bank_conflicts", smem, thr, w))
     phases = {1: 1, 2: 1, 4: 1, 8: 2, 16: 4}[int(w)]
     if len(out) != phases:
-        _fail(f"{len(out)} phases for {w}-byte elements, not {phases}", smem=smem, threads=thr)
+        fail(f"{len(out)} phases for {w}-byte elements, not {phases}", smem=smem, threads=thr)
     offs, idx = _fn(smem), table(thr)
     per = 32 // phases
     for p, got in enumerate(out):
@@ -251,7 +252,7 @@ def law_bank_bounds(ctx, args):
                  for k in range(max(1, int(w) // 4))}
         lo, hi = -(-len(words) // 32), len(words)
         if not lo <= int(got) <= hi:
-            _fail(f"phase {p}: {got} wavefronts outside [{lo}, {hi}]", smem=smem, threads=thr)
+            fail(f"phase {p}: {got} wavefronts outside [{lo}, {hi}]", smem=smem, threads=thr)
 
 
 # --- laws: recast and vectorization ---------------------------------------------------------------
@@ -268,10 +269,10 @@ def law_recast_roundtrip(ctx, args):
         for x, y in zip(s, d))
     if not ok or N == 1:
         raise Skip("outside the round-trip's conditions")
-    U = _val(ctx, "upcast", L, N)
-    D = _val(ctx, "downcast", U, N)
+    U = answer_of(ctx, "upcast", L, N)
+    D = answer_of(ctx, "downcast", U, N)
     if D != L:
-        _fail("downcast<N>(upcast<N>(L)) != L", L=L, N=N, upcast=U, downcast=D)
+        fail("downcast<N>(upcast<N>(L)) != L", L=L, N=N, upcast=U, downcast=D)
 
 
 def law_mcv_contiguous(ctx, args):
@@ -279,19 +280,19 @@ def law_mcv_contiguous(ctx, args):
     B(R(i)) for i < N (the common vector is contiguous in both), and, for injective B, N is
     maximal: N is no value of B, or A takes another value than N where B takes N."""
     A, B = args
-    N = int(_val(ctx, "max_common_vector", A, B))
-    R = _val(ctx, "max_common_layout", A, B)
+    N = int(answer_of(ctx, "max_common_vector", A, B))
+    R = answer_of(ctx, "max_common_layout", A, B)
     ta, tb, tr = table(A), table(B), table(R)
     if len(tr) != N:
-        _fail(f"size(max_common_layout) = {len(tr)}, but max_common_vector = {N}", A=A, B=B,
+        fail(f"size(max_common_layout) = {len(tr)}, but max_common_vector = {N}", A=A, B=B,
               common_layout=R)
     for i, x in enumerate(tr):
         if not (x < len(ta) and x < len(tb) and ta[x] == i and tb[x] == i):
-            _fail(f"at {i}: A(R(i)) or B(R(i)) is not {i}", A=A, B=B, common_layout=R)
+            fail(f"at {i}: A(R(i)) or B(R(i)) is not {i}", A=A, B=B, common_layout=R)
     if len(set(tb)) == len(tb) and N in tb:
         j = tb.index(N)
         if j < len(ta) and ta[j] == N:
-            _fail(f"a common vector of {N + 1} elements exists, max_common_vector says {N}",
+            fail(f"a common vector of {N + 1} elements exists, max_common_vector says {N}",
                   A=A, B=B, max_common_vector=N)
 
 
@@ -300,26 +301,26 @@ def law_mcv_symmetric(ctx, args):
     A, B = args
     if len(set(table(A))) != _size(A.shape) or len(set(table(B))) != _size(B.shape):
         raise Skip("symmetry holds for injective layouts")
-    x, y = _val(ctx, "max_common_vector", A, B), _val(ctx, "max_common_vector", B, A)
+    x, y = answer_of(ctx, "max_common_vector", A, B), answer_of(ctx, "max_common_vector", B, A)
     if int(x) != int(y):
-        _fail(f"max_common_vector(A, B) = {x} but (B, A) gives {y}", A=A, B=B)
+        fail(f"max_common_vector(A, B) = {x} but (B, A) gives {y}", A=A, B=B)
 
 
 def law_nullspace(ctx, args):
     """L(K(i)) == 0 for i < size(K), K injective, size(K) = product of the static-zero modes."""
     (L,) = args
-    K = _val(ctx, "nullspace", L)
+    K = answer_of(ctx, "nullspace", L)
     tl, tk = table(L), table(K)
     if any(not 0 <= k < len(tl) or tl[k] != 0 for k in tk):
-        _fail("L(nullspace(L)(i)) != 0", L=L, nullspace=K)
+        fail("L(nullspace(L)(i)) != 0", L=L, nullspace=K)
     if len(set(tk)) != len(tk):
-        _fail("nullspace(L) is not injective", L=L, nullspace=K)
+        fail("nullspace(L) is not injective", L=L, nullspace=K)
     want = 1
     for s, d in zip(leaves(L.shape), leaves(L.stride)):
         if isinstance(d, C) and d == 0:
             want *= int(s)
     if len(tk) != want:
-        _fail(f"size(nullspace) = {len(tk)}, the static-zero modes have {want} points", L=L,
+        fail(f"size(nullspace) = {len(tk)}, the static-zero modes have {want} points", L=L,
               nullspace=K)
 
 
@@ -332,40 +333,38 @@ def law_ordered_compact(ctx, args):
     flat = leaves(order) if isinstance(order, tuple) else (order,)
     if not all(isinstance(o, C) for o in flat) or len(set(map(int, flat))) != len(flat):
         raise Skip("distinct static orders only (ties and dynamic orders: the diff check)")
-    L = _val(ctx, "make_ordered_layout", shape, order)
+    L = answer_of(ctx, "make_ordered_layout", shape, order)
     t = table(L)
     if sorted(t) != list(range(len(t))):
-        _fail("make_ordered_layout is not compact", shape=shape, order=order, result=L)
+        fail("make_ordered_layout is not compact", shape=shape, order=order, result=L)
 
 
 def law_tile_to_shape(ctx, args):
     """tile_to_shape(block, shape) has the target's per-mode sizes, and is compact when the
     block is."""
     block, trg = args[0], args[1]
-    R = _val(ctx, "tile_to_shape", *args)
+    R = answer_of(ctx, "tile_to_shape", *args)
     modes = R.shape if isinstance(R.shape, tuple) else (R.shape,)
     if tuple(_size(m) for m in modes) != tuple(int(x) for x in trg):
-        _fail("tile_to_shape's modes do not have the target's sizes", block=block, target=trg,
+        fail("tile_to_shape's modes do not have the target's sizes", block=block, target=trg,
               result=R)
     tb, tr = table(block), table(R)
     if sorted(tb) == list(range(len(tb))) and sorted(tr) != list(range(len(tr))):
-        _fail("tile_to_shape of a compact block is not compact", block=block, target=trg, result=R)
+        fail("tile_to_shape of a compact block is not compact", block=block, target=trg, result=R)
 
 
 def _vals_many(ctx, op, arglist):
     """The oracle's answers to ``op`` on each argument tuple, in one batch (one C++ program
-    for cute-cpp), judged as ``_val`` judges one."""
-    from layoutcheck.fuzz.checks.base import _no_crash
-    from layoutcheck.oracles.protocol import is_invalid_answer
+    for cute-cpp), judged as ``answer_of`` judges one."""
     run_many = getattr(ctx.oracle, "run_many", None)
     outs = run_many([(op, a) for a in arglist]) if run_many else [ctx.oracle.run(op, *a) for a in arglist]
     vals = []
     for out in outs:
-        _no_crash(ctx.oracle, op, out)
+        no_crash(ctx.oracle, op, out)
         if out.kind == "unsupported":
             raise Skip(out.message)
         if is_invalid_answer(out):
-            _fail(f"{ctx.oracle.name} answers no valid value for {op}", answer=out.message)
+            fail(f"{ctx.oracle.name} answers no valid value for {op}", answer=out.message)
         if out.kind == "raised":
             raise Skip(out.message)
         vals.append(out.value)
@@ -387,7 +386,7 @@ def law_local_tile_covers(ctx, args):
     for S, off in _vals_many(ctx, "local_tile", [(L, tiler, c) for c in _rest_coords(L, tiler)]):
         seen.update(int(off) + v for v in table(S))
     if seen != Counter(table(L)):
-        _fail("the tiles of local_tile do not cover L exactly once", L=L, tiler=tiler)
+        fail("the tiles of local_tile do not cover L exactly once", L=L, tiler=tiler)
 
 
 def law_local_partition_covers(ctx, args):
@@ -397,7 +396,7 @@ def law_local_partition_covers(ctx, args):
     for S, off in _vals_many(ctx, "local_partition", [(L, thr, i) for i in range(_size(thr.shape))]):
         seen.update(int(off) + v for v in table(S))
     if seen != Counter(table(L)):
-        _fail("the threads' partitions do not cover L exactly once", L=L, threads=thr)
+        fail("the threads' partitions do not cover L exactly once", L=L, threads=thr)
 
 
 def _partition_values(S, off):
@@ -413,13 +412,13 @@ def _tiled_copy_covers(op):
         for t, (S, off) in enumerate(_vals_many(ctx, op, [(L, thr, val, t) for t in range(n_thr)])):
             got = _partition_values(S, off)
             if len(got) * n_thr != len(full):
-                _fail(f"thread {t} holds {len(got)} elements, not size(tensor) / {n_thr} = "
+                fail(f"thread {t} holds {len(got)} elements, not size(tensor) / {n_thr} = "
                       f"{len(full) // n_thr}", L=L, threads=thr, values=val, partition=S, offset=off)
             seen.update(got)
         if seen != Counter(full):
             extra = sorted((seen - Counter(full)).elements())[:4]
             missed = sorted((Counter(full) - seen).elements())[:4]
-            _fail("the threads' partitions do not cover the tensor's offsets exactly once",
+            fail("the threads' partitions do not cover the tensor's offsets exactly once",
                   L=L, threads=thr, values=val, doubled_or_foreign=tuple(extra),
                   missed=tuple(missed))
     law.__doc__ = (f"{op} over every thread covers the tensor exactly once: the offsets the "
@@ -448,21 +447,21 @@ def law_swizzle_as_f2(ctx, args):
     """swizzle_as_f2(Sw) is Sw's function on [0, 2^(B+M+|S|)): the oracle's F2 layout, read
     with this module's F2 arithmetic, equals the swizzle by its masks."""
     (sw,) = args
-    F = _val(ctx, "swizzle_as_f2", sw)
+    F = answer_of(ctx, "swizzle_as_f2", sw)
     if not isinstance(F, F2Layout):
-        _fail(f"swizzle_as_f2 answers {F!r}, not an F2 layout", swizzle=sw)
+        fail(f"swizzle_as_f2 answers {F!r}, not an F2 layout", swizzle=sw)
     got, want = _f2_fn(F), [_sw(sw, x) for x in range(1 << sw.span)]
     if got != want:
         k = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), len(got))
-        _fail(f"the F2 form of {sw} differs from the swizzle at {k}", swizzle=sw, f2=F)
+        fail(f"the F2 form of {sw} differs from the swizzle at {k}", swizzle=sw, f2=F)
 
 
 def law_group_function(ctx, args):
     """group<b,e>(L) has L's function."""
     L, b, e = args
-    G = _val(ctx, "group_modes", L, b, e)
+    G = answer_of(ctx, "group_modes", L, b, e)
     if table(G) != table(L):
-        _fail("group_modes changed the layout function", L=L, b=b, e=e, result=G)
+        fail("group_modes changed the layout function", L=L, b=b, e=e, result=G)
 
 
 def law_zip_involution(ctx, args):
@@ -472,21 +471,21 @@ def law_zip_involution(ctx, args):
     if not (isinstance(s, tuple) and s and all(isinstance(x, tuple) and len(x) == len(s[0]) >= 2
                                                for x in s) and len(s) >= 2):
         raise Skip("zip is an involution on rectangular tuples of tuples")
-    Z = _val(ctx, "zip_layout", L)
-    Z2 = _val(ctx, "zip_layout", Z)
+    Z = answer_of(ctx, "zip_layout", L)
+    Z2 = answer_of(ctx, "zip_layout", Z)
     if Z2 != L:
-        _fail("zip(zip(L)) != L", L=L, zip=Z, zip_twice=Z2)
+        fail("zip(zip(L)) != L", L=L, zip=Z, zip_twice=Z2)
 
 
 def law_product_each(ctx, args):
     """len(product_each(t)) == rank(t), product(product_each(t)) == product(t)."""
     (t,) = args
-    r = _val(ctx, "product_each", t)
+    r = answer_of(ctx, "product_each", t)
     modes = t if isinstance(t, tuple) else (t,)
     if not isinstance(r, tuple):
-        _fail("product_each is not a tuple (CuTe wraps an integer first)", t=t, result=r)
+        fail("product_each is not a tuple (CuTe wraps an integer first)", t=t, result=r)
     if len(r) != len(modes) or any(int(x) != _size(m) for x, m in zip(r, modes)):
-        _fail("product_each is not the product of each mode", t=t, result=r)
+        fail("product_each is not the product of each mode", t=t, result=r)
 
 
 # --- the catalogue ------------------------------------------------------------------------------
@@ -552,7 +551,7 @@ def _law(name, op, fn, strategy):
                  (fn.__doc__ or "").strip().split("\n")[0])
 
 
-VOCAB_CHECKS = [Check(f"diff.{op}", op, "differential", strat, _diff(op),
+COMPOSED_CHECKS = [Check(f"diff.{op}", op, "differential", strat, _diff(op),
                       f"{op}: oracle vs spec at the level {op} requires")
                 for op, strat in VOCAB_STRATEGIES.items()] + [
     _law("law.swizzle.involution", "swizzle_values", law_swizzle_involution, _one(V.swizzles())),

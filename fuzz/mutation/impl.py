@@ -26,6 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from layoutcheck.fuzz.campaign.runner import replay_cases, run_check
+from layoutcheck.fuzz.checks.swizzle import COMPOSED_CHECKS
+from layoutcheck.fuzz.mutation.pycute import table as pycute_table
+from layoutcheck.oracles import get_oracle
+from layoutcheck.oracles.reference import PackageOracle, reference_for
+
 # (id, file, old text, new text, operation, the bug in words)
 MUTANTS = [
     ("M01", "swizzle.py", "return x ^ ((t >> s) if s >= 0 else (t << -s))",
@@ -127,7 +133,6 @@ def make_mutant(root, mutant):
 
 
 def _oracle(module):
-    from layoutcheck.oracles.reference import PackageOracle
     o = PackageOracle("impl")
     o._module_name = module  # the mutant answers as impl would
     return o
@@ -136,18 +141,14 @@ def _oracle(module):
 def fuzz_one(module, budget, seed, op=None):
     """In this process: every vocab check against the module until the first failure, the
     checks of the mutated op first (``op``: the table's operation column), then the rest."""
-    from layoutcheck.fuzz.campaign.runner import run_check
-    from layoutcheck.fuzz.checks.swizzle import VOCAB_CHECKS
-    from layoutcheck.oracles import get_oracle
-    from layoutcheck.oracles.reference import reference_for
     oracle, spec = _oracle(module), get_oracle("spec")
     ref = reference_for("impl", spec)
     t0 = time.monotonic()
-    per = max(0.2, budget / len(VOCAB_CHECKS))  # the unpatched copy must reach every check
+    per = max(0.2, budget / len(COMPOSED_CHECKS))  # the unpatched copy must reach every check
     # the mutated op's own checks (a few of the 59) get OWN_SHARE of the budget each, at least
     # an even share: with more checks an even share alone shrank below a second
     own = max(per, OWN_SHARE * budget)
-    order = sorted(VOCAB_CHECKS, key=lambda c: (c.op != op, c.kind != "differential"))
+    order = sorted(COMPOSED_CHECKS, key=lambda c: (c.op != op, c.kind != "differential"))
     for check in order:
         left = budget - (time.monotonic() - t0)
         if left <= 0:
@@ -162,7 +163,6 @@ def fuzz_one(module, budget, seed, op=None):
 
 def _baseline_passes(check_name, case):
     """The failing case on unpatched impl: True when it passes there."""
-    from layoutcheck.fuzz.campaign.runner import replay_cases
     rep = replay_cases([(check_name, "impl", case)], ["impl"])
     return not rep["summary"]["new_failures"]
 
@@ -187,7 +187,6 @@ def run_one(root, mutant, budget, seed):
 
 def table(rows):
     """The same markdown table as the pycute mutation test's."""
-    from layoutcheck.fuzz.mutation.pycute import table as pycute_table
     return pycute_table(rows)
 
 

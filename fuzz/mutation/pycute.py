@@ -32,6 +32,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from layoutcheck.fuzz.campaign.runner import replay_cases
+from layoutcheck.oracles import get_oracle
+
+from layoutcheck.errors import LayoutError
+
 # (id, file, old text, new text, operation, the bug in words)
 MUTANTS = [
     ("M01", "layout.py", "elif result_shape[-1] * result_stride[-1] == stride:",
@@ -306,9 +311,7 @@ def make_mutant(root, mutant):
 
 def oracle_name(module):
     """``module:NAME@pycute`` where the harness knows lineages, else ``module:NAME``."""
-    from layoutcheck.oracles import get_oracle
 
-    from layoutcheck.errors import LayoutError
     try:
         get_oracle("module:pycute@pycute")
     except LayoutError:
@@ -349,7 +352,6 @@ def _attributable(first, mutant_oracle):
     only as a known finding with answers different from the mutant's (the mutant changed the
     answer inside a known region).  Without a lineage-aware register the mutant's run also
     reports pycute's known bugs as new; the answer comparison keeps those out."""
-    from layoutcheck.fuzz.campaign.runner import replay_cases
     base = replay_cases([(first["check"], "pycute", first["counterexample"])], ["pycute"])
     if base["summary"]["new_failures"]:
         return False

@@ -8,12 +8,12 @@ node's integer index (an int into a tuple mode is its colexicographic index, Def
 or, for a tuple node, one entry per sub-mode: natural (congruent), partly integral
 (hierarchical) and plain integer coordinates all occur.  Out-of-domain integers are drawn
 only where CuTe defines them (``crd2idx`` / ``L(c)``: an integer coordinate runs along the
-last mode).  Re-exported by ``layoutcheck.fuzz.strategies.layouts``.
+last mode).  Re-exported by ``layoutcheck.fuzz.strategies.algebra``.
 """
 
 from math import prod
 
-import layoutcheck.fuzz.strategies.layouts as S
+import layoutcheck.fuzz.strategies.algebra as S
 from hypothesis import strategies as st
 
 from layoutcheck.layout import _, leaves

@@ -9,8 +9,8 @@ and the awkward ones (negative shifts, offsets, non-power-of-two inner layouts, 
 dynamic integers, tied orders).
 """
 
+import layoutcheck.fuzz.strategies.algebra as S
 import layoutcheck.fuzz.strategies.coordinates as CS
-import layoutcheck.fuzz.strategies.layouts as S
 from hypothesis import assume
 from hypothesis import strategies as st
 

@@ -14,6 +14,7 @@ import json
 import sys
 import time
 
+from layoutcheck import oracles, proofs, spec
 from layoutcheck.commands.common import (
     check_output_path,
     count,
@@ -22,6 +23,15 @@ from layoutcheck.commands.common import (
     validate,
     write_output,
 )
+from layoutcheck.errors import LayoutError
+from layoutcheck.fuzz.campaign import run_campaign
+from layoutcheck.fuzz.campaign.runner import progress_printer
+from layoutcheck.gpu_checks.run import run_all
+from layoutcheck.layout import parse_tile
+from layoutcheck.oracles import get_oracle
+from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
+from layoutcheck.reports.html import render
+from layoutcheck.spec import examples as ex
 
 HELP = "quick fuzz + proof + oracle run on an embedded default, ending in a report"
 
@@ -51,7 +61,6 @@ def add_arguments(parser):
     parser.add_argument("--html", metavar="FILE",
                         help="also write a self-contained HTML report (sections, the fuzz "
                              "campaign's tables, pictures of its failures, a throughput plot)")
-    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
@@ -70,7 +79,6 @@ def _section(title, fn):
 
 
 def _examples():
-    from layoutcheck.spec import examples as ex
     rows = ex.run_examples()
     agree = sum(r["status"] == "agrees" for r in rows)
     bad = [r for r in rows if r["status"] != "agrees"]
@@ -85,8 +93,6 @@ def _examples():
 
 
 def _oracles(names):
-    from layoutcheck import oracles, spec
-    from layoutcheck.layout import parse_tile
 
     lines, data, failed = [], [], False
     usable = []
@@ -128,8 +134,6 @@ def _oracles(names):
 
 
 def _fuzz(names, budget, seed, progress=None):
-    from layoutcheck import oracles
-    from layoutcheck.fuzz import run_campaign
     note = []
     if not names:  # the in-process implementations; CuTe C++ compiles per batch, so it is opt-in
         names = [n for n in oracles.available_oracles() if n not in ("spec", "cute-cpp")]
@@ -164,7 +168,6 @@ def _fuzz(names, budget, seed, progress=None):
 
 
 def _proofs(max_rank):
-    from layoutcheck import proofs
     rows = proofs.run(max_rank=max_rank, timeout=10, quick=True)
     counts = {}
     for r in rows:
@@ -180,7 +183,6 @@ def _proofs(max_rank):
 
 
 def _gpu():
-    from layoutcheck.gpu_checks.run import run_all
     report = run_all(count=40, cute_count=3, sizes=())
     lines = [f"execution: {report['execution']}"]
     if not report["environment"]["device"]:
@@ -196,32 +198,27 @@ SECTIONS = ("paper examples (spec)", "oracles", "fuzz campaign", "z3 proofs", "g
 
 def _check_oracles(against):
     """The names of --against (None: every available one); unknown or unavailable: exit 2."""
-    from layoutcheck.oracles import get_oracle
     if against is None:
         return None
     names = oracle_names(against, lambda: [])
     for n in names:
         reason = get_oracle(n).unavailable_reason()
         if reason:
-            from layoutcheck.errors import LayoutError
             raise LayoutError(f"oracle {n} is unavailable: {reason}")
     return names
 
 
 def run(args):
     validate(args, budget=seconds(3600), seed=count(0, 2 ** 64 - 1), max_rank=count(1, MAX_RANK))
-    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     names = _check_oracles(args.against)
     check_output_path(args.report, "--report")
     check_output_path(args.html, "--html")
     if args.report and args.html and args.report == args.html:
-        from layoutcheck.errors import LayoutError
         raise LayoutError("--report and --html name the same file")
     tty = sys.stderr.isatty()
     fuzz_progress = None
     if tty:
-        from layoutcheck.fuzz.campaign.runner import progress_printer
         fuzz_progress = progress_printer(sys.stderr)
     parts = [lambda: _examples(), lambda: _oracles(names),
              lambda: _fuzz(names, args.budget, args.seed, fuzz_progress),
@@ -251,7 +248,6 @@ def run(args):
         write_output(args.report, json.dumps({"sections": sections}, indent=2, default=str),
                      "--report")
     if args.html:
-        from layoutcheck.reports.html import render
         fuzz = next((s["data"] for s in sections if s["section"] == "fuzz campaign"
                      and isinstance(s["data"], dict) and "results" in s["data"]), None)
         write_output(args.html, render(fuzz, title="layoutcheck demo report", preface=[

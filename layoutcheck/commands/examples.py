@@ -7,6 +7,9 @@ Exit status 0 when every disagreement is a registered finding (``findings.toml``
 
 import json
 
+from layoutcheck.errors import LayoutError
+from layoutcheck.spec.examples import run_examples
+
 HELP = "check the paper's numbered examples against the spec (table or --json)"
 
 
@@ -20,8 +23,6 @@ def add_arguments(parser):
 
 
 def run(args):
-    from layoutcheck.errors import LayoutError
-    from layoutcheck.spec.examples import run_examples
 
     rows = run_examples()
     if args.only:

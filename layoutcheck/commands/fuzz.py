@@ -10,6 +10,8 @@ import json
 import shlex
 import sys
 
+from hypothesis import HealthCheck, Phase, given, seed, settings
+
 from layoutcheck.commands.common import (
     MAX_BUDGET_S,
     check_output_path,
@@ -20,6 +22,21 @@ from layoutcheck.commands.common import (
     write_output,
 )
 from layoutcheck.errors import LayoutError
+from layoutcheck.fuzz.campaign.cluster import parse_cluster
+from layoutcheck.fuzz.campaign.exampledb import is_redis, parse_redis_url
+from layoutcheck.fuzz.campaign.runner import (
+    format_failure,
+    junit_xml,
+    progress_printer,
+    replay_cases,
+    replay_report,
+    run_campaign,
+    summary_lines,
+)
+from layoutcheck.fuzz.checks.catalogue import BY_NAME, CHECKS
+from layoutcheck.oracles import OPS, get_oracle
+from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
+from layoutcheck.reports.html import render
 
 HELP = "fuzz oracles against the spec and the algebra's laws within a time budget (a CI gate)"
 
@@ -71,7 +88,6 @@ def add_arguments(parser):
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first new failure")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
-    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
@@ -83,10 +99,8 @@ def case_arity(check):
     """(lo, hi): how many inputs ``--case CHECK`` takes: the op's arguments for a
     differential check, the length of the drawn tuples for a law."""
     if check.kind == "differential":
-        from layoutcheck.oracles import OPS
         kinds = OPS[check.op]
         return sum(1 for k in kinds if not k.endswith("?")), len(kinds)
-    from hypothesis import HealthCheck, Phase, given, seed, settings
     sizes = []
 
     @settings(max_examples=3, database=None, deadline=None, phases=[Phase.generate],
@@ -100,7 +114,6 @@ def case_arity(check):
 
 
 def _check_case(case):
-    from layoutcheck.fuzz.checks.algebra import BY_NAME
     name, inputs = case[0], case[1:]
     check = BY_NAME.get(name)
     if check is None:
@@ -113,8 +126,6 @@ def _check_case(case):
 
 def _check_scale_out(args):
     """--cluster, --db and --html, checked before any work (one line, exit 2)."""
-    from layoutcheck.fuzz.campaign.cluster import parse_cluster
-    from layoutcheck.fuzz.campaign.exampledb import is_redis, parse_redis_url
     if args.cluster is not None:
         parse_cluster(args.cluster, args.jobs)
     if args.db is not None:
@@ -131,16 +142,6 @@ def _check_scale_out(args):
 
 
 def run(args):
-    from layoutcheck.fuzz.campaign.runner import (
-        format_failure,
-        junit_xml,
-        progress_printer,
-        replay_cases,
-        replay_report,
-        run_campaign,
-        summary_lines,
-    )
-    from layoutcheck.fuzz.checks.algebra import CHECKS
 
     if args.list:
         for c in CHECKS:
@@ -150,10 +151,8 @@ def run(args):
              max_examples=count(1, MAX_EXAMPLES), jobs=count(1, MAX_JOBS))
     if args.replay is not None and not args.replay.strip():
         raise LayoutError("--replay needs a file name")
-    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     oracles = oracle_names(args.against, lambda: ["pycute"])
-    from layoutcheck.oracles import get_oracle
     for name in oracles:
         get_oracle(name)  # an unknown name: exit 2 now
     check_output_path(args.report, "--report")
@@ -192,7 +191,6 @@ def run(args):
     if args.junit:
         write_output(args.junit, junit_xml(report), "--junit")
     if args.html:
-        from layoutcheck.reports.html import render
         write_output(args.html, render(report), "--html")
     for r in report["results"]:  # a lost unit: say so (its rows are errors, never passes)
         if r["status"] == "error" and r["message"].startswith("incomplete:"):

@@ -3,8 +3,13 @@ check the addresses they compute against the spec: on the CPU through the host s
 on a GPU when one is present (with throughput for large layouts).  ``--swizzle`` adds issue
 16's swizzle and bank-conflict kernels (gpu_checks/swizzle_gpu.py)."""
 
+import sys
+
 from layoutcheck.commands.common import check_output_path, count, validate
 from layoutcheck.errors import LayoutError
+from layoutcheck.gpu_checks import swizzle_gpu
+from layoutcheck.gpu_checks.run import render, run_all, write_report
+from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
 
 HELP = "compile the CUDA address kernels (sm_90) and check them against the spec"
 
@@ -29,7 +34,6 @@ def add_arguments(parser):
                         help="also run issue 16's swizzle and bank-conflict kernels "
                              "(gpu_checks/swizzle_gpu.py; a cold kernel cache compiles them "
                              "for more than 100 s)")
-    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
@@ -48,9 +52,7 @@ def _add_swizzle(report, args):
     """Append the swizzle kernels' results (``gpu_checks.swizzle_gpu.run`` with its own case
     count, as run_on_device.sh runs it; the same backends and seed) to the report; its verdict
     joins ``report["ok"]``."""
-    import sys
 
-    from layoutcheck.gpu_checks import swizzle_gpu
     sw = swizzle_gpu.run(compile_only=args.compile_only, seed=args.seed,
                          backends=None if args.backend == "all" else [args.backend],
                          log=lambda msg: print(f"layoutcheck gpu: {msg}", file=sys.stderr))
@@ -62,10 +64,7 @@ def _add_swizzle(report, args):
 
 
 def run(args):
-    import sys
 
-    from layoutcheck.gpu_checks.run import render, run_all, write_report
-    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     validate(args, seed=count(0, 2 ** 63 - 1), count=count(1, 100_000),
              cute_count=count(1, 10_000))

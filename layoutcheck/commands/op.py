@@ -12,7 +12,14 @@ notation, an unknown operation or an unknown / unavailable oracle.
 
 import json
 
+from layoutcheck import impl
+from layoutcheck.commands.common import oracle_names
 from layoutcheck.errors import LayoutError
+from layoutcheck.oracles import OPS, REQUIRED, available_oracles, compare, get_oracle, parse_args
+from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
+from layoutcheck.oracles.known import verdict
+from layoutcheck.oracles.protocol import ANSWERS, format_arg, format_value
+from layoutcheck.spec.limits import ENUMERATION_CONDITION
 
 HELP = "run one layout operation on several oracles and compare them with the spec"
 
@@ -20,7 +27,6 @@ VALUES_LIMIT = 1 << 16  # `op values` lists at most this many offsets per oracle
 
 
 def add_arguments(parser):
-    from layoutcheck.oracles import OPS
     parser.add_argument("name", metavar="NAME", help="operation: " + ", ".join(OPS))
     parser.add_argument("args", metavar="ARG", nargs="*",
                         help="arguments in CuTe notation: layouts '(6,2):(8,2)', tilers "
@@ -33,13 +39,10 @@ def add_arguments(parser):
                              "(default) or CuTe's extensions (composition beyond size(A), "
                              "complement/divide rounding N up)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per oracle")
-    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
 def _oracles(against, sense):
-    from layoutcheck.commands.common import oracle_names
-    from layoutcheck.oracles import available_oracles, get_oracle
     oracles = []
     for n in oracle_names(against, available_oracles):
         o = get_oracle(n, sense=sense) if n in ("spec", "impl") and sense == "cute" else get_oracle(n)
@@ -52,8 +55,6 @@ def _oracles(against, sense):
 
 def _reference(op, inputs, sense):
     """(oracle, outcome, note): the spec, or impl where the spec refuses by size."""
-    from layoutcheck.oracles import get_oracle
-    from layoutcheck.spec.limits import ENUMERATION_CONDITION
     kw = {"sense": "cute"} if sense == "cute" else {}
     spec = get_oracle("spec", **kw)
     out = spec.run(op, *inputs)
@@ -66,17 +67,12 @@ def _reference(op, inputs, sense):
 
 
 def _check_size(op, inputs):
-    from layoutcheck import impl
     if op == "values" and int(impl.size(inputs[0])) > VALUES_LIMIT:
         raise LayoutError(f"values of a layout of size {int(impl.size(inputs[0]))}: `op values` "
                           f"lists at most {VALUES_LIMIT} offsets (use `layoutcheck show --limit N`)")
 
 
 def run(args):
-    from layoutcheck.oracles import compare, parse_args
-    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
-    from layoutcheck.oracles.known import verdict
-    from layoutcheck.oracles.protocol import format_arg
 
     apply_cute_include(args)
     op = args.name
@@ -127,7 +123,6 @@ def _loaded(oracle):
 
 def _result(op, outcome):
     """values as a list of ints, every other answer in CuTe notation (oracles.protocol)."""
-    from layoutcheck.oracles.protocol import ANSWERS, format_value
     if outcome.kind != "ok":
         return None
     v = outcome.value
@@ -135,8 +130,6 @@ def _result(op, outcome):
 
 
 def _table(op, inputs, rows):
-    from layoutcheck.oracles import REQUIRED
-    from layoutcheck.oracles.protocol import format_arg
     print(f"{op} {' '.join(format_arg(a) for a in inputs)}    "
           f"(required agreement: {REQUIRED.get(op, 'structure')})")
     shown = []

@@ -12,6 +12,16 @@ import json
 import os
 import sys
 
+from layoutcheck.errors import LayoutError
+from layoutcheck.files import check_output_path
+from layoutcheck.proofs import CATALOGUE, DEFAULT_MAX_RANK, expected_outcome_met
+from layoutcheck.proofs import DEFAULT_TIMEOUT as CATALOGUE_TIMEOUT
+from layoutcheck.proofs import run as run_proofs
+from layoutcheck.proofs.runner import check_arguments
+from layoutcheck.proofs.user import DEFAULT_TIMEOUT as USER_TIMEOUT
+from layoutcheck.proofs.user import format_row as user_row
+from layoutcheck.proofs.user import prove
+
 HELP = ("prove the layout lemmas, or properties of your layouts for every runtime shape, with "
         "z3: proved, refuted (with a counterexample) or unknown")
 
@@ -48,7 +58,6 @@ def add_arguments(parser):
 
 
 def _list(out):
-    from layoutcheck.proofs import CATALOGUE
     print(f"{'lemma':22} {'paper':12} {'expect':8} {'induction':9} statement", file=out)
     for lemma in CATALOGUE:
         ind = "yes" if lemma.induction is not None else "no"
@@ -81,7 +90,6 @@ def format_table(rows):
 
 def check_options(args):
     """The options of the two modes, validated in one place (LayoutError: exit 2)."""
-    from layoutcheck.errors import LayoutError
     user = args.property is not None or args.layout is not None
     if user:
         other = [n for n, v in (("LEMMA", args.lemmas), ("--list", args.list),
@@ -111,8 +119,6 @@ def _cpus():
 
 
 def _open_report(path):
-    from layoutcheck.errors import LayoutError
-    from layoutcheck.files import check_output_path
     check_output_path(path, "--report")  # a directory, /dev/full, ...: one line, exit 2 now
     try:
         return open(path, "w")
@@ -121,9 +127,7 @@ def _open_report(path):
 
 
 def _run_user(args):
-    from layoutcheck.proofs.user import DEFAULT_TIMEOUT, prove
-    from layoutcheck.proofs.user import format_row as user_row
-    timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
+    timeout = USER_TIMEOUT if args.timeout is None else args.timeout
     report = _open_report(args.report) if args.report else None
     rows = []
     for prop in args.property:
@@ -141,13 +145,6 @@ def _run_user(args):
 
 
 def run(args):
-    from layoutcheck.proofs import (
-        DEFAULT_MAX_RANK,
-        DEFAULT_TIMEOUT,
-        expected_outcome_met,
-    )
-    from layoutcheck.proofs import run as run_proofs
-    from layoutcheck.proofs.runner import check_arguments
 
     if check_options(args):
         return _run_user(args)
@@ -155,7 +152,7 @@ def run(args):
         _list(sys.stdout)
         return 0
     max_rank = DEFAULT_MAX_RANK if args.max_rank is None else args.max_rank
-    timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
+    timeout = CATALOGUE_TIMEOUT if args.timeout is None else args.timeout
     jobs = _cpus() if args.jobs is None else args.jobs
     check_arguments(args.lemmas, max_rank, timeout, jobs)  # bad input: exit 2 before any work
     report = _open_report(args.report) if args.report else None

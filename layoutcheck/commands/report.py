@@ -11,8 +11,11 @@ show the bug), 2 for an unknown finding, a finding without a ``repro`` case or b
 
 from pathlib import Path
 
+import layoutcheck.reports.reproducers as R
 from layoutcheck.commands.common import check_output_path, read_json, write_output
 from layoutcheck.errors import LayoutError
+from layoutcheck.findings import load
+from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
 
 HELP = "write an upstream-ready report with a standalone reproducer for a finding or a fuzz failure"
 
@@ -29,16 +32,13 @@ def add_arguments(parser):
     parser.add_argument("--write", metavar="DIR", help="save the reproducer file(s) in DIR")
     parser.add_argument("--run", action="store_true",
                         help="build and run the reproducer(s) here and report their exit status")
-    from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument
     add_cute_include_argument(parser)
 
 
 def _meta_and_cases(args):
-    import layoutcheck.reports.reproducers as R
     if args.finding and args.from_report:
         raise LayoutError("give a finding id or --from-report, not both")
     if args.finding:
-        from layoutcheck.findings import load
         f = next((x for x in load() if x["id"] == args.finding), None)
         if f is None:
             raise LayoutError(f"no finding {args.finding!r} in the register")
@@ -56,8 +56,6 @@ def _meta_and_cases(args):
 
 
 def run(args):
-    import layoutcheck.reports.reproducers as R
-    from layoutcheck.oracles.cpp.toolchain import apply_cute_include
     apply_cute_include(args)
     check_output_path(args.output, "--output")
     meta, cases = _meta_and_cases(args)

@@ -9,8 +9,17 @@ every mode rule against the spec's literal, enumerating predicates.
 """
 
 import json
+import sys
 
+import numpy as np
+import z3
+
+from layoutcheck import impl
+from layoutcheck import spec as S
+from layoutcheck.commands.common import check_output_path, count, write_output
 from layoutcheck.errors import LayoutError
+from layoutcheck.layout import leaves
+from layoutcheck.reports.pictures import picture_for_show
 
 HELP = "show a layout's rank, depth, size, cosize, modes, properties and offsets"
 
@@ -47,7 +56,6 @@ def _jsonable(t):
 def grid_rows(L):
     """Rows of offsets for a rank-2 layout, like CuTe's ``print_layout``: row m, column n
     holds L(m, n); a nested mode is indexed by its own colexicographic index."""
-    from layoutcheck import spec as S
     return [[L((m, n)) for n in range(S.size(L, 1))] for m in range(S.size(L, 0))]
 
 
@@ -69,7 +77,6 @@ def format_grid(rows):
 
 def _live_modes(L):
     """The flat modes that move: size > 1 (size-1 modes contribute nothing)."""
-    from layoutcheck.layout import leaves
     return [(int(s), int(d)) for s, d in zip(leaves(L.shape), leaves(L.stride)) if int(s) > 1]
 
 
@@ -109,16 +116,13 @@ def is_injective_by_modes(L, limit):
     if size > cosize:
         return False
     if size <= limit:
-        import numpy as np
 
-        from layoutcheck import impl
         v = impl.values(L)
         return bool(np.unique(v).size == v.size)
     return _injective_z3(ms)
 
 
 def _injective_z3(ms):
-    import z3
     ys = [z3.Int(f"y{i}") for i in range(len(ms))]
     solver = z3.Solver()
     solver.set("timeout", Z3_TIMEOUT_MS)
@@ -133,7 +137,6 @@ def _injective_z3(ms):
 def mode_properties(L, limit=1024):
     """The properties ``show`` reports, decided from the modes (never enumerating more than
     ``limit`` points): name -> True / False / None (undecided), then ``coalesced_form``."""
-    from layoutcheck import impl
     out = {"sorted": impl.is_sorted(L), "column_major": impl.is_column_major(L),
            "row_major": impl.is_row_major(L), "non_degenerate": impl.is_non_degenerate(L),
            "injective": is_injective_by_modes(L, limit), "compact": impl.is_compact(L),
@@ -154,8 +157,6 @@ def mode_properties(L, limit=1024):
 
 def describe(text, limit):
     """The shown facts as a dict (the JSON object)."""
-    from layoutcheck import spec as S
-    from layoutcheck.commands.common import count
     limit = count(0, MAX_LIMIT)(limit, "--limit")
     L = S.parse(text)
     n = int(S.size(L))
@@ -181,9 +182,7 @@ def describe(text, limit):
 def _picture(args):
     """--svg (with --tv / --tile / --banks): write the picture; False when the layout is not a
     plain layout (a swizzled one): then nothing else is shown."""
-    import sys
 
-    from layoutcheck.commands.common import check_output_path, write_output
     if args.svg is None:
         if args.tv or args.tile is not None or args.banks is not None:
             raise LayoutError("--tv, --tile and --banks shape the picture: give --svg FILE too")
@@ -191,7 +190,6 @@ def _picture(args):
     if args.tv and args.banks is not None:
         raise LayoutError("--tv and --banks are different pictures: give one")
     check_output_path(args.svg, "--svg")
-    from layoutcheck.reports.pictures import picture_for_show
     banks = None if args.banks is None else count(1, 16)(args.banks, "--banks")
     svg, plain = picture_for_show(args.layout, tv=args.tv, tile=args.tile, banks=banks)
     write_output(args.svg, svg, "--svg")
@@ -202,7 +200,6 @@ def _picture(args):
 
 
 def run(args):
-    from layoutcheck.commands.common import count
     args.limit = count(0, MAX_LIMIT)(args.limit, "--limit")
     if not _picture(args):
         return 0

@@ -20,6 +20,9 @@ Element ids and classes that tests and users may rely on: ``#summary``, ``#check
 import html
 import io
 
+from layoutcheck.findings import load
+from layoutcheck.reports.pictures import failure_svg
+
 __all__ = ["render", "verdict", "throughput_svg"]
 
 STYLE = """
@@ -58,7 +61,6 @@ def verdict(row):
 
 def _findings():
     try:
-        from layoutcheck.findings import load
         return {f["id"]: f for f in load()}
     except Exception:  # noqa: BLE001 - the page is still useful without the register
         return {}
@@ -126,7 +128,6 @@ def _finding_line(fid, findings):
 
 
 def _failures(report):
-    from layoutcheck.reports.pictures import failure_svg
     findings, out = _findings(), []
     rows = [r for r in report.get("results") or [] if r["status"] in ("fail", "error")
             and r.get("counterexample")]

@@ -19,10 +19,21 @@ Every picture is one well-formed SVG document (no script, no external reference)
 class ``cell diff``.  At most ``MAX_CELLS`` cells per grid (LayoutError beyond).
 """
 
+import sys
+import textwrap
 from xml.sax.saxutils import escape, quoteattr
 
+from layoutcheck import impl
+from layoutcheck.composed import ComposedLayoutBase, parse_smem
 from layoutcheck.errors import LayoutError
+from layoutcheck.files import check_output_path, write_output
+from layoutcheck.findings import load
 from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.oracles import Outcome, get_oracle
+from layoutcheck.oracles.protocol import format_value
+from layoutcheck.reports.reproducers import Case, claims, reference
+from layoutcheck.spec.banks import BANKS, ELEMENT_BYTES, bank_of
+from layoutcheck.spec.swizzle import composed_values
 
 __all__ = ["grid_of", "layout_svg", "tv_svg", "banks_svg", "compare_svg", "failure_svg",
            "finding_svg", "picture_for_show", "parse_tile_shape", "default_tile", "MAX_CELLS"]
@@ -57,14 +68,11 @@ def _rows_of(L):
 
 def _values(x):
     """Every offset of a layout or a composed layout, index order."""
-    from layoutcheck.composed import ComposedLayoutBase
     if isinstance(x, ComposedLayoutBase):
         n = _size(x.inner.shape)
         _limit(n)
-        from layoutcheck.spec.swizzle import composed_values
         return [int(v) for v in composed_values(x)]
     _limit(_size(x.shape))
-    from layoutcheck import impl
     return [int(v) for v in impl.values(impl.Layout(x.shape, x.stride))]
 
 
@@ -234,8 +242,6 @@ def tv_svg(TV, tile=None, title=None):
 
 def banks_svg(smem, element_bytes, title=None):
     """Each cell of a shared-memory layout with its bank (``spec.banks.bank_of``)."""
-    from layoutcheck.composed import ComposedLayoutBase
-    from layoutcheck.spec.banks import BANKS, ELEMENT_BYTES, bank_of
     if element_bytes not in ELEMENT_BYTES:
         raise LayoutError(f"--banks {element_bytes}: the element width in bytes must be one of "
                           f"{', '.join(map(str, ELEMENT_BYTES))}")
@@ -273,7 +279,6 @@ def compare_svg(expected, actual, rows, titles=("expected", "actual"), caption=N
                           lambda m, k, v: _hue_colour(v), marks=marks)
         x += w + 28
         tallest = max(tallest, h)
-    import textwrap
     lines = [f"{len(diff)} of {n} cells differ (marked in red)" if diff else "no cell differs"]
     for c in caption if isinstance(caption, list) else ([caption] if caption else []):
         lines += textwrap.wrap(c, 100) or [""]
@@ -286,7 +291,6 @@ def compare_svg(expected, actual, rows, titles=("expected", "actual"), caption=N
 
 def picture_for_show(text, tv=False, tile=None, banks=None):
     """``layoutcheck show TEXT --svg``: (svg, whether TEXT is a plain layout)."""
-    from layoutcheck.composed import parse_smem
     if banks is not None:
         if not (isinstance(banks, int) and 1 <= banks <= 16):
             raise LayoutError(f"--banks must be an integer in [1, 16], got {banks!r}")
@@ -313,8 +317,6 @@ def _truth(op, inputs, oracle):
     """What a correct answer computes where the spec refuses (composition: i -> A(B(i)); a
     divide's tile), from ``layoutcheck.reports.reproducers``; None when there is no such claim."""
     try:
-        from layoutcheck.oracles import Outcome
-        from layoutcheck.reports.reproducers import Case, claims
         case = Case(oracle, op, tuple(inputs))
         for c in claims(case, Outcome.raised("refused")):
             if c["kind"] == "values":
@@ -327,7 +329,6 @@ def _truth(op, inputs, oracle):
 def _caption(key, text, limit=300):
     """``key: text`` for a caption (wrapped by compare_svg), shortened at a word boundary
     (a plain [:160] cut a message mid-word: "[condition is_composa")."""
-    import textwrap
     return textwrap.shorten(f"{key}: {text}", limit, placeholder=" ...")
 
 
@@ -373,14 +374,10 @@ def failure_svg(row):
 def finding_svg(finding_id, answer=None):
     """The picture of a finding's first repro case: the oracle's answer (``answer``: its
     text; default: run the oracle here) against the spec."""
-    from layoutcheck.findings import load
-    from layoutcheck.oracles import get_oracle
-    from layoutcheck.oracles.protocol import format_value
     f = next((x for x in load() if x["id"] == finding_id), None)
     if f is None or not f.get("repro"):
         raise LayoutError(f"{finding_id}: no such finding with a repro case in the register")
     rep = f["repro"][0] if isinstance(f["repro"], list) else f["repro"]
-    from layoutcheck.reports.reproducers import Case, reference
     case = Case(rep["oracle"], rep["op"], tuple(rep["args"]))
     if answer is None:
         out = get_oracle(case.oracle).run(case.op, *case.args)
@@ -401,13 +398,11 @@ def finding_svg(finding_id, answer=None):
 def _main(argv):
     """``python -m layoutcheck.reports.pictures F-NNN OUT.svg``: a finding's picture, the oracle run
     here (how docs/F-030.svg is made)."""
-    import sys
     if len(argv) != 2:
         print("usage: python -m layoutcheck.reports.pictures F-NNN OUT.svg", file=sys.stderr)
         return 2
     try:
         svg = finding_svg(argv[0])
-        from layoutcheck.files import check_output_path, write_output
         check_output_path(argv[1], "OUT.svg")
         write_output(argv[1], svg, "OUT.svg")
     except LayoutError as e:

@@ -9,6 +9,7 @@ Nothing here depends on layoutcheck at run time.  Written for layoutcheck; the C
 only CuTe's public API (``make_layout``, the op, ``size``, ``L(i)``).
 """
 
+from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 
@@ -97,7 +98,6 @@ def _cpp_int(v, literal=False):
 
 
 def _cpp(x, maker="make_tuple", literal=False):
-    from layoutcheck.composed import ComposedLayoutBase, Swizzle
     if isinstance(x, Swizzle):
         return "Swizzle<{},{},{}>{{}}".format(*x.params)
     if isinstance(x, ComposedLayoutBase):
@@ -220,7 +220,6 @@ def _cpp_claim(k, c):
 # --- Python ---------------------------------------------------------------------------------
 
 def _py(x, dsl=False):
-    from layoutcheck.composed import ComposedLayoutBase, Swizzle
     if isinstance(x, Swizzle):
         return ("cute.make_swizzle({}, {}, {})" if dsl else "Swizzle({}, {}, {})").format(*x.params)
     if isinstance(x, ComposedLayoutBase):

@@ -22,6 +22,8 @@ A *case* is (oracle, op, args): a finding's ``repro`` field in ``layoutcheck/fin
 """
 
 import hashlib
+import importlib
+import importlib.metadata as md
 import json
 import os
 import subprocess
@@ -31,8 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import layoutcheck.reports.repro_code as repro_code
+from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.oracles import OPS, REQUIRED, get_oracle, parse_args
+from layoutcheck.oracles.compare import answer_values
+from layoutcheck.oracles.cpp.toolchain import Toolchain
+from layoutcheck.oracles.nvlabs.oracle import locate
+from layoutcheck.oracles.protocol import ANSWERS, format_arg
 
 __all__ = ["Case", "cases_of_finding", "case_from_report", "study", "render", "build_and_run",
            "run_reproducer", "reproducer",
@@ -53,12 +61,10 @@ class Case:
 
     @property
     def args(self):
-        from layoutcheck.oracles import parse_args
         return parse_args(self.op, list(self.texts))
 
     @property
     def kinds(self):
-        from layoutcheck.oracles import OPS
         return OPS[self.op][:len(self.texts)]
 
     def text(self):
@@ -82,7 +88,6 @@ def case_from_report(report, check, oracle=None):
         raise LayoutError(f"the report has no counterexample for check {check!r}"
                           + (f" on {oracle}" if oracle else ""))
     r = rows[0]
-    from layoutcheck.oracles import OPS
     op, args = r["op"], [str(a) for a in r["counterexample"]]
     lo = sum(1 for k in OPS.get(op, ()) if not k.endswith("?"))
     if op not in OPS or not lo <= len(args) <= len(OPS[op]):
@@ -94,12 +99,10 @@ def case_from_report(report, check, oracle=None):
 # --- what the spec says -------------------------------------------------------------------
 
 def _spec_layout(L):
-    from layoutcheck import spec
     return spec.Layout(L.shape, L.stride)
 
 
 def _table(L):
-    from layoutcheck import spec
     return [int(x) for x in spec.values(_spec_layout(L))]
 
 
@@ -122,7 +125,6 @@ def _size(L):
 
 
 def reference(case):
-    from layoutcheck.oracles import get_oracle
     spec = get_oracle("spec", sense=None if case.oracle in ("spec", "impl") else "cute")
     return spec.run(case.op, *case.args)
 
@@ -136,13 +138,9 @@ def claims(case, expected):
 
 
 def _answer_claims(op, args, E):
-    from layoutcheck.oracles import REQUIRED
-    from layoutcheck.oracles.protocol import ANSWERS
     if ANSWERS.get(op) == "composed_offset":  # issue 16: a slice is judged by S(i) + offset
-        from layoutcheck.oracles.vocab_compare import answer_values
         return [dict(kind="offset_values", table=[int(v) + int(E[1]) for v in answer_values(E[0])],
                      why="C at the slice's points, by the spec")]
-    from layoutcheck.oracles.protocol import format_arg
     if op == "right_inverse":
         return [dict(kind="right_inverse", L=_table(args[0])),
                 dict(kind="size", value=_size(E), why="size of the spec's right inverse")]
@@ -180,7 +178,6 @@ def _property_claims(op, args):
     if op in PRODUCTS + ("blocked_product", "raked_product") and isinstance(B, LayoutBase):
         out = [dict(kind="size", value=_size(A) * _size(B), why="size(A) size(B)")]
         if op in PRODUCTS:
-            from layoutcheck import spec
             cos = max(_table(B)) + 1
             comp = spec.complement(_spec_layout(A), _size(A) * cos, sense="cute")
             pairs = [(_size(A) * j, _extended(LayoutBase(comp.shape, comp.stride), b))
@@ -189,7 +186,6 @@ def _property_claims(op, args):
                     dict(kind="points", pairs=pairs, why=f"the second mode comp(B(j)), comp = {comp}")]
         return out
     if op == "layout_swizzle_composition":  # issue 16: composition(L, Sw)(x) = L(Sw(x))
-        from layoutcheck import spec
         truth = [_extended(A, spec.swizzle_apply(B, x)) for x in range(_size(A))]
         return [dict(kind="size", value=_size(A), why="size(L)"),
                 dict(kind="values", table=truth, why="L(Sw(i))")]
@@ -200,7 +196,6 @@ def _property_claims(op, args):
     if op == "right_inverse":
         return [dict(kind="right_inverse", L=_table(A))]
     if op == "composed_right_inverse":  # issue 16: C(R(i)) == i, with C's values by the spec
-        from layoutcheck import spec
         return [dict(kind="right_inverse", L=[int(v) for v in spec.composed_values(A)])]
     raise LayoutError(f"no reproducer check for {op} outside its precondition (the spec refuses "
                       "it and layoutcheck knows no defining property to test instead)")
@@ -211,7 +206,6 @@ def _property_claims(op, args):
 def study(case, cute_include=None):
     """{case, expected, actual, claims, evidence, implementation}: everything a report
     shows.  ``actual`` runs the oracle here (None when it is unavailable, with why)."""
-    from layoutcheck.oracles import get_oracle
     expected = reference(case)
     cl = claims(case, expected)
     options = {"include_dir": cute_include} if case.oracle == "cute-cpp" and cute_include else {}
@@ -229,8 +223,6 @@ def _where(oracle):
     the version of the wheel it comes from."""
     name = oracle.split(":", 1)[1].split("@")[0] if oracle.startswith("module:") else oracle
     try:
-        import importlib
-        import importlib.metadata as md
         mod = importlib.import_module(name)
         version = f"nvidia-cutlass {md.version('nvidia-cutlass')}, " if name == "pycute" else ""
         return f"{name} ({version}{getattr(mod, '__file__', '?')})"
@@ -290,7 +282,6 @@ def reproducer(case, cl, title, versions, expect_answer=True):
 def _outcome_text(o):
     if o is None:
         return "not run here"
-    from layoutcheck.oracles.protocol import format_arg
     if o.kind == "ok":
         v = o.value
         return "[" + " ".join(map(str, v)) + "]" if isinstance(v, tuple) and all(
@@ -380,7 +371,6 @@ def run_reproducer(case, name, text, cute_include=None, timeout=300):
     """``build_and_run`` with what the case's oracle needs (NVlabs PyCuTe's folder)."""
     extra = ()
     if case.oracle == "nvlabs" or case.oracle.startswith("nvlabs:"):
-        from layoutcheck.oracles.nvlabs.oracle import locate
         pkg, how = locate(case.oracle.split(":", 1)[1] if ":" in case.oracle else None)
         if pkg is None:
             raise LayoutError(f"cannot run the reproducer: {how}")
@@ -405,7 +395,6 @@ def build_and_run(name, text, cute_include=None, python=None, extra_args=(), tim
             proc = subprocess.run([python or sys.executable, str(path), *extra_args], capture_output=True,
                                   text=True, timeout=timeout)
             return proc.returncode, proc.stdout + proc.stderr
-    from layoutcheck.oracles.cpp.toolchain import Toolchain
     tc = Toolchain(cute_include)
     why = tc.unavailable_reason()
     if why:

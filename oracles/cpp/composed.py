@@ -6,7 +6,7 @@ include (``cute/swizzle_layout.hpp``, ``cute/tensor.hpp``) and answers it does n
 (``Swizzle``, ``ComposedLayout``, decayed layouts with negative strides, tensor offsets), so
 they run in programs of their own: one translation unit per batch on a precompiled prelude
 (``composed_prelude.hpp``), with the same toolchain (compiler, flags, header tree) as the
-rest of cute-cpp, cached by source hash under the toolchain's folder (``vocab/``).
+rest of cute-cpp, cached by source hash under the toolchain's folder (``composed/``).
 ``CuteCppOracle._run_many`` hands these ops to ``run_cases``.
 
 Integers follow the input: a static ``_4`` is ``Int<4>{}``, a dynamic ``4`` an ``int``.  A case
@@ -21,17 +21,20 @@ import os
 import re
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from layoutcheck.oracles.protocol import ANSWERS, Outcome
+from layoutcheck.oracles.cpp.driver import _blame, rejection_text
+from layoutcheck.oracles.cpp.toolchain import compiler_env
+from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome
 
-from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_vocab
+from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_value
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 from layoutcheck.notation import parse_tuple
 
-__all__ = ["VOCAB_OPS", "handles", "run_cases", "case_program"]
+__all__ = ["COMPOSED_OPS", "handles", "run_cases", "case_program"]
 
 PRELUDE = Path(__file__).resolve().parent / "composed_prelude.hpp"
 INT_LIMIT = 2 ** 31
@@ -47,7 +50,7 @@ HEAVY_BATCH = 8
 _TILED_COPY = "cute::make_tiled_copy(cute::Copy_Atom<cute::UniversalCopy<int>, int>{{}}, {1}, {2})"
 
 # op -> (form, C++ expression over {0}, {1}, ...; literal argument positions)
-VOCAB_OPS = {
+COMPOSED_OPS = {
     "swizzle_apply": ("answer", "{0}({1})", ()),
     "swizzle_values": ("swizzle_values", "{0}", ()),
     "composed_values": ("values", "{0}", ()),
@@ -77,7 +80,7 @@ _NONE = {"bank_conflicts": "CuTe C++ has no bank-conflict count (gpu_checks meas
 
 
 def handles(op):
-    return op in VOCAB_OPS or op in _NONE
+    return op in COMPOSED_OPS or op in _NONE
 
 
 class _Unsupported(Exception):
@@ -126,7 +129,7 @@ def _arg(x, kind, literal=False):
 
 
 def _body(k, op, args, kinds):
-    form, expr, literal = VOCAB_OPS[op]
+    form, expr, literal = COMPOSED_OPS[op]
     texts = [_arg(a, kd.rstrip("?"), i in literal) for i, (a, kd) in enumerate(zip(args, kinds))]
     call = expr.format(*texts)
     if form == "answer":
@@ -142,7 +145,7 @@ def _body(k, op, args, kinds):
 
 def case_program(cases, kinds_of):
     """(source, {line: case index}) of one translation unit running ``cases``."""
-    lines = ['#include "lc_vocab.hpp"', ""]
+    lines = ['#include "lc_composed.hpp"', ""]
     owner = {}
     for k, (op, args) in enumerate(cases):
         body = _body(k, op, args, kinds_of(op))
@@ -163,24 +166,23 @@ def case_program(cases, kinds_of):
 
 def _folder(toolchain):
     key = hashlib.sha256((toolchain.key + PRELUDE.read_text()).encode()).hexdigest()[:16]
-    path = toolchain.folder / "vocab" / key
+    path = toolchain.folder / "composed" / key
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
 def _env():
-    from layoutcheck.oracles.cpp.toolchain import compiler_env
     return compiler_env()
 
 
 def _pch(toolchain, folder, timeout):
-    header, gch = folder / "lc_vocab.hpp", folder / "lc_vocab.hpp.gch"
+    header, gch = folder / "lc_composed.hpp", folder / "lc_composed.hpp.gch"
     if gch.is_file() and header.is_file():
         return
     if not header.is_file():
         _write(header, PRELUDE.read_text())
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        out = Path(tmp) / "lc_vocab.hpp.gch"
+        out = Path(tmp) / "lc_composed.hpp.gch"
         cmd = [toolchain.cxx, *toolchain.flags(), f"-I{folder}", "-x", "c++-header", str(header),
                "-o", str(out)]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env())
@@ -202,14 +204,12 @@ def _message(err):
     """The rejection as the rest of cute-cpp words it (cpp_driver.rejection_text:
     "compile-time rejection: <the static_assert or first error>"), so the register's
     symptoms read one format."""
-    from layoutcheck.oracles.cpp.driver import rejection_text
     return rejection_text(err)
 
 
 def _own_errors(err, owner):
     """{case index: the error lines of its own instantiation chains} (cpp_driver._blame: the
     errors after ``case.cpp:LINE: required from here`` belong to the case at LINE)."""
-    from layoutcheck.oracles.cpp.driver import _blame
     return _blame(err, "case.cpp", {k: (line, line) for line, k in owner.items()})
 
 
@@ -277,7 +277,7 @@ def _parse(op, tag, text):
         return tuple(int(x) for x in text.split())
     if kind in ("composed_offset", "layout_offset"):
         layout, _, off = text.rpartition("|")
-        value = parse_vocab(layout.strip())
+        value = parse_value(layout.strip())
         if kind == "layout_offset" and not isinstance(value, LayoutBase):
             raise LayoutError(f"expected a layout, got {layout!r}")
         return value, parse_tuple(off.strip())
@@ -286,14 +286,13 @@ def _parse(op, tag, text):
         if isinstance(v, tuple):
             raise LayoutError(f"expected an integer, got {text!r}")
         return v
-    return parse_vocab(text.strip())
+    return parse_value(text.strip())
 
 
 def run_cases(toolchain, cases, timeout=300, jobs=1):
     """One Outcome per (op, args) of issue 16's C++ ops, in translation units of at most
     ``TU_CASES`` cases, ``jobs`` compiled at a time (a batch is cut into at least ``jobs``
     units: a unit compiles on one core)."""
-    from layoutcheck.oracles.protocol import OPS
     results = [None] * len(cases)
     todo = []
     for i, (op, args) in enumerate(cases):
@@ -316,7 +315,6 @@ def run_cases(toolchain, cases, timeout=300, jobs=1):
         for chunk in chunks:
             _run_chunk(toolchain, folder, cases, chunk, results, timeout)
         return results
-    from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=jobs) as pool:  # each chunk fills its own results
         for f in [pool.submit(_run_chunk, toolchain, folder, cases, c, results, timeout)
                   for c in chunks]:
@@ -325,7 +323,6 @@ def run_cases(toolchain, cases, timeout=300, jobs=1):
 
 
 def _run_chunk(toolchain, folder, cases, chunk, results, timeout):
-    from layoutcheck.oracles.protocol import OPS
     live = list(chunk)
     for _attempt in range(len(chunk) + 1):
         if not live:

@@ -31,19 +31,12 @@ precompiled header.  The fuzz campaign sends this oracle its batches through ``c
 import threading
 import time
 
-from layoutcheck.oracles.cpp.codegen import (
-    Unsupported,
-    kernel,
-    parse_answer,
-    parse_static_type,
-)
-from layoutcheck.oracles.cpp.driver import HANG, Library, rejection_text
-from layoutcheck.oracles.cpp.toolchain import (
-    Toolchain,
-    cutlass_version,
-    default_include_dir,
-    find_cuda,
-)
+from layoutcheck.oracles.cpp.cases import campaign_mix, retype, staticness
+from layoutcheck.oracles.cpp.codegen import Unsupported, kernel, parse_answer, parse_static_type
+from layoutcheck.oracles.cpp.composed import HEAVY, HEAVY_BATCH, run_cases
+from layoutcheck.oracles.cpp.composed import handles as composed_handles
+from layoutcheck.oracles.cpp.driver import HANG, TU_SIZE, Library, rejection_text
+from layoutcheck.oracles.cpp.toolchain import Toolchain, cutlass_version, default_include_dir, find_cuda
 from layoutcheck.oracles.protocol import INVALID_ANSWER, Oracle, Outcome, format_arg
 from layoutcheck.oracles.protocol import OPS as PROTOCOL_OPS
 
@@ -150,7 +143,6 @@ class CuteCppOracle(Oracle):
     def case_mix(self, op, cases, seed):
         """The fuzz campaign's batches for this oracle: drawn cases with mixed staticness
         mostly made all-static or all-dynamic (``oracles/cpp/cases.py``, issue 14)."""
-        from layoutcheck.oracles.cpp.cases import campaign_mix
         return campaign_mix(op, cases, seed)
 
     def prepare(self, cases, until=None):
@@ -161,7 +153,6 @@ class CuteCppOracle(Oracle):
         (one unit per job) starts after it.  Returns the number of kernels asked for."""
         t0 = time.perf_counter()
         kernels = _kernels_of(cases)
-        from layoutcheck.oracles.cpp.driver import TU_SIZE
         keys, jobs, i = list(kernels), self.library.jobs, 0
         while i < len(keys):
             step = len(keys)
@@ -186,7 +177,6 @@ class CuteCppOracle(Oracle):
         library), else None.  The fuzz campaign's *reuse batches* (fuzz/campaign/pairs.py) run those
         at driver speed, with no compile: each is a new input to CuTe's compiled code (same
         types, new values), judged like any other case."""
-        from layoutcheck.oracles.cpp.cases import retype, staticness
         picked = []
         for args in cases:
             dyn = retype(tuple(args), False)
@@ -208,15 +198,13 @@ class CuteCppOracle(Oracle):
         """Cases per fuzz batch for ``op``: the heavy TiledCopy and partition programs
         (cpp_vocab.HEAVY)
         come in small batches; None: the campaign's default."""
-        from layoutcheck.oracles.cpp.composed import HEAVY, HEAVY_BATCH
         return HEAVY_BATCH if op in HEAVY else None
 
     # --- the batch ------------------------------------------------------------------------
 
     def _run_many(self, cases):
-        from layoutcheck.oracles.cpp.composed import handles as vocab_handles
-        if any(vocab_handles(op) for op, _ in cases):  # issue 16: oracles/cpp/composed.py
-            return self._run_vocab(cases)
+        if any(composed_handles(op) for op, _ in cases):  # issue 16: oracles/cpp/composed.py
+            return self._run_composed(cases)
         t0 = time.perf_counter()
         results = [None] * len(cases)
         plan = {}  # case index -> (key, runtime values)
@@ -253,12 +241,10 @@ class CuteCppOracle(Oracle):
         self._spent(t0)
         return results
 
-    def _run_vocab(self, cases):
+    def _run_composed(self, cases):
         """Issue 16's swizzle / composed-layout / tensor ops in their own programs
         (oracles/cpp/composed.py); the rest as usual."""
-        from layoutcheck.oracles.cpp.composed import handles as vocab_handles
-        from layoutcheck.oracles.cpp.composed import run_cases
-        mine = [i for i, (op, _) in enumerate(cases) if vocab_handles(op)]
+        mine = [i for i, (op, _) in enumerate(cases) if composed_handles(op)]
         rest = [i for i in range(len(cases)) if i not in set(mine)]
         results = [None] * len(cases)
         t0 = time.perf_counter()
@@ -294,10 +280,9 @@ def _kernels_of(cases):
     """{key: Kernel} of the kernels ``cases`` (``[(op, args)]``) need; the issue-16 ops (their
     own programs, oracles/cpp/composed.py) and cases with no kernel (answered unsupported when
     they run) have none."""
-    from layoutcheck.oracles.cpp.composed import handles as vocab_handles
     kernels = {}
     for op, args in cases:
-        if vocab_handles(op):
+        if composed_handles(op):
             continue
         try:
             k, _ = kernel(op, args, PROTOCOL_OPS[op])

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from functools import cached_property
 from pathlib import Path
 
@@ -164,7 +165,6 @@ class Toolchain:
             return 0.0
         if not header.is_file():
             _atomic_write(header, PRELUDE.read_text())
-        import time
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory(dir=self.folder) as tmp:
             out = Path(tmp) / "lc_prelude.hpp.gch"

@@ -17,19 +17,13 @@ strides, bank conflicts, inner/outer_partition, zip) are unsupported.
 
 import re
 
-from layoutcheck.composed import (
-    ComposedLayoutBase,
-    F2Layout,
-    SignedLayout,
-    Swizzle,
-    parse_vocab,
-)
+from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout, Swizzle, parse_value
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 from layoutcheck.notation import parse_tuple
 
-__all__ = ["VOCAB_DSL", "UNSUPPORTED_DSL", "to_dsl", "dsl_answer", "dsl_case"]
+__all__ = ["DSL_CALLS", "UNSUPPORTED_DSL", "to_dsl", "dsl_answer", "dsl_case"]
 
 
 def to_dsl(cute, x, convert):
@@ -80,7 +74,7 @@ def _local_partition(cute, t, thr, i):
     return cute.local_partition(t, thr, cutlass.Int32(i))
 
 
-VOCAB_DSL = {
+DSL_CALLS = {
     "swizzle_apply": {2: lambda cute, sw, x: str(_through(cute, sw, x + 1)(x))},
     "swizzle_values": {2: lambda cute, sw, n: _vals(cute, _through(cute, sw, n))},
     "composed_values": {1: _vals},
@@ -159,7 +153,7 @@ def _text(t):
 def _composed(t):
     # the DSL 4.8.1 prints a negative shift without its '>' ("S<1,1,-5 o 0 o ..."): read both
     t = re.sub(r"^S<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)(?:\s*>)?", r"Sw<\1,\2,\3>", t.strip())
-    return _static(parse_vocab(_text(t)))
+    return _static(parse_value(_text(t)))
 
 
 def dsl_answer(op, kind, text):

@@ -18,12 +18,7 @@ outside CuTe's 32-bit ``int`` are "unsupported", as for cute-cpp.
 
 import importlib
 
-from layoutcheck.oracles.dsl.calls import (
-    UNSUPPORTED_DSL,
-    VOCAB_DSL,
-    dsl_answer,
-    dsl_case,
-)
+from layoutcheck.oracles.dsl.calls import DSL_CALLS, UNSUPPORTED_DSL, dsl_answer, dsl_case, to_dsl
 from layoutcheck.oracles.isolation import IsolatedOracle
 from layoutcheck.oracles.protocol import ANSWERS, Oracle, Outcome, static_everywhere
 
@@ -85,7 +80,6 @@ class _InProcessDsl(Oracle):
 
     def _to(self, x):
         cute = self._cute
-        from layoutcheck.oracles.dsl.calls import to_dsl
         v = to_dsl(cute, x, self._to)
         if v is not None:
             return v
@@ -109,11 +103,11 @@ class _InProcessDsl(Oracle):
         elif op == "complement" and len(args) == 1:
             return Outcome.unsupported("the DSL's complement(L, cotarget) has no default cotarget "
                                        "(CuTe C++ uses cosize(L)); give N explicitly")
-        elif op in VOCAB_DSL or op in UNSUPPORTED_DSL:  # issue 16 (oracles/dsl/calls.py)
+        elif op in DSL_CALLS or op in UNSUPPORTED_DSL:  # issue 16 (oracles/dsl/calls.py)
             args, why = dsl_case(op, args)
             if why:
                 return Outcome.unsupported(why)
-            fn = VOCAB_DSL.get(op, {}).get(len(args))
+            fn = DSL_CALLS.get(op, {}).get(len(args))
             if fn is None:
                 return Outcome.unsupported(UNSUPPORTED_DSL.get(
                     op, f"cutlass.cute has no {op} of {len(args)} argument(s)"))
@@ -150,7 +144,7 @@ class _InProcessDsl(Oracle):
                 if isinstance(value, tuple):
                     raise LayoutError(f"expected an integer, got {text!r}")
                 return Outcome.ok(static_everywhere(value))
-            if op in VOCAB_DSL:
+            if op in DSL_CALLS:
                 return Outcome.ok(dsl_answer(op, ANSWERS[op], text))
             if op in _API:
                 return Outcome.ok(_api_answer(op, text))

@@ -9,7 +9,9 @@ come back dynamic.
 
 import importlib
 
+from layoutcheck.oracles.isolation import IsolatedOracle
 from layoutcheck.oracles.protocol import Oracle, describe_exception
+from layoutcheck.oracles.pyapi import PyApi
 
 __all__ = ["ModuleOracle", "isolated_module"]
 
@@ -19,7 +21,6 @@ def isolated_module(module_name, name=None, **options):
     worker process (``oracles/isolation.py``), so that the module's exits, crashes, hangs
     and memory use stay out of the harness.  ``ModuleOracle`` itself is the in-process
     adapter the worker runs; options: ``timeout``, ``start_timeout``, ``memory_mb``."""
-    from layoutcheck.oracles.isolation import IsolatedOracle
     name = name or f"module:{module_name}"
     return IsolatedOracle(name, ("layoutcheck.oracles.module.oracle", "ModuleOracle",
                                  (module_name, name)), **options)
@@ -52,7 +53,6 @@ class ModuleOracle(Oracle):
         """One case through the op table of ``oracles/pyapi.py`` (pycute's API; a subclass
         or a caller may set ``self.api_overrides`` / ``self.api_underscore``)."""
         if getattr(self, "_api", None) is None or self._api.mod is not self._mod:
-            from layoutcheck.oracles.pyapi import PyApi
             self._api = PyApi(self._mod, name=self.module_name,
                               overrides=getattr(self, "api_overrides", None),
                               underscore=getattr(self, "api_underscore", None))

@@ -14,6 +14,7 @@ wrong leaf in PyCuTe is not reproduced by it.
 
 from layoutcheck.oracles.postconditions import evaluate
 
+from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves, size
 
@@ -25,7 +26,6 @@ __all__ = ["nv_model", "nv_coalesce_z", "nv_complement", "nv_walk_fails", "nv_wa
 
 
 def spec_module():
-    from layoutcheck import spec
     return spec
 
 

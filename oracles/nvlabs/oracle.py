@@ -27,7 +27,9 @@ import os
 import sys
 from pathlib import Path
 
+from layoutcheck.oracles.isolation import IsolatedOracle
 from layoutcheck.oracles.protocol import Oracle, Outcome
+from layoutcheck.oracles.pyapi import Call, PyApi, nvlabs_composed_calls
 
 __all__ = ["nvlabs_oracle", "NvlabsAdapter", "nvlabs_calls", "locate", "load", "alias_for", "provenance",
            "describe_provenance", "ENV_VAR"]
@@ -190,7 +192,6 @@ def nvlabs_calls():
     function PyCuTe lacks (filter, cosize, tiled/flat_divide, zipped/tiled_product,
     shape_div, elem_scale, crd2crd, dice) is found missing by ``PyApi`` itself, so a newer
     checkout that adds one is tested with it."""
-    from layoutcheck.oracles.pyapi import Call
     opt = lambda name: Call((name,), lambda m, *a: getattr(m, name)(*a))  # noqa: E731
     return {
         "rank": opt("rank"),                       # no Layout.__len__; rank(L) as in CuTe
@@ -198,13 +199,12 @@ def nvlabs_calls():
         "compatible": opt("compatible"),
         "slice_": Call(("Layout._offset_and_slice", "rank"), _slice),
         "slice_and_offset": Call(("Layout._offset_and_slice",), _slice_and_offset),
-        **_vocab_calls(),  # issue 16: Swizzle, F2 strides, nullspace, recast, ...
+        **_composed_calls(),  # issue 16: Swizzle, F2 strides, nullspace, recast, ...
     }
 
 
-def _vocab_calls():
-    from layoutcheck.oracles.vocab_pyapi import nvlabs_vocab_calls
-    return nvlabs_vocab_calls()
+def _composed_calls():
+    return nvlabs_composed_calls()
 
 
 # ops whose optional trailing argument PyCuTe's function does not take
@@ -232,7 +232,6 @@ class NvlabsAdapter(Oracle):
         if not callable(getattr(self._mod, "Layout", None)):
             return f"the pycute package at {pkg} has no Layout (not NVlabs PyCuTe?)"
         self.info = provenance(self._mod, pkg, how)
-        from layoutcheck.oracles.pyapi import PyApi
         self._api = PyApi(self._mod, name="PyCuTe", overrides=nvlabs_calls(), underscore=None)
         return None
 
@@ -255,7 +254,6 @@ def nvlabs_oracle(path=None, name=None, **options):
     """The ``nvlabs`` / ``nvlabs:PATH`` oracle as the harness runs it: ``NvlabsAdapter`` in a
     worker process (``oracles/isolation.py``; options: ``timeout``, ``start_timeout``,
     ``memory_mb``).  ``describe()`` names the loaded files and their versions."""
-    from layoutcheck.oracles.isolation import IsolatedOracle
     name = name or ("nvlabs" if path is None else f"nvlabs:{path}")
     return IsolatedOracle(name, ("layoutcheck.oracles.nvlabs.oracle", "NvlabsAdapter", (path, name)),
                           **options)

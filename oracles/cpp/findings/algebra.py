@@ -11,6 +11,7 @@ import layoutcheck.oracles.cpp.model as M
 import layoutcheck.oracles.cpp.model as models_cpp
 import layoutcheck.spec as spec
 from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.postconditions import is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.reference import cute_reference
@@ -113,7 +114,7 @@ def product_fails_cute_stride_divisibility(A=None, B=None, *rest):
         comp = S.complement(A, S.size(A) * S.cosize(B), sense="cute")
     except LayoutError:
         return False
-    return S.cute_composition_check(comp, B) == "Stride Divisibility Condition"
+    return cute_composition_check(comp, B) == "Stride Divisibility Condition"
 
 
 # --- the symptom, and regions that need CuTe's own answer (its model) ----------------------
@@ -257,7 +258,7 @@ def cute_sense_rejected(A, B, model_rejects):
     """A∘B exists in CuTe's sense (the spec), the spec's model of CuTe's checks
     (spec.cute_composition_check) fails, and the implementation (model_rejects) refuses."""
     S = spec
-    if B is None or not isinstance(A, LayoutBase) or S.cute_composition_check(A, B) is None:
+    if B is None or not isinstance(A, LayoutBase) or cute_composition_check(A, B) is None:
         return False
     return S.is_composable(A, B, sense="cute") and model_rejects()
 
@@ -507,7 +508,7 @@ def cute_weak_stride_branch(A, B=None, *rest):
     layout has that function; also when one does, e.g. composition((5,2):(1,10), 4:3))."""
     if B is None or isinstance(B, tuple):
         return False
-    return spec.cute_composition_check(A, B) is None and stride_divisibility_fails(A, B)
+    return cute_composition_check(A, B) is None and stride_divisibility_fails(A, B)
 
 
 @region
@@ -540,7 +541,7 @@ def product_cute_accepts_non_additive(A, B=None, *rest):
 def cute_accepts_not_composable(A, B=None, *rest):
     """F-030: CuTe's checks pass, but no layout has A∘B's function."""
     S = spec
-    return S.cute_composition_check(A, B) is None and not S.is_composable(A, B, sense="cute")
+    return cute_composition_check(A, B) is None and not S.is_composable(A, B, sense="cute")
 
 
 @region

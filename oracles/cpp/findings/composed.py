@@ -13,6 +13,7 @@ negative strides by function, which is all a slice's answer is judged by).
 from types import SimpleNamespace
 
 import layoutcheck.spec as spec
+from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.postconditions import evaluate
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
 from layoutcheck.oracles.predicates import inner_finding as find_known
@@ -96,7 +97,7 @@ def _projection_fails(Cl, coord):
     shape, _anti, only = _zy_layouts(Cl.outer)
     proj = LayoutBase(tuple(C(x) for x in shape), tuple(C(x) for x in only))
     sliced, diced, _dc = _parts(Cl, coord)
-    return any(S.cute_composition_check(proj, L) for L in (sliced, diced) if size(L.shape) > 1)
+    return any(cute_composition_check(proj, L) for L in (sliced, diced) if size(L.shape) > 1)
 
 
 @region
@@ -122,7 +123,7 @@ def _projection_fails_x(Cl, coord):
     shape, _anti, only = _zy_layouts(Cl.outer)
     proj = LayoutBase(tuple(C(x) for x in shape[:-1] + (2,)), tuple(C(x) for x in only))
     sliced, diced, _dc = _parts(Cl, coord)
-    return any(S.cute_composition_check(proj, L) for L in (sliced, diced) if size(L.shape) > 1)
+    return any(cute_composition_check(proj, L) for L in (sliced, diced) if size(L.shape) > 1)
 
 
 def _thread_slice(L, thr, val, index):
@@ -361,7 +362,7 @@ def composed_runtime_offset(Cl=None, *rest):
 
 # --- planted answers (tests/planted_support.py, tests/test_planted.py) -------------------------
 # What CuTe C++ and the DSL answered on each finding's case, as they print it (re-run live by
-# tests/test_vocab_findings.py with LAYOUTCHECK_SLOW=1): (finding, oracle, op, [arguments],
+# tests/test_composed_findings.py with LAYOUTCHECK_SLOW=1): (finding, oracle, op, [arguments],
 # answer, static inputs).  The register must recognise each as exactly its finding, and any
 # other answer in the same region as new.
 PLANTED = [

@@ -12,16 +12,10 @@ from layoutcheck.oracles.cpp.findings.algebra import (
     has_dynamic_integer,
     product_cute_accepts_not_composable,
 )
-from layoutcheck.oracles.cpp.model import answer
-from layoutcheck.spec.algebra import _append_to
+from layoutcheck.oracles.cpp.model import answer, cute_composition_check
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
-from layoutcheck.oracles.regions import (
-    _fn,
-    _recast_model,
-    _same_layout,
-    unchecked_downcast,
-    unchecked_upcast,
-)
+from layoutcheck.oracles.regions import _fn, _recast_model, _same_layout, unchecked_downcast, unchecked_upcast
+from layoutcheck.spec.division import _append_to
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
@@ -132,7 +126,7 @@ def common_composition_rejected(A=None, B=None, *rest):
         return False
     S = spec
     R = S.right_inverse(B)
-    if S.cute_composition_check(A, R) is not None:
+    if cute_composition_check(A, R) is not None:
         return True
     out = answer("composition", A, LayoutBase(R.shape, R.stride), static=True)
     return out is not None and out.kind == "raised"

@@ -12,13 +12,8 @@ from layoutcheck.oracles.cpp.findings.algebra import (
     past_end_as_written,
     rejected_as_written,
 )
-from layoutcheck.oracles.dsl.model import (
-    DSL_ERRORS,
-    _static,
-    _zero_size_complement,
-    answer,
-    matches,
-)
+from layoutcheck.oracles.cpp.model import cute_composition_check
+from layoutcheck.oracles.dsl.model import DSL_ERRORS, _static, _zero_size_complement, answer, matches
 from layoutcheck.oracles.postconditions import is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.regions import (
@@ -148,7 +143,7 @@ def product_cute_rejects_composable(A, B=None, *rest):
     CuTe's stride-divisibility check (F-025 inside the product), so CuTe refuses the product."""
 
     def rejected(comp, b):
-        return spec.is_composable(comp, b, sense="cute") and spec.cute_composition_check(comp, b) is not None
+        return spec.is_composable(comp, b, sense="cute") and cute_composition_check(comp, b) is not None
     return B is not None and _inner_composition(A, B, rejected)
 
 

@@ -1,10 +1,5 @@
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.findings.composed import (
-    _dice_coord,
-    _eval,
-    _inner_known,
-    _zy_layouts,
-)
+from layoutcheck.oracles.cpp.findings.composed import _dice_coord, _eval, _inner_known, _zy_layouts
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
 from layoutcheck.oracles.regions import _fn, _sw
 

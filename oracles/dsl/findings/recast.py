@@ -11,7 +11,7 @@ import layoutcheck.spec as spec
 from layoutcheck.oracles.cpp.findings.recast import _same_as_model_product
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
 from layoutcheck.oracles.regions import _fn
-from layoutcheck.spec.algebra import _append_to
+from layoutcheck.spec.division import _append_to
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError

@@ -10,6 +10,7 @@ sense where the spec has it) and, where a finding is about what the implementati
 
 import layoutcheck.oracles.pycute.model as models
 import layoutcheck.spec as spec
+from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.postconditions import is_left_inverse, is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.protocol import is_invalid_answer
@@ -84,7 +85,7 @@ def pycute_accepts_non_additive(A, B=None, *rest):
         return False
     if not composition_not_composable(A, B) or stride_divisibility_fails(A, B):
         return False
-    if spec.cute_composition_check(A, B) is not None:
+    if cute_composition_check(A, B) is not None:
         return False
     return all(spec.is_composable(A, LayoutBase(s, d), sense="cute")
                for s, d in zip(leaves(B.shape), leaves(B.stride)))

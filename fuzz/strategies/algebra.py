@@ -1,4 +1,4 @@
-"""Public hypothesis strategies for CuTe layouts (``layoutcheck.fuzz.strategies.layouts``).
+"""Public hypothesis strategies for CuTe layouts (``layoutcheck.fuzz.strategies.algebra``).
 
 Every strategy returns values in the neutral form (``layoutcheck.layout.LayoutBase``,
 nested tuples of ``int`` / static ``C``, tilers as in DESIGN.md), so any oracle accepts them.
@@ -13,7 +13,7 @@ nesting, static and dynamic integers mixed, and strides that *just* fail divisib
 Use them in your own tests::
 
     from hypothesis import given
-    import layoutcheck.fuzz.strategies.layouts as lst
+    import layoutcheck.fuzz.strategies.algebra as lst
 
     @given(lst.layouts(max_size=64, injective=True))
     def test_my_coalesce(L): ...
@@ -41,7 +41,7 @@ from layoutcheck.layout import LayoutBase, leaves
 
 __all__ = ["integers", "profiles", "nested_tuples", "shapes", "layouts", "flat_layouts",
            "composable_pairs", "composable_triples", "tilers", "divide_args", "product_args",
-           "complement_args", "inverse_args", "coordinates", "atoms"]
+           "complement_args", "inverse_args", "coordinates_of", "atoms"]
 
 _SMALL_SHAPES = (2, 1, 4, 3, 8, 6, 16, 5)
 
@@ -376,7 +376,7 @@ def _coalesced_layout(draw, max_leaves, max_size, max_stride, static, cls):
     return cls(tuple(fs), tuple(fd))
 
 
-def coordinates(L):
+def coordinates_of(L):
     """A coordinate in the domain of L, congruent to its shape (natural coordinate)."""
     def go(s):
         if isinstance(s, tuple):
@@ -545,9 +545,7 @@ def product_args(draw, max_size=64, static=None, ints=True, valid=True, sense="p
 
 
 def _multiplies(A, B, sense):
-    from layoutcheck.spec.limits import ENUMERATION_CONDITION
 
-    from layoutcheck import impl, spec
     for ref in (spec, impl):
         try:
             ref.logical_product(A, B, sense=sense)
@@ -589,4 +587,6 @@ def inverse_args(max_size=256, static=None):
                      layouts(max_size=max_size, static=static))
 
 
-from layoutcheck.fuzz.strategies.coordinates import *  # noqa: E402,F401,F403  coordinates, slices, IntTuples (issue 11)
+from layoutcheck.spec.limits import ENUMERATION_CONDITION
+
+from layoutcheck import impl, spec

@@ -18,7 +18,7 @@ from layoutcheck.oracles.cpp.findings.composed import PLANTED
 from layoutcheck.oracles.known import find_known, find_region
 from layoutcheck.oracles.protocol import Outcome, decode_arg, parse_args
 
-from layoutcheck.composed import Swizzle, parse_vocab
+from layoutcheck.composed import Swizzle, parse_value
 from layoutcheck.findings import load
 
 SLOW = bool(os.environ.get("LAYOUTCHECK_SLOW"))
@@ -35,9 +35,9 @@ def _value(op, text):
     kind = ANSWERS[op]
     if kind in ("composed_offset", "layout_offset"):
         layout, _, off = text.rpartition("|")
-        return (parse_vocab(layout), decode_arg(off))
+        return (parse_value(layout), decode_arg(off))
     if kind == "composed":
-        return parse_vocab(text)
+        return parse_value(text)
     return decode_arg(text)
 
 
@@ -100,7 +100,7 @@ def _perturbed(op, out):
         return Outcome.ok((v[0], int(v[1]) + 1))
     if isinstance(v, int):
         return Outcome.ok(int(v) + 3)
-    return Outcome.ok(parse_vocab("(_99):(_1)"))
+    return Outcome.ok(parse_value("(_99):(_1)"))
 
 
 @pytest.mark.parametrize("fid, oracle, op, texts, text, static", RECORDED,
@@ -114,7 +114,7 @@ def test_recorded_answers_are_their_findings(fid, oracle, op, texts, text, stati
 def test_cute_cosize_findings_recorded():
     """F-202/F-203: the spec's cosize is the codomain the function reaches."""
     from layoutcheck import spec
-    Cl = parse_vocab("Sw<1,0,1> o _0 o _3:_1")
+    Cl = parse_value("Sw<1,0,1> o _0 o _3:_1")
     assert spec.composed_values(Cl) == (0, 1, 3) and spec.composed_cosize(Cl) == 4
     assert spec.cosize(Cl.inner) == 3  # what CuTe answers
     ids = {r[0] for r in RECORDED}
@@ -124,20 +124,20 @@ def test_cute_cosize_findings_recorded():
 def test_swizzle_slice_findings_recorded():
     """F-205/F-207/F-208/F-209: the model of CuTe's decay gives CuTe's answers, and is right
     when the offset has no field bits; the region predicates draw the lines."""
+    from layoutcheck.oracles.compare import answer_values
     from layoutcheck.oracles.cpp.findings.composed import cute_swizzle_slice
-    from layoutcheck.oracles.vocab_compare import answer_values
 
     from layoutcheck import spec
-    ok = parse_vocab("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
+    ok = parse_value("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
     for c in ((2, spec._), (spec._, 3)):
         S, off = spec.composed_slice_and_offset(ok, c)
         assert cute_swizzle_slice(ok, c) == [int(v) for v in answer_values(S)]
-    bad = parse_vocab("Sw<3,3,3> o _16 o (_8,_64):(_64,_1)")
+    bad = parse_value("Sw<3,3,3> o _16 o (_8,_64):(_64,_1)")
     assert cute_swizzle_slice(bad, (2, spec._))[16] == 112 != spec.composed_eval(bad, (2, 16)) == 176
     assert find_region("cute-cpp", "composed_slice_and_offset", "x",
-                       (parse_vocab("Sw<3,4,3> o _0 o (_10,_2):(_2,_1)"), (spec._, 0))) == "F-205"
+                       (parse_value("Sw<3,4,3> o _0 o (_10,_2):(_2,_1)"), (spec._, 0))) == "F-205"
     assert find_region("cute-cpp", "composed_slice_and_offset", "x",
-                       (parse_vocab("Sw<3,4,3> o _0 o (_8,_2):(_2,_1)"), (spec._, 0))) is None
+                       (parse_value("Sw<3,4,3> o _0 o (_8,_2):(_2,_1)"), (spec._, 0))) is None
 
 
 def test_dsl_vocab_findings_recorded():

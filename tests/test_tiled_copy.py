@@ -17,19 +17,15 @@ from collections import Counter
 
 import pytest
 from layoutcheck.fuzz.checks.base import CheckFailed
-from layoutcheck.fuzz.checks.swizzle import (
-    _tiled_copy_covers,
-    law_swizzle_as_f2,
-    static_args,
-)
+from layoutcheck.fuzz.checks.swizzle import _tiled_copy_covers, law_swizzle_as_f2, static_args
 from layoutcheck.oracles import compare, get_oracle
+from layoutcheck.oracles.compare import answer_values
 from layoutcheck.oracles.dsl.calls import dsl_answer
 from layoutcheck.oracles.known import find_known, find_region
 from layoutcheck.oracles.protocol import Outcome, parse_args
-from layoutcheck.oracles.vocab_compare import answer_values
 
 from layoutcheck import impl, spec
-from layoutcheck.composed import F2Layout, Swizzle, parse_vocab
+from layoutcheck.composed import F2Layout, Swizzle, parse_value
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
@@ -88,7 +84,7 @@ def test_impl_agrees_with_the_spec(texts):
                        Outcome.ok(getattr(impl, op)(*args))).ok
 
 
-# what the oracles printed for #3160's thread 9 (cute-cpp: lc_vocab's tensor_op, the offset
+# what the oracles printed for #3160's thread 9 (cute-cpp: lc_composed's tensor_op, the offset
 # a MixedBits inside the composed layout; cute-dsl: layout|iterator of partition_D)
 RECORDED_3160 = {
     "cute-cpp": "Sw<4,0,4> o 17 o ((_1,_1),_8,_2):((_0,_0),_128,_8)|0",
@@ -109,7 +105,7 @@ def test_3160_recorded_answers_are_the_spec():
             got = dsl_answer(OP, "composed_offset", text)
         else:
             layout, _, off = text.rpartition("|")
-            got = (parse_vocab(layout), C(int(off)))
+            got = (parse_value(layout), C(int(off)))
         assert compare(OP, args, Outcome.ok(ref), Outcome.ok(got)).ok, oracle
     assert _values(ref) == RUNTIME_3160_T9
 
@@ -170,9 +166,9 @@ def test_f207_inside_partition():
     args = _args(F207)
     ref = get_oracle("spec", sense="cute").run(OP, *args)
     assert _values(ref.value) == [50]
-    dsl = Outcome.ok((parse_vocab("((_1,_1),_1,_1):((_0,_0),_0,_0)"), C(54)))
+    dsl = Outcome.ok((parse_value("((_1,_1),_1,_1):((_0,_0),_0,_0)"), C(54)))
     assert find_known("cute-dsl", OP, f"diff.{OP}", args, dsl, ref) == "F-207"
-    other = Outcome.ok((parse_vocab("((_1,_1),_1,_1):((_0,_0),_0,_0)"), C(53)))
+    other = Outcome.ok((parse_value("((_1,_1),_1,_1):((_0,_0),_0,_0)"), C(53)))
     assert find_known("cute-dsl", OP, f"diff.{OP}", args, other, ref) is None
 
 
@@ -295,7 +291,7 @@ def test_3160_every_thread_in_the_dsl(tmp_path):
     assert r.returncode == 0, r.stderr[-600:]
     views = _parse_3160(r.stdout)
     assert len(views) == 8
-    sA = parse_vocab(SA_3160)
+    sA = parse_value(SA_3160)
     for (tn, row, _which), d in views.items():
         tn = int(tn)
         thr = LayoutBase.parse(f"(_8,_{tn}):(_{tn},_1)" if row == "1" else f"(_8,_{tn}):(_1,_8)")

@@ -5,32 +5,25 @@ kernels on the host shim."""
 import shutil
 
 import pytest
-from layoutcheck.fuzz.checks.algebra import BY_NAME, CHECKS
-from layoutcheck.fuzz.checks.swizzle import VOCAB_CHECKS, static_args
+from layoutcheck.fuzz.checks.catalogue import BY_NAME, CHECKS
+from layoutcheck.fuzz.checks.swizzle import COMPOSED_CHECKS, static_args
 from layoutcheck.oracles import compare, get_oracle
-from layoutcheck.oracles.protocol import (
-    ANSWERS,
-    OPS,
-    Outcome,
-    decode_arg,
-    format_arg,
-    parse_args,
-)
+from layoutcheck.oracles.compare import REQUIRED_VOCAB
+from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome, decode_arg, format_arg, parse_args
 from layoutcheck.oracles.pyapi import PYCUTE_CALLS
-from layoutcheck.oracles.vocab_compare import REQUIRED_VOCAB
 
-from layoutcheck.composed import ComposedLayoutBase, SignedLayout, Swizzle, parse_vocab
+from layoutcheck.composed import ComposedLayoutBase, SignedLayout, Swizzle, parse_value
 from layoutcheck.integers import C
 
-VOCAB_OPS = [op for op in OPS if op in REQUIRED_VOCAB]
+COMPOSED_OPS = [op for op in OPS if op in REQUIRED_VOCAB]
 
 
 def test_every_new_op_has_a_kind_a_level_a_pycute_entry_and_a_check():
-    assert len(VOCAB_OPS) == 36  # + tiled_copy_partition_S / _D, swizzle_as_f2
-    for op in VOCAB_OPS:
+    assert len(COMPOSED_OPS) == 36  # + tiled_copy_partition_S / _D, swizzle_as_f2
+    for op in COMPOSED_OPS:
         assert op in ANSWERS and op in PYCUTE_CALLS, op
         assert f"diff.{op}" in BY_NAME, op
-    assert len(VOCAB_CHECKS) == 59 and all(c in CHECKS for c in VOCAB_CHECKS)
+    assert len(COMPOSED_CHECKS) == 59 and all(c in CHECKS for c in COMPOSED_CHECKS)
 
 
 def test_arguments_round_trip_through_the_text_codec():
@@ -48,17 +41,17 @@ def _cmp(op, inputs, e, a):
 
 
 def test_composed_answers_compare_as_functions_and_structure():
-    C1 = parse_vocab("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
+    C1 = parse_value("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
     args = (C1, (2, decode_arg("_")))
-    spec_answer = (parse_vocab("Sw<3,4,3> o 128 o (_64):(_1)"), C(0))
-    cute_answer = (parse_vocab("((_16,_2,_2)):((_1,-16,32))"), 144)
+    spec_answer = (parse_value("Sw<3,4,3> o 128 o (_64):(_1)"), C(0))
+    cute_answer = (parse_value("((_16,_2,_2)):((_1,-16,32))"), 144)
     r = _cmp("composed_slice_and_offset", args, spec_answer, cute_answer)
     assert r.level == "function" and r.ok
-    wrong = (parse_vocab("((_16,_2,_2)):((_1,16,32))"), 144)
+    wrong = (parse_value("((_16,_2,_2)):((_1,16,32))"), 144)
     assert not _cmp("composed_slice_and_offset", args, spec_answer, wrong).ok
-    D = parse_vocab("Sw<3,4,3> o _0 o ((_2,_4),(_8,_8)):((_64,_128),(_1,_8))")
+    D = parse_value("Sw<3,4,3> o _0 o ((_2,_4),(_8,_8)):((_64,_128),(_1,_8))")
     assert _cmp("composed_logical_divide", (C1, (C(2), C(8))), D, D).level == "printed"
-    same = parse_vocab("Sw<3,4,3> o 0 o ((2,4),(8,8)):((64,128),(1,8))")
+    same = parse_value("Sw<3,4,3> o 0 o ((2,4),(8,8)):((64,128),(1,8))")
     assert _cmp("composed_logical_divide", (C1, (C(2), C(8))), D, same).level == "structure"
 
 
@@ -119,12 +112,7 @@ def test_cpp_program_text():
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the host shim")
 def test_swizzle_kernels_on_the_host_shim():
     from layoutcheck.gpu_checks.execute import HostModule
-    from layoutcheck.gpu_checks.swizzle_gpu import (
-        bank_cases,
-        check_addr,
-        check_bank_addresses,
-        swizzle_cases,
-    )
+    from layoutcheck.gpu_checks.swizzle_gpu import bank_cases, check_addr, check_bank_addresses, swizzle_cases
     for res in (check_addr(HostModule, swizzle_cases(1, 8)), check_bank_addresses(HostModule, bank_cases())):
         assert res.ok and res.checked >= 8, res.mismatches
     from layoutcheck.gpu_checks.swizzle_gpu import bank_source
