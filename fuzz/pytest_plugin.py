@@ -16,8 +16,6 @@ through pytest's plugin manager when ``--layoutcheck`` is given.
 
 import math
 
-import pytest
-
 
 def _budget(text):
     value = float(text)

@@ -89,7 +89,7 @@ def row_case(row):
     static = bool(row[5]) if len(row) > 5 else False
     args = parse_args(op, list(texts))
     if static:
-        from layoutcheck.fuzz.checks.swizzle import static_args
+        from layoutcheck.fuzz.checks.base import static_args
         args = static_args(args)
     return fid, oracle, op, args, answer_from_text(op, text)
 

@@ -44,7 +44,7 @@ def _value(op, text):
 def _known(fid, oracle, op, texts, answer, static=False):
     args = parse_args(op, texts)
     if static:
-        from layoutcheck.fuzz.checks.swizzle import static_args
+        from layoutcheck.fuzz.checks.base import static_args
         args = static_args(args)
     ref = _ref(op, args)
     got = find_known(oracle, op, f"diff.{op}", args, answer, ref)
@@ -156,7 +156,7 @@ def test_nvlabs_vocab_findings():
     nv = get_oracle("nvlabs")
     if nv.unavailable_reason():
         pytest.skip(nv.unavailable_reason())
-    from layoutcheck.fuzz.checks.swizzle import static_args
+    from layoutcheck.fuzz.checks.base import static_args
     for fid, op, texts in (("F-220", "recast_layout", ["_56:_2", "16", "1"]),
                            ("F-220", "downcast", ["_16:_0", "2"]),
                            ("F-221", "product_each", ["1"]),
@@ -184,7 +184,7 @@ def test_nvlabs_vocab_findings():
 
 @pytest.mark.skipif(not SLOW, reason="runs cute-cpp and cute-dsl: LAYOUTCHECK_SLOW=1")
 def test_vocab_findings_live():
-    from layoutcheck.fuzz.checks.swizzle import static_args
+    from layoutcheck.fuzz.checks.base import static_args
     for oracle in ("cute-cpp", "cute-dsl"):
         o = get_oracle(oracle)
         if o.unavailable_reason():

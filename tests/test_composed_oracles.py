@@ -6,7 +6,12 @@ import shutil
 
 import pytest
 from layoutcheck.fuzz.checks.catalogue import BY_NAME, CHECKS
-from layoutcheck.fuzz.checks.swizzle import COMPOSED_CHECKS, static_args
+from layoutcheck.fuzz.checks.base import static_args
+from layoutcheck.fuzz.checks.recast import RECAST_CHECKS
+from layoutcheck.fuzz.checks.swizzle import SWIZZLE_CHECKS
+from layoutcheck.fuzz.checks.tiling import TILING_CHECKS
+
+COMPOSED_CHECKS = SWIZZLE_CHECKS + RECAST_CHECKS + TILING_CHECKS
 from layoutcheck.oracles import compare, get_oracle
 from layoutcheck.oracles.compare import REQUIRED_VOCAB
 from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome, decode_arg, format_arg, parse_args

@@ -2,7 +2,7 @@
 16): the spec against CuTe's documented and printed values, impl against the spec, and the
 laws of the vectorization helpers by enumeration."""
 
-import layoutcheck.fuzz.strategies.swizzle as V
+import layoutcheck.fuzz.strategies as V
 import pytest
 from hypothesis import given, settings
 

@@ -8,7 +8,7 @@ enumeration on small swizzles.
 
 import itertools
 
-import layoutcheck.fuzz.strategies.swizzle as V
+import layoutcheck.fuzz.strategies as V
 import pytest
 from hypothesis import given, settings
 

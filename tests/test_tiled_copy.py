@@ -17,7 +17,9 @@ from collections import Counter
 
 import pytest
 from layoutcheck.fuzz.checks.base import CheckFailed
-from layoutcheck.fuzz.checks.swizzle import _tiled_copy_covers, law_swizzle_as_f2, static_args
+from layoutcheck.fuzz.checks.base import static_args
+from layoutcheck.fuzz.checks.swizzle import law_swizzle_as_f2
+from layoutcheck.fuzz.checks.tiling import _tiled_copy_covers
 from layoutcheck.oracles import compare, get_oracle
 from layoutcheck.oracles.compare import answer_values
 from layoutcheck.oracles.dsl.calls import dsl_answer

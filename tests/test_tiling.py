@@ -4,7 +4,7 @@ impl against the spec, and the covering laws."""
 
 from collections import Counter
 
-import layoutcheck.fuzz.strategies.swizzle as V
+import layoutcheck.fuzz.strategies as V
 import pytest
 from hypothesis import given, settings
 

@@ -17,10 +17,7 @@ of its inputs (``bounds``).  Failures are stored in ``.layoutcheck/failures.json
 working directory's example database) and replayed first on the next run.
 """
 
-import json
-import os
 import time
-from pathlib import Path
 
 import layoutcheck.fuzz.checks.targets as _targets
 import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (registers the findings' predicates)

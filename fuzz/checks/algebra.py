@@ -21,12 +21,10 @@ from hypothesis import strategies as st
 from layoutcheck.fuzz.checks.base import (
     Check,
     CheckFailed,
-    OracleCrashed,
     Skip,
     answer_of,
     differential,
     fail,
-    no_crash,
 )
 from layoutcheck.fuzz.checks.targets import table
 from layoutcheck.oracles.postconditions import evaluate as extended

@@ -8,9 +8,12 @@ from typing import Callable
 from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.protocol import format_arg, format_value, is_invalid_answer
 
+from layoutcheck.composed import ComposedLayoutBase, F2Layout
+from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
-__all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential", "answer_of", "fail", "no_crash"]
+__all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential", "answer_of", "fail", "no_crash",
+           "static_value", "static_args", "has_runtime_ints", "static_differential", "static_law"]
 
 
 class CheckFailed(AssertionError):
@@ -109,4 +112,51 @@ def differential(op):
             why = f": {c.detail}" if c.detail else ""
             fail(f"results disagree (strictest agreement: {c.level}{why})",
                   **{ctx.spec.name: shown(exp), ctx.oracle.name: shown(act)})
+    return run
+
+
+# --- oracles without runtime integers ---------------------------------------------------------
+# pycute, module:, NVlabs PyCuTe and the CuTe DSL at trace time read every integer as a known
+# value, i.e. static; several ops beyond the algebra depend on staticness in CuTe (upcast's
+# dynamic-stride rule, nullspace's static zeros, the order of dynamic entries), so their checks
+# give such oracles, and their reference, the same all-static inputs.
+
+def static_value(x):
+    if isinstance(x, tuple):
+        return tuple(static_value(e) for e in x)
+    if isinstance(x, LayoutBase):
+        return LayoutBase(static_value(x.shape), static_value(x.stride))
+    if isinstance(x, ComposedLayoutBase):
+        return ComposedLayoutBase(static_value(x.outer), static_value(x.offset), static_value(x.inner))
+    if isinstance(x, F2Layout):
+        return F2Layout(static_value(x.shape), static_value(x.stride))
+    if isinstance(x, int) and not isinstance(x, bool):
+        return C(x)
+    return x
+
+
+def static_args(args):
+    return tuple(static_value(a) for a in args)
+
+
+def has_runtime_ints(oracle):
+    """spec, impl and CuTe C++ tell runtime from static integers; the Python oracles and the
+    DSL (trace time) do not."""
+    name = getattr(oracle, "name", "")
+    return name.split("[")[0] in ("spec", "impl", "cute-cpp")
+
+
+def static_differential(op):
+    base = differential(op)
+
+    def run(ctx, args):
+        return base(ctx, args if has_runtime_ints(ctx.oracle) else static_args(args))
+    return run
+
+
+def static_law(fn):
+    """A law on the oracle's own integers: all-static for oracles without runtime ones."""
+    def run(ctx, args):
+        return fn(ctx, args if has_runtime_ints(ctx.oracle) else static_args(args))
+    run.__doc__ = fn.__doc__
     return run

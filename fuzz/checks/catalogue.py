@@ -15,12 +15,17 @@ TiledCopy).
 from layoutcheck.fuzz.checks.algebra import ALGEBRA_CHECKS
 from layoutcheck.fuzz.checks.base import Check
 from layoutcheck.fuzz.checks.coordinates import COORDINATE_CHECKS
-from layoutcheck.fuzz.checks.swizzle import COMPOSED_CHECKS
+from layoutcheck.fuzz.checks.recast import RECAST_CHECKS
+from layoutcheck.fuzz.checks.swizzle import SWIZZLE_CHECKS
+from layoutcheck.fuzz.checks.tiling import TILING_CHECKS
 
-__all__ = ["CHECKS", "BY_NAME", "checks_for"]
+__all__ = ["CHECKS", "BY_NAME", "checks_for", "CONCEPTS"]
 
-CHECKS: list[Check] = ALGEBRA_CHECKS + COORDINATE_CHECKS + COMPOSED_CHECKS
+CHECKS: list[Check] = ALGEBRA_CHECKS + COORDINATE_CHECKS + SWIZZLE_CHECKS + RECAST_CHECKS + TILING_CHECKS
 BY_NAME = {c.name: c for c in CHECKS}
+# concept -> its checks (the mutation tables use them to aim at a mutant's concept)
+CONCEPTS = {"algebra": ALGEBRA_CHECKS, "coordinates": COORDINATE_CHECKS, "swizzle": SWIZZLE_CHECKS,
+            "recast": RECAST_CHECKS, "tiling": TILING_CHECKS}
 
 
 def checks_for(ops=None, kinds=None, names=None):

@@ -27,7 +27,11 @@ import time
 from pathlib import Path
 
 from layoutcheck.fuzz.campaign.runner import replay_cases, run_check
-from layoutcheck.fuzz.checks.swizzle import COMPOSED_CHECKS
+from layoutcheck.fuzz.checks.recast import RECAST_CHECKS
+from layoutcheck.fuzz.checks.swizzle import SWIZZLE_CHECKS
+from layoutcheck.fuzz.checks.tiling import TILING_CHECKS
+
+COMPOSED_CHECKS = SWIZZLE_CHECKS + RECAST_CHECKS + TILING_CHECKS  # the checks of the ops beyond the algebra
 from layoutcheck.fuzz.mutation.pycute import table as pycute_table
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.reference import PackageOracle, reference_for
