@@ -3,6 +3,7 @@ recast_layout, max_common_vector / max_common_layout, nullspace."""
 
 import layoutcheck.fuzz.strategies.algebra as S
 from hypothesis import strategies as st
+from layoutcheck.fuzz.strategies.swizzle import atom_layouts
 
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
