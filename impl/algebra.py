@@ -187,19 +187,19 @@ def _refines(Xp, X):
             and all(_refines(p, q) for p, q in zip(Xp, X)))
 
 
-def coalesce(L, profile=None, style="paper"):
+def coalesce(L, profile=None, sense="paper"):
     """coal(L) (Construction 2.3.3.7, CuTe's coalesce): one pass over the flattened modes,
     dropping size-1 modes and merging s_i d_i = d_{i+1}; ``8:1`` for one mode, ``_1:_0`` for
-    none.  ``style="flat"``: the paper's flat coal^b (always a tuple, ``():()`` for size 1).
+    none.  ``sense="flat"``: the paper's flat coal^b (always a tuple, ``():()`` for size 1).
 
-    With a ``profile``: ``style="paper"`` is the relative coalesce of Def 2.3.4.7 (shape(L)
-    must refine the profile, condition ``refines``); ``style="cute"`` is CuTe's walk (mode i
+    With a ``profile``: ``sense="paper"`` is the relative coalesce of Def 2.3.4.7 (shape(L)
+    must refine the profile, condition ``refines``); ``sense="cute"`` is CuTe's walk (mode i
     by ``profile[i]``, later modes kept).  They coincide when shape(L) refines the profile.
     """
     if type(L) is not Layout:
         L = as_layout(L)
-    if profile is not None or style != "paper":
-        return _coalesce_by(L, profile, style)
+    if profile is not None or sense != "paper":
+        return _coalesce_by(L, profile, sense)
     try:
         ss, ds = L._cm
     except AttributeError:
@@ -222,10 +222,10 @@ def coalesce(L, profile=None, style="paper"):
     return R
 
 
-def _coalesce_by(L, profile, style):
-    if style not in ("paper", "cute", "flat"):
-        raise LayoutError(f"style must be 'paper', 'cute' or 'flat', got {style!r}")
-    if style == "flat":
+def _coalesce_by(L, profile, sense):
+    if sense not in ("paper", "cute", "flat"):
+        raise LayoutError(f"sense must be 'paper', 'cute' or 'flat', got {sense!r}")
+    if sense == "flat":
         if profile is not None:
             raise LayoutError("the flat coalesce (Construction 2.1.4.9) takes no profile")
         ss, ds = _coal(_fm(L))
@@ -234,7 +234,7 @@ def _coalesce_by(L, profile, style):
         return coalesce(L)
     if isinstance(profile, LayoutBase):
         profile = profile.shape
-    if style == "paper" and not _refines(L.shape, profile):
+    if sense == "paper" and not _refines(L.shape, profile):
         raise LayoutError(f"shape {L.shape} does not refine {profile} (Def 2.3.4.7)",
                           condition="refines")
     return _walk_coalesce(L, profile)

@@ -209,9 +209,9 @@ class PyApi:
 def package_function(mod, op, args):
     """The function of this package (``layoutcheck.spec`` / ``layoutcheck.impl``) that answers
     ``op`` on ``args``: the op's namesake, except the profile forms of coalesce (CuTe's walk
-    of the target profile, ``style="cute"``) and filter (``filter_profile``)."""
+    of the target profile, ``sense="cute"``) and filter (``filter_profile``)."""
     if op == "coalesce" and len(args) == 2:
-        return lambda L, profile: mod.coalesce(L, profile, style="cute")
+        return lambda L, profile: mod.coalesce(L, profile, sense="cute")
     if op == "filter" and len(args) == 2:
         return getattr(mod, "filter_profile", None)
     return getattr(mod, op, None)

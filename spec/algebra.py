@@ -104,24 +104,24 @@ def relative_coalesce(L, Sbar):
     return substitute_layouts([coalesce(m) for m in layout_relative_modes(L, Sbar)], Sbar)
 
 
-def coalesce(L, profile=None, style="paper"):
+def coalesce(L, profile=None, sense="paper"):
     """coal(L) (Construction 2.3.3.7) and CuTe's ``coalesce(L[, profile])``.
 
     Without a profile the paper and CuTe agree: the coalesced flat form, printed ``8:1``
     (not ``(8):(1)``) when it has one mode, and ``_1:_0`` for size 1 (the empty layout
-    included).  ``style="flat"`` gives the paper's flat coal^b (Construction 2.1.4.9)
+    included).  ``sense="flat"`` gives the paper's flat coal^b (Construction 2.1.4.9)
     instead: always a tuple, ``():()`` for size 1.
 
-    With a profile S̄, ``style="paper"`` is the relative coalesce coal(L, S̄) of Def 2.3.4.7
-    and needs shape(L) to refine S̄ (condition ``refines``); ``style="cute"`` is CuTe's
+    With a profile S̄, ``sense="paper"`` is the relative coalesce coal(L, S̄) of Def 2.3.4.7
+    and needs shape(L) to refine S̄ (condition ``refines``); ``sense="cute"`` is CuTe's
     walk: a tuple profile is applied mode by mode (modes past its end are kept as they
     are), a leaf of the profile coalesces the whole mode there.  When shape(L) refines S̄
     the two coincide.
     """
-    if style not in ("paper", "cute", "flat"):
-        raise LayoutError(f"style must be 'paper', 'cute' or 'flat', got {style!r}")
+    if sense not in ("paper", "cute", "flat"):
+        raise LayoutError(f"sense must be 'paper', 'cute' or 'flat', got {sense!r}")
     L = as_layout(L)
-    if style == "flat":
+    if sense == "flat":
         if profile is not None:
             raise LayoutError("the flat coalesce (Construction 2.1.4.9) takes no profile")
         return F.flat_coalesce(L)
@@ -129,7 +129,7 @@ def coalesce(L, profile=None, style="paper"):
         return _from_flat(F.flat_modes(F.flat_coalesce(L)))
     if isinstance(profile, LayoutBase):
         profile = profile.shape
-    if style == "paper":
+    if sense == "paper":
         if not refines(L.shape, profile):
             raise LayoutError(f"shape {L.shape} does not refine {profile} (Def 2.3.4.7)",
                               condition="refines")

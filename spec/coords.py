@@ -323,7 +323,7 @@ def compatible(a, b):
 # --- coalesce and filter with a profile (cute/layout.hpp, pycute layout.py) ------------------
 
 def _by_profile(op, L, profile):
-    """CuTe's walk of a target profile (as ``coalesce(L, p, style="cute")``): a tuple profile
+    """CuTe's walk of a target profile (as ``coalesce(L, p, sense="cute")``): a tuple profile
     applies op to modes 0..len-1 with their sub-profiles, the modes past its end are kept;
     a leaf applies op to the whole mode."""
     L = as_layout(L)
@@ -338,5 +338,5 @@ def _by_profile(op, L, profile):
 def filter_profile(L, profile):
     """pycute's ``filter(L, profile)``: CuTe's filter (drop stride-0 and size-1 modes, then
     coalesce) along the profile's walk.  (``coalesce(L, profile)`` is the algebra's, with
-    ``style="cute"``.)"""
+    ``sense="cute"``.)"""
     return _by_profile(_filter, L, profile)

@@ -305,7 +305,7 @@ def tiled_copy_tidfrg(L, thr_layout, val_layout):
                           "be partitioned too small.')", condition="rank")
     atom_tv = zipped_divide(tv, _unit(2), sense="cute")     # ((atom_t, atom_v), (rest_t, rest_v))
     # the atom's ref-to-target layout is the identity: composing mode 0 with it changes nothing
-    thrval2mn = coalesce(zip_layout(atom_tv), (C(1), (C(1), C(1))), style="cute")
+    thrval2mn = coalesce(zip_layout(atom_tv), (C(1), (C(1), C(1))), sense="cute")
     Z = zipped_divide(L, tiler, sense="cute")               # ((TileM, TileN), (RestM, RestN, ...))
     tv_tensor = composition(Z, (thrval2mn, _), sense="cute")
     unfolded, _off = slice_and_offset(tv_tensor, ((_, _), _))

@@ -96,7 +96,7 @@ def _filter_keeps_zeros(op, args, value):
     if len(args) < 2 or not isinstance(args[1], tuple):
         return None
     import layoutcheck.spec as S
-    return S.coalesce(args[0], args[1], style="cute")
+    return S.coalesce(args[0], args[1], sense="cute")
 
 
 LAW_BUGS = {  # law -> (op whose answers are planted wrong, the bug)

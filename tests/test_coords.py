@@ -105,7 +105,7 @@ def test_inttuple_helpers(M):
 def test_profile_walk(M):
     L = M.parse("(2,(1,2)):(0,(4,8))")
     assert M.filter_profile(L, (1, 1)) == LayoutBase((1, 2), (0, 8))
-    assert M.coalesce(M.parse("(2,(2,2)):(1,(2,4))"), (1, 1), style="cute") == LayoutBase((2, 4), (1, 2))
+    assert M.coalesce(M.parse("(2,(2,2)):(1,(2,4))"), (1, 1), sense="cute") == LayoutBase((2, 4), (1, 2))
     with pytest.raises(LayoutError) as e:
         M.filter_profile(L, (1, 1, 1))
     assert e.value.condition == "rank"

@@ -82,19 +82,19 @@ def test_relative_coalesce_over_own_shape_and_top_modes(L):
         assert fn(R) == fn(L)                          # Lemma 2.3.4.9
         assert N.refines(R.shape, Sbar)                # Remark 2.3.4.8
         assert A.is_coalesced_over(R, Sbar)
-        assert A.coalesce(L, Sbar, style="cute") == R  # CuTe's profile walk agrees
+        assert A.coalesce(L, Sbar, sense="cute") == R  # CuTe's profile walk agrees
 
 
 def test_coalesce_styles():
     assert str(A.coalesce(parse("(2,2,2):(1,2,4)"))) == "8:1"          # Example 2.3.3.11
     assert str(A.coalesce(parse("():()"))) == "_1:_0"                  # Example 2.3.3.8
-    assert A.coalesce(parse("(2,2,2):(1,2,4)"), style="flat") == parse("(8):(1)")
-    assert A.coalesce(parse("():()"), style="flat") == parse("():()")
+    assert A.coalesce(parse("(2,2,2):(1,2,4)"), sense="flat") == parse("(8):(1)")
+    assert A.coalesce(parse("():()"), sense="flat") == parse("():()")
     with pytest.raises(LayoutError) as e:
         A.coalesce(parse("(4,4):(1,4)"), (2, 8))
     assert e.value.condition == "refines"
     # CuTe's walk: a shorter profile keeps the trailing modes
-    assert A.coalesce(parse("((2,2),(2,2)):((1,2),(4,8))"), (1,), style="cute") == \
+    assert A.coalesce(parse("((2,2),(2,2)):((1,2),(4,8))"), (1,), sense="cute") == \
         parse("(4,(2,2)):(1,(4,8))")
 
 

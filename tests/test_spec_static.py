@@ -80,7 +80,7 @@ def test_coalesce_filter_inverses(L):
 def test_coalesce_with_profile(L, which):
     prof = None if which is None else retype(L.shape, int)
     check_static_and_unchanged("coalesce", L, prof)
-    check_static_and_unchanged("coalesce", L, prof, style="cute")
+    check_static_and_unchanged("coalesce", L, prof, sense="cute")
 
 
 @given(lst.complement_args(max_size=32, max_leaves=4), st.booleans())

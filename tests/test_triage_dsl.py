@@ -140,7 +140,7 @@ def test_F086_raked_product_coalesces_modes():
         c = compare(op, args, ref, got)
         assert c.level == "coalesced" and _fn(got.value) == _fn(ref.value), (args, got.value)
         R = ref.value
-        per_mode = spec.coalesce(R, tuple(1 for _ in R.shape), style="cute")
+        per_mode = spec.coalesce(R, tuple(1 for _ in R.shape), sense="cute")
         assert got.value == per_mode, (got.value, per_mode)  # exactly the per-mode coalesce
         assert find_known("cute-dsl", op, f"diff.{op}", args, got) == "F-086"
         assert find_known("cute-dsl", op, f"diff.{op}", args, ref) is None  # the zip as is: not the DSL's

@@ -198,7 +198,7 @@ def raked_coalesces_modes(A, B=None, *rest):
         return False
     if not isinstance(R.shape, tuple):
         return False
-    Rc = spec.coalesce(R, tuple(1 for _ in R.shape), style="cute")
+    Rc = spec.coalesce(R, tuple(1 for _ in R.shape), sense="cute")
     return compare("raked_product", (A, B), R, Rc).ok is False
 
 
