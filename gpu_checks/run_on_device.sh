@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# The whole GPU check of layoutcheck on a fresh GPU machine (an H200, sm_90), in < 5 minutes.
+# The whole GPU check of layoutcheck on a fresh GPU machine (Hopper, sm_90), in < 5 minutes.
 #
-#   bash gpu_checks/run_on_device.sh --prepare        # HERE, before the device call
-#   bash gpu_checks/run_on_device.sh OUT_DIR          # THERE (OUT_DIR defaults to $OUT)
+#   bash gpu_checks/run_on_device.sh --prepare        # on a networked machine, beforehand
+#   bash gpu_checks/run_on_device.sh OUT_DIR          # on the GPU machine (OUT_DIR defaults to $OUT)
 #   bash gpu_checks/run_on_device.sh --dry-run OUT_DIR  # anywhere: everything but launches
 #
 # --prepare fills $CARRY (default .layoutcheck/gpu-carry, ignored by git) with the
 # nvidia-cutlass wheel (CuTe headers) and the compiled kernels (cache by source hash), so
-# that the device machine, which has no network, needs nothing else.  The device tool call:
-#   run(command="bash gpu_checks/run_on_device.sh \"$OUT\"", carry=[".layoutcheck/gpu-carry"],
-#       timeout_s=420)
-# On the device: installs layoutcheck (copied from this tree) and the carried wheels into
+# that a GPU machine without network needs nothing else: copy the tree with that folder
+# there and run the second form (about 7 minutes at most).
+# On the GPU machine: installs layoutcheck (copied from this tree) and the carried wheels into
 # $SITE (pip --no-index --no-deps), then runs `python -m layoutcheck gpu` (compile, host
 # shim, device execution, throughput for 2^24..2^30) and writes report.json, report.txt,
 # env.txt and run.log into OUT_DIR.  Exit status: that of the check (0 ok, 1 a check failed,

@@ -44,6 +44,7 @@ value disagrees (``none``); an oracle that answered ``unsupported`` gives no ver
 from dataclasses import dataclass
 
 import numpy as np
+from layoutcheck.oracles.operations import OPERATIONS
 from layoutcheck.oracles.postconditions import violation
 from layoutcheck.oracles.protocol import ANSWERS, Outcome, format_arg, format_value
 from layoutcheck.spec import Layout
@@ -55,44 +56,8 @@ from layoutcheck.layout import LayoutBase, leaves
 __all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "answer_values"]
 
 LEVELS = ("printed", "structure", "function", "coalesced", "property", "none")
-REQUIRED_COMPOSED = {  # swizzles, composed layouts, F2 layouts, recast, tiling helpers
-    # numbers: one right answer each
-    **{op: "structure" for op in ("swizzle_apply", "swizzle_values", "f2_values", "composed_values",
-                                  "composed_size", "composed_cosize", "bank_conflicts",
-                                  "max_common_vector", "product_each")},
-    # layouts: the function and the modes (a size-1 mode's stride carries nothing: CuTe gives
-    # a static _1 mode stride _0, NVlabs PyCuTe 1)
-    **{op: "function" for op in ("upcast", "downcast", "recast_layout", "nullspace",
-                                 "make_ordered_layout", "make_layout_like", "zip_layout",
-                                 "group_modes", "swizzle_composition", "layout_swizzle_composition",
-                                 "composed_composition", "composed_logical_divide",
-                                 "composed_zipped_divide", "composed_tiled_divide",
-                                 "composed_upcast", "composed_downcast",
-                                 "composed_slice_and_offset", "tile_to_shape", "local_tile",
-                                 "local_partition", "inner_partition", "outer_partition")},
-    "tiled_copy_partition_S": "function", "tiled_copy_partition_D": "function",
-    "swizzle_as_f2": "function",  # an F2 layout: the same function on the same domain size
-    "composed_right_inverse": "property",
-    "max_common_layout": "property",
-}
-
-REQUIRED = {
-    "size": "structure", "cosize": "structure", "values": "structure",
-    "coalesce": "structure", "filter": "structure",
-    "complement": "coalesced",
-    "composition": "function",
-    "logical_divide": "function", "zipped_divide": "function", "tiled_divide": "function",
-    "flat_divide": "function", "logical_product": "function", "zipped_product": "function",
-    "tiled_product": "function", "blocked_product": "function", "raked_product": "function",
-    "right_inverse": "property", "left_inverse": "property",
-    # issue 11: coordinates, slices and IntTuples have one right answer each (structure)
-    **{op: "structure" for op in ("eval_coord", "get_mode", "rank", "crd2idx", "idx2crd",
-                                  "crd2crd", "slice_", "dice", "slice_and_offset",
-                                  "layout_left", "shape_div", "prefix_product", "product",
-                                  "inner_product", "elem_scale", "congruent", "compatible",
-                                  "flatten")},
-}
-REQUIRED.update(REQUIRED_COMPOSED)
+# op name -> the level its answers must reach (the operations table)
+REQUIRED = {op.name: op.level for op in OPERATIONS}
 # Layouts up to this size are compared on their whole domain; larger ones on a fixed
 # sample of 4096 evenly spaced indices plus both ends (the detail says so).
 FULL_EVAL_LIMIT = 1 << 16

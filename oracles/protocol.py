@@ -12,6 +12,8 @@ answers an ``Outcome``: ``ok`` with a value of the op's answer kind (``ANSWERS``
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from layoutcheck.oracles.operations import OPERATIONS
+
 from layoutcheck.composed import (
     is_composed_value,
     looks_composed,
@@ -31,115 +33,9 @@ __all__ = ["Outcome", "Oracle", "OPS", "ANSWERS", "check_op", "parse_args", "neu
            "format_value", "static_everywhere", "INVALID_ANSWER", "is_invalid_answer",
            "describe_exception", "Implementation"]
 
-# op name -> argument kinds; "int?" is an optional trailing integer.
-OPS = {
-    "coalesce": ("layout", "profile?"),
-    "filter": ("layout", "profile?"),
-    "complement": ("layout", "int?"),
-    "composition": ("layout", "tiler"),
-    "logical_divide": ("layout", "tiler"),
-    "zipped_divide": ("layout", "tiler"),
-    "tiled_divide": ("layout", "tiler"),
-    "flat_divide": ("layout", "tiler"),
-    "logical_product": ("layout", "tiler"),
-    "zipped_product": ("layout", "tiler"),
-    "tiled_product": ("layout", "tiler"),
-    "blocked_product": ("layout", "layout"),
-    "raked_product": ("layout", "layout"),
-    "right_inverse": ("layout",),
-    "left_inverse": ("layout",),
-    "size": ("layout",),
-    "cosize": ("layout",),
-    "values": ("layout",),  # the layout function on its domain: (L(0), ..., L(size-1))
-    # beyond the algebra (issue 11, DESIGN.md "Oracle operations beyond the algebra")
-    "eval_coord": ("layout", "coord"),
-    "get_mode": ("layout", "int"),
-    "rank": ("layout",),
-    "crd2idx": ("coord", "inttuple", "inttuple?"),
-    "idx2crd": ("int", "inttuple", "inttuple?"),
-    "crd2crd": ("coord", "inttuple", "inttuple?"),
-    "slice_": ("layout", "coord"),
-    "dice": ("layout", "coord"),
-    "slice_and_offset": ("layout", "coord"),
-    "layout_left": ("inttuple",),
-    "shape_div": ("inttuple", "inttuple"),
-    "prefix_product": ("inttuple", "inttuple?"),
-    "product": ("inttuple",),
-    "inner_product": ("inttuple", "inttuple"),
-    "elem_scale": ("inttuple", "inttuple"),
-    "congruent": ("inttuple", "inttuple"),
-    "compatible": ("inttuple", "inttuple"),
-    "flatten": ("inttuple",),
-    # issue 16: CuTe's vocabulary beyond the paper (DESIGN.md "Swizzles, composed layouts,
-    # recast, tiling"); kinds: "swizzle" (Sw<B,M,S>), "composed" (A o O o B), "f2layout"
-    # ((2,2):(F1,F3)), "smem" (a layout or a composed layout)
-    "swizzle_apply": ("swizzle", "int"),
-    "swizzle_values": ("swizzle",),
-    "f2_values": ("f2layout",),
-    "composed_values": ("composed",),
-    "composed_size": ("composed",),
-    "composed_cosize": ("composed",),
-    "swizzle_composition": ("swizzle", "layout"),
-    "layout_swizzle_composition": ("layout", "swizzle"),
-    "composed_composition": ("composed", "tiler"),
-    "composed_logical_divide": ("composed", "tiler"),
-    "composed_zipped_divide": ("composed", "tiler"),
-    "composed_tiled_divide": ("composed", "tiler"),
-    "composed_slice_and_offset": ("composed", "coord"),
-    "composed_right_inverse": ("composed",),
-    "composed_upcast": ("composed", "int"),
-    "composed_downcast": ("composed", "int"),
-    "bank_conflicts": ("smem", "layout", "int"),
-    "upcast": ("layout", "int"),
-    "downcast": ("layout", "int"),
-    "recast_layout": ("layout", "int", "int"),
-    "max_common_vector": ("layout", "layout"),
-    "max_common_layout": ("layout", "layout"),
-    "nullspace": ("layout",),
-    "product_each": ("inttuple",),
-    "make_ordered_layout": ("inttuple", "inttuple"),
-    "make_layout_like": ("layout",),
-    "tile_to_shape": ("layout", "inttuple", "inttuple?"),
-    "local_tile": ("layout", "tiler", "coord"),
-    "local_partition": ("layout", "layout", "int"),
-    "inner_partition": ("layout", "tiler", "coord"),
-    "outer_partition": ("layout", "tiler", "coord"),
-    "zip_layout": ("layout",),
-    "group_modes": ("layout", "int", "int"),
-    # issue 16, TiledCopy (universal one-element atom): (tensor layout, thr_layout, val_layout,
-    # thread index) -> the thread's (CPY, CPY_M, CPY_K, ...) view; and a swizzle's F2 form
-    "tiled_copy_partition_S": ("smem", "layout", "layout", "int"),
-    "tiled_copy_partition_D": ("smem", "layout", "layout", "int"),
-    "swizzle_as_f2": ("swizzle",),
-}
-
-# op name -> answer kind (DESIGN.md table): "layout" (a LayoutBase; slice_ without a ``_``
-# answers the coordinate function's int, as CuTe's ``L(c)``), "int", "bool", "inttuple"
-# (an int or a nested tuple of ints), "values" (a flat tuple of ints), "layout_offset"
-# (a pair (LayoutBase, int)).
-ANSWERS = {op: "layout" for op in OPS}
-ANSWERS.update({op: "int" for op in ("size", "cosize", "eval_coord", "rank", "crd2idx",
-                                     "product", "inner_product")})
-ANSWERS.update({op: "inttuple" for op in ("idx2crd", "crd2crd", "shape_div", "prefix_product",
-                                          "elem_scale", "flatten")})
-ANSWERS.update(congruent="bool", compatible="bool", values="values",
-               slice_and_offset="layout_offset")
-# issue 16: "composed" is a ComposedLayoutBase, or a layout where CuTe decays one (a
-# SignedLayout when its strides are negative); "composed_offset" a pair (composed, int)
-ANSWERS.update({op: "int" for op in ("swizzle_apply", "composed_size", "composed_cosize",
-                                     "max_common_vector")})
-ANSWERS.update({op: "values" for op in ("swizzle_values", "f2_values", "composed_values")})
-ANSWERS.update({op: "composed" for op in ("swizzle_composition", "layout_swizzle_composition",
-                                          "composed_composition", "composed_logical_divide",
-                                          "composed_zipped_divide", "composed_tiled_divide",
-                                          "composed_right_inverse", "composed_upcast",
-                                          "composed_downcast")})
-ANSWERS.update({op: "layout_offset" for op in ("local_tile", "local_partition", "inner_partition",
-                                               "outer_partition")})
-ANSWERS.update(composed_slice_and_offset="composed_offset", bank_conflicts="inttuple",
-               product_each="inttuple")
-ANSWERS.update(tiled_copy_partition_S="composed_offset", tiled_copy_partition_D="composed_offset",
-               swizzle_as_f2="f2layout")
+# op name -> argument kinds, op name -> answer kind: views of the operations table
+OPS = {op.name: op.arguments for op in OPERATIONS}
+ANSWERS = {op.name: op.answer for op in OPERATIONS}
 
 
 @dataclass(frozen=True)

@@ -173,7 +173,7 @@ def test_nvlabs_vocab_findings():
         s = p.Swizzle(3, 0, 1); t = p.Swizzle(1, 0, 0)
         print(str(s), t(0), t(1))
     """)
-    env = dict(os.environ, PYTHONPATH="/work/shared/vendor/nvlabs-pycute")
+    env = dict(os.environ, PYTHONPATH=os.environ.get("LAYOUTCHECK_NVLABS_PATH", ""))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0 and r.stdout.split() == ["SW_3_0_1", "0", "0"], r.stderr
     with pytest.raises(Exception):

@@ -2,9 +2,9 @@
 from the old pycute, its API mapping, its declared conventions and the register's nvlabs
 findings.
 
-The snapshot is found as the oracle finds it: $LAYOUTCHECK_NVLABS_PATH, then
-<repo>/../shared/vendor/nvlabs-pycute, then /work/shared/vendor/nvlabs-pycute; the tests that
-need it are skipped with that reason when none is there.  The loader tests build a tiny fake
+The snapshot is found as the oracle finds it: $LAYOUTCHECK_NVLABS_PATH (tests/conftest.py sets
+it where the test machine provides one); the tests that need it are skipped with that reason
+when none is there.  The loader tests build a tiny fake
 checkout of their own and always run.
 """
 

@@ -8,9 +8,8 @@ shadows nor is shadowed by the wheel's ``pycute`` and both can run in one proces
 
 Where it is loaded from (``locate``), first match wins:
   ``nvlabs:PATH``                  that path, nothing else;
-  ``nvlabs``                       ``$LAYOUTCHECK_NVLABS_PATH``, else the shared snapshot
-                                   ``<repo>/../shared/vendor/nvlabs-pycute``, else
-                                   ``/work/shared/vendor/nvlabs-pycute``.
+  ``nvlabs``                       ``$LAYOUTCHECK_NVLABS_PATH``; without it the oracle is
+                                   unavailable and says how to point at a checkout.
 PATH is the folder that holds ``pycute/`` or the ``pycute`` folder itself.  ``describe()``
 names the path, how it was chosen, and the version of every loaded file (the snapshot's
 ``SOURCES.txt`` commit where it lists one, and a content hash).
@@ -36,9 +35,6 @@ __all__ = ["nvlabs_oracle", "NvlabsAdapter", "nvlabs_calls", "locate", "load", "
 
 ENV_VAR = "LAYOUTCHECK_NVLABS_PATH"
 ALIAS_PREFIX = "_layoutcheck_nvlabs_"
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_LOCATIONS = (REPO_ROOT.parent / "shared" / "vendor" / "nvlabs-pycute",
-                     Path("/work/shared/vendor/nvlabs-pycute"))
 
 
 # --- locating and loading ----------------------------------------------------------------
@@ -63,13 +59,8 @@ def locate(path=None):
         pkg = _package_dir(env)
         return (pkg, f"${ENV_VAR}") if pkg else (None, f"${ENV_VAR}={env!r} holds no pycute package "
                                                        "(expected PATH/pycute/__init__.py)")
-    for loc in DEFAULT_LOCATIONS:
-        pkg = _package_dir(loc)
-        if pkg:
-            return pkg, f"default location {loc}"
-    where = ", ".join(str(p) for p in DEFAULT_LOCATIONS)
-    return None, (f"NVlabs PyCuTe not found: set ${ENV_VAR} to a checkout of github.com/NVlabs/CuTe "
-                  f"(the folder holding pycute/) or use nvlabs:PATH; looked in {where}")
+    return None, (f"NVlabs PyCuTe not located: set ${ENV_VAR} to a checkout of "
+                  "github.com/NVlabs/CuTe (the folder holding pycute/) or use nvlabs:PATH")
 
 
 _LOADED = {}
