@@ -51,3 +51,7 @@ __all__ = [
     "shape_div", "prefix_product", "product", "inner_product", "elem_scale", "congruent",
     "compatible", "filter_profile", "natural_coord",
 ] + list(_swizzle.__all__) + list(_recast.__all__) + list(_tiling.__all__)
+# CuTe's overloads on swizzles and composed layouts: these names take any of them
+from layoutcheck.impl.overloads import (composition, logical_divide, zipped_divide, tiled_divide,  # noqa: E402,F401,F811
+                                        right_inverse, slice_and_offset, upcast, downcast, size,
+                                        cosize, values, parse)

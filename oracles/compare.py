@@ -289,7 +289,7 @@ def _composed_kind(op, kind):
     return kind in ("composed", "composed_offset", "f2layout") or op == "max_common_layout"
 
 
-def _size(s):
+def _leaf_product(s):
     n = 1
     for x in leaves(s):
         n *= int(x)
@@ -328,8 +328,8 @@ def _kind_ok(x):
 
 
 def _fn_level(e, a, e_off=0, a_off=0):
-    if _size(_shape(e)) > EVAL_LIMIT or _size(_shape(a)) > EVAL_LIMIT:
-        return None, f"too large to compare ({_size(_shape(e))} points)"
+    if _leaf_product(_shape(e)) > EVAL_LIMIT or _leaf_product(_shape(a)) > EVAL_LIMIT:
+        return None, f"too large to compare ({_leaf_product(_shape(e))} points)"
     ve, va = answer_values(e) + int(e_off), answer_values(a) + int(a_off)
     if ve.shape != va.shape:
         return "none", f"sizes differ: {ve.size} vs {va.size}"
@@ -352,7 +352,7 @@ def _structure(e, a):
     return None
 
 
-def _composed_level(op, inputs, e, a):
+def _composed_layout_level(op, inputs, e, a):
     if not _kind_ok(a):
         return "none", f"not a layout or composed layout: {a!r}"
     s = _structure(e, a)
@@ -369,10 +369,10 @@ def _composed_level(op, inputs, e, a):
 def _rinv_property(inputs, e, a, detail):
     if not inputs or not isinstance(inputs[0], ComposedLayoutBase):
         return "none", detail
-    if _size(_shape(a)) != _size(_shape(e)):
-        return "none", f"size {_size(_shape(a))} differs from the reference's {_size(_shape(e))}"
+    if _leaf_product(_shape(a)) != _leaf_product(_shape(e)):
+        return "none", f"size {_leaf_product(_shape(a))} differs from the reference's {_leaf_product(_shape(e))}"
     Cl = inputs[0]
-    n = _size(Cl.inner.shape)
+    n = _leaf_product(Cl.inner.shape)
     r = answer_values(a)
     if r.size and (r.min() < 0 or r.max() >= n):
         return "none", "R maps outside the domain of C"
@@ -383,7 +383,7 @@ def _rinv_property(inputs, e, a, detail):
     return "property", "a different right inverse that satisfies C(R(i)) == i"
 
 
-def _pair_level(e, a):
+def _composed_pair_level(e, a):
     if not (isinstance(a, tuple) and len(a) == 2 and _kind_ok(a[0])):
         return "none", f"not a (layout, offset) pair: {a!r}"
     if str(e[0]) == str(a[0]) and str(e[1]) == str(a[1]):
@@ -401,12 +401,12 @@ def _mcl_level(inputs, e, a):
         return "printed", ""
     if e == a:
         return "structure", "same values, staticness differs"
-    if _size(a.shape) != _size(e.shape):
-        return "none", f"size {_size(a.shape)} differs from the reference's {_size(e.shape)}"
+    if _leaf_product(a.shape) != _leaf_product(e.shape):
+        return "none", f"size {_leaf_product(a.shape)} differs from the reference's {_leaf_product(e.shape)}"
     A, B = inputs[0], inputs[1]
     r = np.asarray(impl.values(a), dtype=np.int64)
     for L, name in ((A, "A"), (B, "B")):
-        if r.size and r.max() >= _size(L.shape):
+        if r.size and r.max() >= _leaf_product(L.shape):
             return "none", f"R maps outside the domain of {name}"
         got = np.asarray(impl.values(L, r), dtype=np.int64)
         bad = np.nonzero(got != np.arange(r.size))[0]
@@ -426,8 +426,8 @@ def _f2_level(e, a):
         return "none", f"not an F2 layout: {a!r}"
     if str(e) == str(a):
         return "printed", ""
-    if _size(e.shape) > EVAL_LIMIT or _size(a.shape) > EVAL_LIMIT:
-        return "none", f"too large to compare ({_size(e.shape)} points)"
+    if _leaf_product(e.shape) > EVAL_LIMIT or _leaf_product(a.shape) > EVAL_LIMIT:
+        return "none", f"too large to compare ({_leaf_product(e.shape)} points)"
     ve, va = impl.f2_values(e), impl.f2_values(a)
     if len(ve) != len(va):
         return "none", f"sizes differ: {len(ve)} vs {len(va)}"
@@ -442,7 +442,7 @@ def _composed_level(op, kind, inputs, e, a):
     if op == "max_common_layout":
         return _mcl_level(inputs, e, a)
     if kind == "composed_offset":
-        return _pair_level(e, a)
+        return _composed_pair_level(e, a)
     if kind == "f2layout":
         return _f2_level(e, a)
-    return _composed_level(op, inputs, e, a)
+    return _composed_layout_level(op, inputs, e, a)

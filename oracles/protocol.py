@@ -12,9 +12,12 @@ answers an ``Outcome``: ``ok`` with a value of the op's answer kind (``ANSWERS``
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from layoutcheck.oracles.operations import OPERATIONS
+from layoutcheck.oracles.operations import OPERATIONS, resolve
 
 from layoutcheck.composed import (
+    ComposedLayoutBase,
+    F2Layout,
+    Swizzle,
     is_composed_value,
     looks_composed,
     parse_composed,
@@ -31,7 +34,7 @@ from layoutcheck.notation import parse_tile_parts, parse_tuple
 __all__ = ["Outcome", "Oracle", "OPS", "ANSWERS", "check_op", "parse_args", "neutral_layout",
            "neutral_int", "neutral_inttuple", "neutral_coord", "decode_arg", "format_arg",
            "format_value", "static_everywhere", "INVALID_ANSWER", "is_invalid_answer",
-           "describe_exception", "Implementation"]
+           "describe_exception", "Implementation", "operation_for"]
 
 # op name -> argument kinds, op name -> answer kind: views of the operations table
 OPS = {op.name: op.arguments for op in OPERATIONS}
@@ -97,6 +100,23 @@ def check_op(op, args):
     if not lo <= len(args) <= len(kinds):
         want = f"{lo}" if lo == len(kinds) else f"{lo} or {len(kinds)}"
         raise LayoutError(f"{op} takes {want} argument(s) ({', '.join(kinds)}), got {len(args)}")
+
+
+def operation_for(name: str, texts) -> str:
+    """The operation a user means by CuTe's function ``name`` on these argument texts: an
+    overload on swizzles and composed layouts where one fits (``right_inverse`` of
+    ``Sw<3,4,3> o _0 o (8,64):(64,1)`` is ``composed_right_inverse``), else ``name``."""
+    from_kind = {Swizzle: "swizzle", ComposedLayoutBase: "composed", F2Layout: "f2layout"}
+    kinds = []
+    for text in texts:
+        kind = "layout"
+        if looks_composed(text):
+            try:
+                kind = from_kind.get(type(parse_value(str(text))), "other")
+            except LayoutError:
+                kind = "other"
+        kinds.append(kind)
+    return resolve(name, tuple(kinds))
 
 
 def neutral_int(text):

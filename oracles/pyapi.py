@@ -247,12 +247,12 @@ def to_module_value(api, x):
 
         def f2(t):
             return tuple(f2(e) for e in t) if isinstance(t, tuple) else F2(int(t))
-        return m.Layout(_plain(x.shape), f2(x.stride))
+        return m.Layout(_to_ints(x.shape), f2(x.stride))
     raise TypeError(f"{type(x).__name__} has no counterpart in {api.name}")
 
 
-def _plain(t):
-    return tuple(_plain(e) for e in t) if isinstance(t, tuple) else int(t)
+def _to_ints(t):
+    return tuple(_to_ints(e) for e in t) if isinstance(t, tuple) else int(t)
 
 
 def _span(sw):

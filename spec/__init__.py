@@ -26,3 +26,4 @@ from layoutcheck.spec.swizzle import *  # noqa: F401,F403   swizzles, F2 strides
 from layoutcheck.spec.recast import *  # noqa: F401,F403   upcast / downcast / recast, max_common_vector, nullspace
 from layoutcheck.spec.tiling import *  # noqa: F401,F403   make_ordered_layout .. local_partition, zip, group
 from layoutcheck.spec.banks import *  # noqa: F401,F403   shared-memory bank conflicts of a warp's access
+from layoutcheck.spec.overloads import *  # noqa: F401,F403   CuTe's overloads on swizzles and composed layouts

@@ -18,7 +18,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.oracles import OPS, REQUIRED, available_oracles, compare, get_oracle, parse_args
 from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
 from layoutcheck.oracles.known import verdict
-from layoutcheck.oracles.protocol import ANSWERS, format_arg, format_value
+from layoutcheck.oracles.protocol import ANSWERS, format_arg, format_value, operation_for
 from layoutcheck.spec.limits import ENUMERATION_CONDITION
 
 HELP = "run one layout operation on several oracles and compare them with the spec"
@@ -27,7 +27,9 @@ VALUES_LIMIT = 1 << 16  # `op values` lists at most this many offsets per oracle
 
 
 def add_arguments(parser):
-    parser.add_argument("name", metavar="NAME", help="operation: " + ", ".join(OPS))
+    parser.add_argument("name", metavar="NAME",
+                        help="operation (CuTe's name; on a swizzle or composed layout the overload for "
+                             "it is used): " + ", ".join(OPS))
     parser.add_argument("args", metavar="ARG", nargs="*",
                         help="arguments in CuTe notation: layouts '(6,2):(8,2)', tilers "
                              "'(2:1,(4,2):(1,8))' or '(2,4)', integers '24' or '_24'")
@@ -75,7 +77,7 @@ def _check_size(op, inputs):
 def run(args):
 
     apply_cute_include(args)
-    op = args.name
+    op = operation_for(args.name, args.args)  # CuTe's overloads on swizzles and composed layouts
     inputs = parse_args(op, args.args)
     _check_size(op, inputs)
     sense = getattr(args, "sense", "paper")

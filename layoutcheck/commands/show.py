@@ -17,6 +17,7 @@ import z3
 from layoutcheck import impl
 from layoutcheck import spec as S
 from layoutcheck.commands.common import check_output_path, count, write_output
+from layoutcheck.composed import F2Layout, Swizzle, looks_composed
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import leaves
 from layoutcheck.reports.pictures import picture_for_show
@@ -28,7 +29,8 @@ Z3_TIMEOUT_MS = 5000
 
 
 def add_arguments(parser):
-    parser.add_argument("layout", help="a layout in CuTe notation, e.g. '(2,(2,2)):(4,(2,1))'")
+    parser.add_argument("layout", help="a layout in CuTe notation, e.g. '(2,(2,2)):(4,(2,1))', a "
+                        "swizzle 'Sw<3,4,3>' or a composed layout 'Sw<3,4,3> o _0 o (8,64):(64,1)'")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--limit", default=1024, metavar="N",
                         help=f"list at most N values, and draw the grid only when it has at "
@@ -179,6 +181,39 @@ def describe(text, limit):
     return info
 
 
+def describe_composed(value, limit):
+    """The shown facts of a swizzle, a composed layout or an F2 layout (the JSON object):
+    its parts, size, the codomain its function reaches (CuTe's ``cosize`` of a composed layout
+    is its inner layout's), the first ``limit`` values and, for a rank-2 inner layout, the grid
+    of C(m, n) as CuTe's ``print_layout`` draws a composed layout."""
+    limit = count(0, MAX_LIMIT)(limit, "--limit")
+    if isinstance(value, Swizzle):
+        n = 1 << int(S.swizzle_span(value))
+        shown = min(n, limit)
+        vals = [int(S.swizzle_apply(value, i)) for i in range(shown)]
+        return {"layout": str(value), "kind": "swizzle", "bits": value.bits, "base": value.base,
+                "shift": value.shift, "size": n, "values": vals, "values_truncated": shown < n,
+                "properties": {"involution": bool(S.is_involution(value))}}
+    if isinstance(value, F2Layout):
+        vals = list(S.f2_values(value))
+        return {"layout": str(value), "kind": "f2 layout", "size": len(vals),
+                "values": vals[:limit], "values_truncated": len(vals) > limit, "properties": {}}
+    C = S.as_composed(value)
+    n = int(S.size(C.inner))
+    shown = min(n, limit)
+    vals = [int(C(i)) for i in range(shown)]
+    info = {"layout": str(C), "kind": "composed layout", "outer": str(C.outer),
+            "offset": int(C.offset), "inner": str(C.inner), "rank": int(S.rank(C.inner)),
+            "depth": int(S.depth(C.inner)), "size": n, "cosize": int(S.cosize(C.inner)),
+            "reach": int(S.composed_cosize(C)) if n <= limit else None,
+            "values": vals, "values_truncated": shown < n,
+            "properties": {"injective": len(set(vals)) == len(vals) if shown == n else None}}
+    if info["rank"] == 2 and isinstance(C.inner.shape, tuple) and n <= limit:
+        info["grid"] = [[int(C((m, k))) for k in range(int(S.size(C.inner, 1)))]
+                        for m in range(int(S.size(C.inner, 0)))]
+    return info
+
+
 def _picture(args):
     """--svg (with --tv / --tile / --banks): write the picture; False when the layout is not a
     plain layout (a swizzled one): then nothing else is shown."""
@@ -203,15 +238,22 @@ def run(args):
     args.limit = count(0, MAX_LIMIT)(args.limit, "--limit")
     if not _picture(args):
         return 0
-    info = describe(args.layout, args.limit)
+    composed = looks_composed(args.layout)
+    info = describe_composed(S.parse(args.layout), args.limit) if composed else \
+        describe(args.layout, args.limit)
     if args.json:
         print(json.dumps(info))
         return 0
     lines = [f"layout      {info['layout']}"]
-    for key in ("rank", "depth", "size", "cosize"):
-        lines.append(f"{key:<11} {info[key]}")
-    lines.append("modes")
-    for i, m in enumerate(info["modes"]):
+    if composed:
+        lines.append(f"kind        {info['kind']}")
+    for key in ("outer", "offset", "inner", "bits", "base", "shift", "rank", "depth", "size",
+                "cosize", "reach"):
+        if info.get(key) is not None:
+            lines.append(f"{key:<11} {info[key]}")
+    if "modes" in info:
+        lines.append("modes")
+    for i, m in enumerate(info.get("modes", ())):
         lines.append(f"  {i}: {m}")
     lines.append("properties")
     for k, v in info["properties"].items():
@@ -223,7 +265,7 @@ def run(args):
     if "grid" in info:
         lines.append("grid (row = mode 0, column = mode 1)")
         lines.extend(format_grid(info["grid"]))
-    elif info["rank"] == 2:
+    elif info.get("rank") == 2:
         lines.append(f"grid        omitted: {info['size']} cells > --limit {args.limit}")
     print("\n".join(lines))
     return 0
