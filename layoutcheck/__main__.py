@@ -1,3 +1,4 @@
+"""``python -m layoutcheck``: the same as the ``layoutcheck`` command."""
 from layoutcheck.cli import main
 
 raise SystemExit(main())

@@ -12,14 +12,57 @@ from math import gcd
 
 import layoutcheck.spec as spec
 from layoutcheck.oracles.compare import answer_values, compare
-from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.predicates import answered, collect, region, symptom
 from layoutcheck.oracles.reference import cute_reference
+from layoutcheck.spec import flat as F
+from layoutcheck.spec import tuples as T
+from layoutcheck.spec.algebra import _modes, _tiler
+from layoutcheck.spec.layout import as_layout
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.layout import LayoutBase, Underscore, leaves
+
+
+def cute_composition_check(A, B):
+    """A model of the compile-time checks of CuTe C++'s ``composition_impl`` (all-static
+    integers): None when CuTe accepts ``composition(A, B)``, else the name of the failing
+    ``static_assert`` ("Stride Divisibility Condition" or "Shape Divisibility Condition").
+
+    Per leaf s:d of B (d != 0), walking the modes of coalesce(A) but the last: the stride
+    check ``d' % c == 0 or d' < c``, then, unless ceil(c / d') == 1 or the remaining shape
+    is 1, the shape check ``rest % min(ceil(c / d'), rest) == 0``.  Passing these checks
+    does not make CuTe's result right (finding F-030); failing them rejects compositions
+    the paper defines (finding F-025).
+    """
+    A = as_layout(A)
+    B = _tiler(B)
+    if B is None or isinstance(B, Underscore):
+        return None
+    if isinstance(B, tuple):
+        for m, t in zip(_modes(A), B):
+            r = cute_composition_check(m, t)
+            if r:
+                return r
+        return None
+    lhs = F.flat_modes(F.flat_coalesce(A)) or [(1, 0)]
+    for rest_shape, rest_stride in zip(T.flatten(B.shape), T.flatten(B.stride)):
+        if rest_stride == 0 or len(lhs) == 1:
+            continue
+        for curr_shape, _d in lhs[:-1]:
+            if not (rest_stride % curr_shape == 0 or rest_stride < curr_shape):
+                return "Stride Divisibility Condition"
+            next_shape = -(-curr_shape // rest_stride)
+            next_stride = -(-rest_stride // curr_shape)
+            if next_shape != 1 and rest_shape != 1:
+                new_shape = min(next_shape, rest_shape)
+                if rest_shape % new_shape:
+                    return "Shape Divisibility Condition"
+                rest_shape //= new_shape
+            rest_stride = next_stride
+    return None
+
 
 # Predicates about the spec's own notions, named by findings' match.when: the algebra findings
 # (F-024..F-038), the pycute findings the de-duplication merged (F-073, F-076, F-075), and

@@ -20,7 +20,7 @@ no-write-conflicts, ``bijective-onto N``, ``in-bounds N``, ``covers TILE exactly
 import time
 
 import z3
-from layoutcheck.oracles.cpp.model import cute_composition_check
+from layoutcheck.oracles.regions import cute_composition_check
 from layoutcheck.proofs.expr import Expr, TileLayout, parse_tiler
 from layoutcheck.proofs.opprops import (
     complement_checks,

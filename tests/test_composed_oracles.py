@@ -5,8 +5,8 @@ kernels on the host shim."""
 import shutil
 
 import pytest
-from layoutcheck.fuzz.checks.catalogue import BY_NAME, CHECKS
 from layoutcheck.fuzz.checks.base import static_args
+from layoutcheck.fuzz.checks.catalogue import BY_NAME, CHECKS
 from layoutcheck.fuzz.checks.recast import RECAST_CHECKS
 from layoutcheck.fuzz.checks.swizzle import SWIZZLE_CHECKS
 from layoutcheck.fuzz.checks.tiling import TILING_CHECKS

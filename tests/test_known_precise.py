@@ -26,11 +26,11 @@ from layoutcheck.fuzz.checks.algebra import _STRATS
 from layoutcheck.fuzz.checks.base import CheckFailed
 from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles import get_oracle, parse_args
-from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.known import PREDICATES, explain, find_known, find_region
 from layoutcheck.oracles.postconditions import is_left_inverse, is_quasi_inverse, is_weak_complement
 from layoutcheck.oracles.protocol import OPS, Outcome
 from layoutcheck.oracles.reference import reference_for
+from layoutcheck.oracles.regions import cute_composition_check
 from planted_support import MODEL, module_rows, split_top
 
 from layoutcheck import spec

@@ -269,7 +269,7 @@ def test_induction_proves_a_lemma_whose_high_rank_query_is_unknown():
 def test_a_broken_encoding_is_not_proved(monkeypatch):
     # non-vacuity: coalesce with every stride off by one must not prove; z3's models do not
     # re-check on the spec (whose coalesce is right), so the rows are unknown, not refuted
-    from layoutcheck.proofs import lemmas as LM
+    from layoutcheck.proofs import algebra_lemmas as LM
     from layoutcheck.proofs import run_lemma
     from layoutcheck.proofs.symbolic import Mode, SymLayout
     orig = LM._coalesce_branch

@@ -57,7 +57,7 @@ def test_fresh_context_gives_the_same_terms():
 
 
 def test_incremental_solver_answers_like_solve():
-    """proofs.runner.INCREMENTAL: one solver with push / pop per (lemma, rank); its unsat
+    """proofs.solving.INCREMENTAL: one solver with push / pop per (lemma, rank); its unsat
     agrees with solve on every query, and a lemma that is refuted stays refuted with the
     same counterexample when it goes through the incremental path (sat falls back)."""
     for name in sorted(INCREMENTAL):
@@ -73,7 +73,7 @@ def test_incremental_solver_answers_like_solve():
 
 
 def test_incremental_path_keeps_a_refutation(monkeypatch):
-    from layoutcheck.proofs import runner
+    from layoutcheck.proofs import solving as runner
     plain = run(["sorted_literal", "sorted_squeezed"], max_rank=3, timeout=30)
     monkeypatch.setattr(runner, "INCREMENTAL", runner.INCREMENTAL | {"sorted_literal",
                                                                      "sorted_squeezed"})

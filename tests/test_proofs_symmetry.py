@@ -6,7 +6,7 @@ import itertools
 import pytest
 import z3
 from layoutcheck.proofs import get_lemma
-from layoutcheck.proofs.lemmas import (
+from layoutcheck.proofs.algebra_lemmas import (
     _coalesce_patterns,
     _compact_if_patterns,
     _q_coalesce_coalesced,
@@ -113,8 +113,8 @@ def test_coalesce_branches_with_size_one_modes_last_cover_every_branch(build, r)
 
 
 def _perm_image_reference(r, sort):
-    """The σ enumeration written with the generic _image_queries (as it was first built)."""
-    from layoutcheck.proofs.lemmas import _image_queries, _with_layout
+    """The σ enumeration written with the generic image_queries (as it was first built)."""
+    from layoutcheck.proofs.query import image_queries, with_layout
     from layoutcheck.proofs.symbolic import SymLayout, fresh_layout
     (L, c0), out = fresh_layout("L", r), []
     M = L.modes
@@ -125,11 +125,11 @@ def _perm_image_reference(r, sort):
         c = c0 + [before[a, b] for a, b in zip(perm, perm[1:]) if sort]
         P = SymLayout(M[q] for q in perm)
         inv = [perm.index(i) for i in range(r)]
-        qs = _image_queries("sort" if sort else "permute", L, P,
+        qs = image_queries("sort" if sort else "permute", L, P,
                             lambda xs: [xs[q] for q in perm], lambda ys: [ys[k] for k in inv])
         for q in qs:
             q.label = "σ=" + "".join(str(i + 1) for i in perm) + ": " + q.label
-        out += _with_layout(qs, L, c)
+        out += with_layout(qs, L, c)
     return out
 
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from layoutcheck.oracles.cpp.model import cute_composition_check
+from layoutcheck.oracles.regions import cute_composition_check
 from layoutcheck.proofs.expr import parse_assumptions, parse_expr, parse_layout
 from layoutcheck.proofs.problem import Problem
 from layoutcheck.proofs.user import _parse, prove

@@ -7,7 +7,7 @@ import itertools
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from layoutcheck.oracles.cpp.model import cute_composition_check
+from layoutcheck.oracles.regions import cute_composition_check
 from layoutcheck.spec import algebra as A
 from layoutcheck.spec import division as D
 from layoutcheck.spec import flat as F

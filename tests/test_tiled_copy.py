@@ -16,8 +16,7 @@ import textwrap
 from collections import Counter
 
 import pytest
-from layoutcheck.fuzz.checks.base import CheckFailed
-from layoutcheck.fuzz.checks.base import static_args
+from layoutcheck.fuzz.checks.base import CheckFailed, static_args
 from layoutcheck.fuzz.checks.swizzle import law_swizzle_as_f2
 from layoutcheck.fuzz.checks.tiling import _tiled_copy_covers
 from layoutcheck.oracles import compare, get_oracle

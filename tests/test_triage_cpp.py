@@ -8,9 +8,9 @@ from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.fuzz.checks.targets import decode, table
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.compare import compare
-from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.known import find_known
 from layoutcheck.oracles.protocol import Outcome
+from layoutcheck.oracles.regions import cute_composition_check
 
 from layoutcheck import spec
 from layoutcheck.layout import LayoutBase

@@ -11,12 +11,12 @@ import layoutcheck.oracles.cpp.model as M
 import layoutcheck.oracles.cpp.model as models_cpp
 import layoutcheck.spec as spec
 from layoutcheck.oracles.compare import compare
-from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.postconditions import is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.reference import cute_reference
 from layoutcheck.oracles.regions import (
     _inner_composition,
+    cute_composition_check,
     divide_divisor_not_complementable,
     divide_fails_cute_stride_divisibility,
     not_complementable_cute,

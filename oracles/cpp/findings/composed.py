@@ -13,12 +13,11 @@ negative strides by function, which is all a slice's answer is judged by).
 from types import SimpleNamespace
 
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.postconditions import evaluate
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
 from layoutcheck.oracles.predicates import inner_finding as find_known
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.regions import _fn, _sw
+from layoutcheck.oracles.regions import _fn, _sw, cute_composition_check
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError

@@ -12,9 +12,16 @@ from layoutcheck.oracles.cpp.findings.algebra import (
     has_dynamic_integer,
     product_cute_accepts_not_composable,
 )
-from layoutcheck.oracles.cpp.model import answer, cute_composition_check
+from layoutcheck.oracles.cpp.model import answer
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
-from layoutcheck.oracles.regions import _fn, _recast_model, _same_layout, unchecked_downcast, unchecked_upcast
+from layoutcheck.oracles.regions import (
+    _fn,
+    _recast_model,
+    _same_layout,
+    cute_composition_check,
+    unchecked_downcast,
+    unchecked_upcast,
+)
 from layoutcheck.spec.division import _append_to
 
 from layoutcheck.errors import LayoutError

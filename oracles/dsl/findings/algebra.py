@@ -12,13 +12,13 @@ from layoutcheck.oracles.cpp.findings.algebra import (
     past_end_as_written,
     rejected_as_written,
 )
-from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.dsl.model import DSL_ERRORS, _static, _zero_size_complement, answer, matches
 from layoutcheck.oracles.postconditions import is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.regions import (
     _inner_composition,
     _top,
+    cute_composition_check,
     divide_divisor_not_complementable,
     not_complementable_cute,
     not_injective,

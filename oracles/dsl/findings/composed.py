@@ -1,3 +1,6 @@
+"""Regions and symptoms of the CuTe DSL's findings on swizzles and composed layouts (those it
+shares with CuTe C++ are in ``oracles/cpp/findings/composed.py``)."""
+
 import layoutcheck.spec as spec
 from layoutcheck.oracles.cpp.findings.composed import _dice_coord, _eval, _inner_known, _zy_layouts
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom

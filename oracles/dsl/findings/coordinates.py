@@ -1,3 +1,6 @@
+"""Regions and symptoms of the CuTe DSL's findings on coordinates, IntTuples and profiles
+(those it shares with CuTe C++ are in ``oracles/cpp/findings/coordinates.py``)."""
+
 import layoutcheck.spec as spec
 from layoutcheck.oracles.cpp.findings.coordinates import _left_symptom
 from layoutcheck.oracles.predicates import answered, region, symptom

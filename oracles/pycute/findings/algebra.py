@@ -10,13 +10,13 @@ sense where the spec has it) and, where a finding is about what the implementati
 
 import layoutcheck.oracles.pycute.model as models
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.model import cute_composition_check
 from layoutcheck.oracles.postconditions import is_left_inverse, is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.protocol import is_invalid_answer
 from layoutcheck.oracles.regions import (
     _condition,
     _inner_composition,
+    cute_composition_check,
     divide_divisor_not_complementable,
     not_complementable_cute,
     not_injective,

@@ -1,3 +1,6 @@
+"""Regions and symptoms of pycute's findings on swizzles and composed layouts (its
+``Swizzle`` with a zero shift, ``ComposedLayout.cosize``)."""
+
 import layoutcheck.spec as spec
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
 
