@@ -21,6 +21,7 @@ from layoutcheck.spec.division import *  # noqa: F401,F403   division and produc
 from layoutcheck.spec.coords import *  # noqa: F401,F403   coordinates, slicing, IntTuple helpers (CuTe's API)
 from layoutcheck.spec.mutual_refinement import *  # noqa: F401,F403   composition algorithm (4)
 from layoutcheck.spec.categories import *  # noqa: F401,F403   the categories Tuple and Nest (3)
+from layoutcheck.spec.theorems import *  # noqa: F401,F403   their main theorems as checks (3)
 from layoutcheck.spec.examples import *  # noqa: F401,F403   the paper's numbered examples as checks
 from layoutcheck.spec.swizzle import *  # noqa: F401,F403   swizzles, F2 strides, composed layouts (issue 16)
 from layoutcheck.spec.recast import *  # noqa: F401,F403   upcast / downcast / recast, max_common_vector, nullspace

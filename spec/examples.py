@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from layoutcheck.spec import algebra as A
-from layoutcheck.spec import division as D
+from layoutcheck.spec import division as DV
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import nested as N
 from layoutcheck.spec import tuples as T
@@ -133,14 +133,14 @@ ex("2.1.7.5", "flat_composition((2048,2048):(1,2048), (64,32):(2,256))", "(64,32
 ex("2.1.7.6", "is_flat_composable((2,2,6):(12,6,1), (4):(2))", "False",
    lambda: F.is_flat_composable(P("(2,2,6):(12,6,1)"), P("(4):(2)")))
 ex("2.1.7.10", "flat_divide_paper((2,2,2,2):(1,4,2,8), (2,2):(4,2))", "(2,2,2,2):(4,2,1,8)",
-   lambda: D.flat_divide_paper(P("(2,2,2,2):(1,4,2,8)"), P("(2,2):(4,2)")))
+   lambda: DV.flat_divide_paper(P("(2,2,2,2):(1,4,2,8)"), P("(2,2):(4,2)")))
 ex("2.1.7.11", "flat_divide_paper((3,5,9,6):(54,0,6,1), (6,3):(135,1))", "(6,3,5,9):(1,54,0,6)",
-   lambda: D.flat_divide_paper(P("(3,5,9,6):(54,0,6,1)"), P("(6,3):(135,1)")))
+   lambda: DV.flat_divide_paper(P("(3,5,9,6):(54,0,6,1)"), P("(6,3):(135,1)")))
 ex("2.1.7.14", "flat_product_paper((2,2,2):(1,2,4), (2,2,2):(1,2,4))",
    "(2,2,2,2,2,2):(1,2,4,8,16,32)",
-   lambda: D.flat_product_paper(P("(2,2,2):(1,2,4)"), P("(2,2,2):(1,2,4)")))
+   lambda: DV.flat_product_paper(P("(2,2,2):(1,2,4)"), P("(2,2,2):(1,2,4)")))
 ex("2.1.7.15", "flat_product_paper((2,2,2):(1,2,4), (3,5):(5,1))", "(2,2,2,3,5):(1,2,4,40,8)",
-   lambda: D.flat_product_paper(P("(2,2,2):(1,2,4)"), P("(3,5):(5,1)")))
+   lambda: DV.flat_product_paper(P("(2,2,2):(1,2,4)"), P("(3,5):(5,1)")))
 
 # --- 2.1.8 tractable flat layouts ---------------------------------------------------------
 for _n, _l, _v in [("2.1.8.2", "(12):(17)", "True"), ("2.1.8.3", "(2,4,32):(1,2,8)", "True"),
@@ -303,7 +303,7 @@ for _n, _a, _b, _v in [
         ("2.3.8.7", "(4,6):(1,40)", "6:4", "(6,4):(40,1)"),
         ("2.3.8.8", "(4,6,2,4,2,5):(36,1,18,0,0,144)", "(4,10):(1,192)",
          "((4,(2,5)),(6,2,4)):((36,(0,144)),(1,18,0))")]:
-    ex(_n, f"logical_divide({_a}, {_b})", _v, (lambda a=_a, b=_b: D.logical_divide(P(a), P(b))))
+    ex(_n, f"logical_divide({_a}, {_b})", _v, (lambda a=_a, b=_b: DV.logical_divide(P(a), P(b))))
 
 # --- 2.3.9 logical product --------------------------------------------------------------------
 for _n, _a, _b, _v in [
@@ -313,7 +313,7 @@ for _n, _a, _b, _v in [
          "((2,10),((2,2),(3,3))):((1680,4),((2,40),(560,3360)))"),
         ("2.3.9.6", "(4,(2,2)):(9,(1,3))", "((2,4),8):((1,4),2)",
          "((4,(2,2)),((2,4),8)):((9,(1,3)),((36,144),72))")]:
-    ex(_n, f"logical_product({_a}, {_b})", _v, (lambda a=_a, b=_b: D.logical_product(P(a), P(b))))
+    ex(_n, f"logical_product({_a}, {_b})", _v, (lambda a=_a, b=_b: DV.logical_product(P(a), P(b))))
 
 # --- 2.3.10 tractable layouts -----------------------------------------------------------------
 for _n, _l, _v in [("2.3.10.2", "(((12))):((17))", "True"),
@@ -336,10 +336,10 @@ for _n, _b, _a, _v in [
         ("4.1.5", "(8,8):(3,7)", "(4,4):(4,1)", "((2,2),4):((12,7),3)")]:
     ex(_n, f"composition({_b}, {_a})", _v, (lambda a=_a, b=_b: A.composition(P(b), P(a))))
 ex("4.2.1.1", "logical_divide((8,8):(8,1), (2,2):(1,4))", "((2,2),(2,2)):((8,32),(16,1))",
-   lambda: D.logical_divide(P("(8,8):(8,1)"), P("(2,2):(1,4)")))
+   lambda: DV.logical_divide(P("(8,8):(8,1)"), P("(2,2):(1,4)")))
 ex("4.2.2.1", "[complement((2,2):(1,2), 100), logical_product((2,2):(1,2), (5,5):(5,1))]",
    "[(25):(4),((2,2),(5,5)):((1,2),(20,4))]",
-   lambda: [A.complement(P("(2,2):(1,2)"), 100), D.logical_product(P("(2,2):(1,2)"),
+   lambda: [A.complement(P("(2,2):(1,2)"), 100), DV.logical_product(P("(2,2):(1,2)"),
                                                                   P("(5,5):(5,1)"))])
 
 
@@ -371,7 +371,7 @@ def _non_degenerate(text):
 
 
 # --- sections 3 and 4.1.1: the categories' examples (spec/categories.py, spec/mutual_refinement.py)
-from layoutcheck.spec.categories import EXAMPLES_3  # noqa: E402
+from layoutcheck.spec.theorems import EXAMPLES_3  # noqa: E402
 from layoutcheck.spec.layout import Layout
 from layoutcheck.spec.mutual_refinement import EXAMPLES_4_1_1  # noqa: E402
 

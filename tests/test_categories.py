@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from layoutcheck.spec import categories as K
+from layoutcheck.spec import theorems as TH
 from layoutcheck.spec.categories import morphism
 
 from layoutcheck import LayoutError
@@ -69,7 +70,7 @@ def any_morphisms(draw, **kw):
 @st.composite
 def standard_morphisms(draw, **kw):
     """A non-degenerate nested morphism of standard form."""
-    return K.random_standard_morphism(random.Random(draw(st.integers(0, 2**32))), **kw)
+    return TH.random_standard_morphism(random.Random(draw(st.integers(0, 2**32))), **kw)
 
 
 def small(f):
@@ -288,7 +289,7 @@ def test_finding_F100_printed_standard_form_breaks_uniqueness():
 
 # --- theorem A and the constructions of 3.1.2 ------------------------------------------------
 
-ENUMERATED = K.standard_morphisms()
+ENUMERATED = TH.standard_morphisms()
 
 
 def test_enumeration_is_all_standard_and_distinct():
@@ -297,7 +298,7 @@ def test_enumeration_is_all_standard_and_distinct():
 
 
 def test_theorem_A_on_every_small_standard_morphism():
-    assert all(K.check_theorem_A(f) for f in ENUMERATED)
+    assert all(TH.check_theorem_A(f) for f in ENUMERATED)
 
 
 def test_theorem_A_distinct_morphisms_encode_distinct_layouts():
@@ -308,7 +309,7 @@ def test_theorem_A_distinct_morphisms_encode_distinct_layouts():
 def test_theorem_A_layout_side_and_prop_3_1_2_10(f):
     """L_f is tractable (Prop 3.1.2.10) and L_{f_L} = L (Lemma 3.1.2.9) for L = L_f."""
     L = K.encoded_layout(f)
-    assert K.check_theorem_A(L)
+    assert TH.check_theorem_A(L)
     if hasattr(spec, "is_tractable"):
         assert spec.is_tractable(L)
 
@@ -328,13 +329,13 @@ def test_prop_3_1_2_10_non_tractable_layouts_have_no_representation(modes):
 
 @given(any_morphisms(non_degenerate=False))
 def test_lemma_3_2_4_2_realization_is_the_layout_function(f):
-    assert K.check_realization(f)
+    assert TH.check_realization(f)
 
 
 @given(any_morphisms().flatmap(lambda f: st.tuples(st.just(f), morphisms_into(f.domain))))
 def test_realization_is_a_functor(fg):
     g, f = fg                                     # f : S -> dom(g)
-    assert K.check_functoriality(f, g)
+    assert TH.check_functoriality(f, g)
     assert K.realization(K.identity(f.domain)) == tuple(range(spec.size(f.domain)))
 
 
@@ -343,21 +344,21 @@ def test_realization_is_a_functor(fg):
 @needs("composition")
 @given(st.integers(0, 2**32))
 def test_theorem_B_composition(seed):
-    f, g = K.composable_standard_pairs(random.Random(seed), 1)[0]
-    assert K.check_theorem_B(f, g)
+    f, g = TH.composable_standard_pairs(random.Random(seed), 1)[0]
+    assert TH.check_theorem_B(f, g)
 
 
 @needs("composition")
 @given(any_morphisms().flatmap(lambda g: st.tuples(st.just(g), morphisms_into(g.domain))))
 def test_theorem_B_on_nested_non_standard_morphisms(gf):
     g, f = gf
-    assert K.check_theorem_B(f, g)
+    assert TH.check_theorem_B(f, g)
 
 
 @needs("coalesce")
 @given(any_morphisms(non_degenerate=False))
 def test_theorem_C_coalesce_any_morphism(f):
-    assert K.check_theorem_C(f)
+    assert TH.check_theorem_C(f)
 
 
 @needs("is_flat_coalesced")
@@ -371,13 +372,13 @@ def test_prop_3_1_5_24_coalesced_iff_layout_coalesced(f):
 @needs("coalesce", "complement")
 @given(any_morphisms(injective=True))
 def test_theorem_D_complement(f):
-    assert K.check_theorem_D(f)
+    assert TH.check_theorem_D(f)
 
 
 @needs("coalesce", "complement")
 def test_theorem_D_on_every_small_injective_standard_morphism():
     inj = [f for f in ENUMERATED if K.is_injective_morphism(f)]
-    assert len(inj) > 50 and all(K.check_theorem_D(f) for f in inj)
+    assert len(inj) > 50 and all(TH.check_theorem_D(f) for f in inj)
 
 
 @given(any_morphisms(injective=True))
@@ -395,7 +396,7 @@ def test_complement_props_3_1_5_48_to_3_1_5_50(f):
     lambda f: st.tuples(st.just(f), morphisms_into(f.domain, injective=True))))
 def test_theorem_E_logical_division(fg):
     f, g = fg
-    assert K.check_theorem_E(f, g)
+    assert TH.check_theorem_E(f, g)
 
 
 def test_division_needs_a_complementable_divisor():
@@ -417,7 +418,7 @@ def product_admissible_pairs(draw):
 @needs("logical_product")
 @given(product_admissible_pairs())
 def test_theorem_F_logical_product(fg):
-    assert K.check_theorem_F(*fg)
+    assert TH.check_theorem_F(*fg)
 
 
 @given(product_admissible_pairs().flatmap(
@@ -466,7 +467,7 @@ def test_example_3_1_3_10_factorization_divides_the_strides(f, data):
 @needs("squeeze")
 @given(any_morphisms(non_degenerate=False))
 def test_prop_3_1_5_10_squeeze(f):
-    assert K.check_squeeze(f)
+    assert TH.check_squeeze(f)
     s = K.squeeze_morphism(f)
     assert K.squeeze_morphism(s) == s             # Observation 3.1.5.11
 
@@ -474,7 +475,7 @@ def test_prop_3_1_5_10_squeeze(f):
 @needs("sort")
 @given(any_morphisms(non_degenerate=False))
 def test_prop_3_1_5_18_sort(f):
-    assert K.check_sort(f)
+    assert TH.check_sort(f)
     s = K.sort_morphism(f)
     assert K.sort_morphism(s) == s                # Lemma 3.1.5.17
 
@@ -489,7 +490,7 @@ def test_prop_3_2_6_10_concatenation(tseed):
     cut = rng.randint(0, len(idx))
     f = morphism(tuple(t[j - 1] for j in idx[:cut]), t, tuple(idx[:cut]))
     g = morphism(tuple(t[j - 1] for j in idx[cut:]), t, tuple(idx[cut:]))
-    assert K.check_concat(f, g)
+    assert TH.check_concat(f, g)
     if hasattr(spec, "concat"):                  # Prop 3.1.5.38, flat
         assert K.encoded_layout(K.concat_morphisms(f, g)) == spec.concat(
             K.encoded_layout(f), K.encoded_layout(g))
@@ -510,16 +511,16 @@ def _random_refinement(rng, S):
 def test_props_3_2_5_11_and_3_2_5_15_pullback_and_pushforward(f, seed):
     rng = random.Random(seed)
     Tp, Sp = _random_refinement(rng, f.codomain), _random_refinement(rng, f.domain)
-    assert K.check_pullback(f, Tp)
-    assert K.check_pushforward(f, Sp)
+    assert TH.check_pullback(f, Tp)
+    assert TH.check_pushforward(f, Sp)
     assert K.pullback(f, Tp).codomain == Tp and K.pushforward(f, Sp).domain == Sp
 
 
 @pytest.mark.slow
 def test_theorems_A_C_D_on_a_larger_enumeration():
-    fs = K.standard_morphisms(max_codomain=4, entries=(2, 3), max_unmapped=2)
-    assert all(K.check_theorem_A(f) and K.check_theorem_C(f) for f in fs)
-    assert all(K.check_theorem_D(f) for f in fs if K.is_injective_morphism(f))
+    fs = TH.standard_morphisms(max_codomain=4, entries=(2, 3), max_unmapped=2)
+    assert all(TH.check_theorem_A(f) and TH.check_theorem_C(f) for f in fs)
+    assert all(TH.check_theorem_D(f) for f in fs if K.is_injective_morphism(f))
 
 
 def _text(v):
@@ -528,8 +529,8 @@ def _text(v):
     return str(v).replace(" ", "")
 
 
-@pytest.mark.parametrize("number, op, printed, compute", K.EXAMPLES_3 + spec.EXAMPLES_4_1_1,
-                         ids=[x[0] for x in K.EXAMPLES_3 + spec.EXAMPLES_4_1_1])
+@pytest.mark.parametrize("number, op, printed, compute", TH.EXAMPLES_3 + spec.EXAMPLES_4_1_1,
+                         ids=[x[0] for x in TH.EXAMPLES_3 + spec.EXAMPLES_4_1_1])
 def test_example_table_agrees_or_is_a_registered_finding(number, op, printed, compute):
     """The example tables (for ``layoutcheck examples``): each value agrees with the paper,
     or its disagreement is a finding of the register (F-102, F-104)."""

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from layoutcheck.spec import algebra as A
-from layoutcheck.spec import division as D
+from layoutcheck.spec import division as DV
 from layoutcheck.spec import flat as F
 from layoutcheck.spec.basic import concat
 from layoutcheck.spec.examples import EXAMPLES, run_examples
@@ -67,7 +67,7 @@ def test_registered_disagreements_are_confirmed_by_brute_force():
     good = parse("((3,3),(1,3),(3,1,3)):((81,1),(0,9),(3,0,27))")
     assert F.is_flat_compact(good) and A.is_tractable(good)
     # F-031: a logical division takes every value of A once, so its size is size(A) = 64
-    D = D.logical_divide(parse("(8,8):(8,1)"), parse("(2,2):(1,4)"))
+    D = DV.logical_divide(parse("(8,8):(8,1)"), parse("(2,2):(1,4)"))
     assert sorted(values(D)) == sorted(values(parse("(8,8):(8,1)")))
     assert len(values(parse("((2,2),(2,2)):((8,32),(16,1))"))) == 16
     # F-032: the flat complement is (25):(4), its coalesced form 25:4

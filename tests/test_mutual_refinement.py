@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from layoutcheck.spec import categories as K
+from layoutcheck.spec import theorems as TH
 from layoutcheck.spec.mutual_refinement import (
     compose_by_mutual_refinement,
     compose_general,
@@ -201,8 +202,8 @@ def tractable_pairs(draw):
     products of 2 and 3 (so that mutual refinements often exist)."""
     rng = random.Random(draw(st.integers(0, 2**32)))
     entries = draw(st.sampled_from([(2, 4), (2, 4, 8), (2, 3, 6)]))
-    A = K.encoded_layout(K.random_standard_morphism(rng, entries=entries, max_size=256))
-    B = K.encoded_layout(K.random_standard_morphism(rng, entries=entries, max_size=256))
+    A = K.encoded_layout(TH.random_standard_morphism(rng, entries=entries, max_size=256))
+    B = K.encoded_layout(TH.random_standard_morphism(rng, entries=entries, max_size=256))
     return B, A
 
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from layoutcheck.oracles.regions import cute_composition_check
 from layoutcheck.spec import algebra as A
-from layoutcheck.spec import division as D
+from layoutcheck.spec import division as DV
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import nested as N
 from layoutcheck.spec import tuples as T
@@ -210,35 +210,35 @@ def test_logical_divide(Al, B):
     n = T.size(Al.shape)
     if not (A.is_complementable(B, n) and A.is_composable(Al, A._mk(B, A.complement(B, n)))):
         with pytest.raises(LayoutError):
-            D.logical_divide(Al, B)
+            DV.logical_divide(Al, B)
         return
-    D = D.logical_divide(Al, B)
+    D = DV.logical_divide(Al, B)
     Bc = A.complement(B, n)
     d0, d1 = A._modes(D)
     assert d0 == A.composition(Al, B)                   # Def 2.3.8.1
     assert d1 == A.composition(Al, Bc)
     assert T.size(D.shape) == n
     assert sorted(fn(D)) == sorted(fn(Al))              # (B, B^c) is a bijection on [0, n)
-    Z = D.zipped_divide(Al, B)
+    Z = DV.zipped_divide(Al, B)
     assert Z == D                                       # a layout tiler: nothing to unzip
-    assert fn(D.tiled_divide(Al, B)) == fn(D) and fn(D.flat_divide(Al, B)) == fn(D)
+    assert fn(DV.tiled_divide(Al, B)) == fn(D) and fn(DV.flat_divide(Al, B)) == fn(D)
 
 
 def test_logical_divide_tuple_tiler_and_derived_forms():
     L = parse("(8,16):(1,8)")
-    D = D.logical_divide(L, (2, 4))
-    assert D == A._mk(D.logical_divide(parse("8:1"), 2), D.logical_divide(parse("16:8"), 4))
-    Z = D.zipped_divide(L, (2, 4))
+    D = DV.logical_divide(L, (2, 4))
+    assert D == A._mk(DV.logical_divide(parse("8:1"), 2), DV.logical_divide(parse("16:8"), 4))
+    Z = DV.zipped_divide(L, (2, 4))
     assert Z == parse("((2,4),(4,4)):((1,8),(2,32))")
-    assert D.tiled_divide(L, (2, 4)) == parse("((2,4),4,4):((1,8),2,32)")
-    assert D.flat_divide(L, (2, 4)) == parse("(2,4,4,4):(1,8,2,32)")
+    assert DV.tiled_divide(L, (2, 4)) == parse("((2,4),4,4):((1,8),2,32)")
+    assert DV.flat_divide(L, (2, 4)) == parse("(2,4,4,4):(1,8,2,32)")
     assert sorted(fn(Z)) == sorted(fn(D))
 
 
 @given(layouts(max_size=24), layouts(max_size=12))
 def test_logical_product(Al, B):
     try:
-        Pr = D.logical_product(Al, B)
+        Pr = DV.logical_product(Al, B)
     except LayoutError as e:
         assert e.condition in ("is_complementable", "is_composable")
         if e.condition == "is_complementable":
@@ -252,17 +252,17 @@ def test_logical_product(Al, B):
         assert p1 == A.composition(Ac, B)
     assert T.size(Pr.shape) == T.size(Al.shape) * T.size(B.shape)
     assert F.is_disjoint(Al, p1) == F.is_flat_compact(Pr)
-    bp, rp = D.blocked_product(Al, B), D.raked_product(Al, B)
+    bp, rp = DV.blocked_product(Al, B), DV.raked_product(Al, B)
     assert T.size(bp.shape) == T.size(rp.shape) == T.size(Pr.shape)
 
 
 def test_products_examples():
     Al, B = parse("(2,2):(1,2)"), parse("(3,4):(1,3)")
-    assert D.blocked_product(Al, B) == parse("((2,3),(2,4)):((1,4),(2,12))")
-    assert D.raked_product(Al, B) == parse("((3,2),(4,2)):((4,1),(12,2))")
-    assert D.logical_product(parse("4:1"), 3) == parse("(4,3):(1,4)")  # int tiler = 3:1
+    assert DV.blocked_product(Al, B) == parse("((2,3),(2,4)):((1,4),(2,12))")
+    assert DV.raked_product(Al, B) == parse("((3,2),(4,2)):((4,1),(12,2))")
+    assert DV.logical_product(parse("4:1"), 3) == parse("(4,3):(1,4)")  # int tiler = 3:1
     # by mode: 2:1 x 3:1 = (2,3):(1,2); 2:2 x 2:1 = (2,2):(2,1) (comp(2:2, 4) = 2:1)
-    assert D.zipped_product(parse("(2,2):(1,2)"), (3, 2)) == parse("((2,2),(3,2)):((1,2),(2,1))")
+    assert DV.zipped_product(parse("(2,2):(1,2)"), (3, 2)) == parse("((2,2),(3,2)):((1,2),(2,1))")
 
 
 # --- inverses and slicing ------------------------------------------------------------------------

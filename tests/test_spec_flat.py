@@ -4,7 +4,7 @@ proves, checked by enumeration on generated layouts (awkward ones included)."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from layoutcheck.spec import division as D
+from layoutcheck.spec import division as DV
 from layoutcheck.spec import flat as F
 from layoutcheck.spec.basic import concat, sort, squeeze
 from layoutcheck.spec.layout import Layout, parse, values
@@ -161,13 +161,13 @@ def test_flat_divide_and_product_functions(A, B):
         from layoutcheck.spec.algebra import is_composable
         BB = concat(B, F.flat_complement(B, n))
         if is_composable(A, BB):
-            D = D.flat_divide_paper(A, B)
+            D = DV.flat_divide_paper(A, B)
             vb = values(BB)
             assert values(D) == [values(A)[v] for v in vb]  # Def 2.1.7.9
     N = n * cosize(B)
     if F.is_flat_complementable(A, N):
         Ac = F.flat_complement(A, N)
-        P = D.flat_product_paper(A, B)
+        P = DV.flat_product_paper(A, B)
         k = len(values(A))
         vP, vAc, vB = values(P), values(Ac), values(B)
         # A ⋆ (A^c ∘ B): index i + k*j -> A(i) + A^c(B(j))   (Def 2.1.7.13)
