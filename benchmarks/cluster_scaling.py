@@ -117,4 +117,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from results import recording  # benchmarks/results.py: the entry in RESULTS.md
+    with recording("Cluster scaling", versions=["dask", "distributed"], fmt="markdown"):
+        sys.exit(main())

@@ -60,8 +60,11 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    from results import recording  # benchmarks/results.py: the entry in RESULTS.md
     try:
-        sys.exit(main())
+        with recording("CuTe C++ campaign case mix", versions=["nvidia-cutlass"], fmt="json",
+                       tools=["g++"]):
+            sys.exit(main())
     except Exception as e:  # noqa: BLE001 - bad input: one clear line
         from layoutcheck.errors import LayoutError
         if isinstance(e, LayoutError):

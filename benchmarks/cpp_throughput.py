@@ -174,4 +174,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from results import recording  # benchmarks/results.py: the entry in RESULTS.md
+    with recording("CuTe C++ oracle throughput", versions=["nvidia-cutlass"], fmt="json",
+                   tools=["g++"]):
+        sys.exit(main())

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/reuse_neighbours.py [--width 8] [--tries 300] [--checks C,C]
 
 A reuse batch (fuzz/campaign/pairs.py) runs the cases of a pool whose cute-cpp kernel is already
-compiled; most of a pool are *neighbours* of reusable cases (``batched._neighbour``: their
+compiled; most of a pool are *neighbours* of reusable cases (``batched.neighbour``: their
 hypothesis choices with one or two integer choices redrawn).  A neighbour is reusable when
 its all-runtime kernel (``oracles/cpp_codegen.kernel``, the key of its C++ type) is one of
 its bases' kernels.  This script draws 40 bases per check, then ``--tries`` neighbours, and
@@ -39,6 +39,7 @@ def measure(name, tries, seed=5):
     import layoutcheck.fuzz.campaign.batched as batched
     from layoutcheck.fuzz.checks.catalogue import BY_NAME
     from layoutcheck.oracles.reference import case_key
+    neighbour = getattr(batched, "neighbour", None) or batched._neighbour  # either name
     check = BY_NAME[name]
     strategy = check.strategy()
     bases = [(a, n) for a, n in batched.draw_pool(strategy, 100, 1) if kernel_key(check.op, a)][:40]
@@ -49,7 +50,7 @@ def measure(name, tries, seed=5):
     t = time.perf_counter()
     for _ in range(tries):
         _, nodes = bases[rnd.randrange(len(bases))]
-        got = batched._recorded(strategy, rnd, batched._neighbour(nodes, rnd))
+        got = batched._recorded(strategy, rnd, neighbour(nodes, rnd))
         if got is None or got[0] is None or case_key(got[0]) in seen:
             continue
         seen.add(case_key(got[0]))
@@ -83,4 +84,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from results import recording  # benchmarks/results.py: the entry in RESULTS.md
+    with recording("Reuse-pool neighbours"):
+        raise SystemExit(main())

@@ -284,4 +284,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from results import recording  # benchmarks/results.py: the entry in RESULTS.md
+    with recording("impl against pycute", versions=["nvidia-cutlass", "pytest-benchmark"],
+                   fmt="markdown"):
+        raise SystemExit(main())
