@@ -1,5 +1,5 @@
 """Cases per second of one fuzz campaign on 1 and 2 local Dask workers and on forked
-processes, and what sharding costs (cluster start, merge) (issue 17).
+processes, and what sharding costs (cluster start, merge).
 
     .venv/bin/python benchmarks/cluster_scaling.py [--clusters none,local:1,local:2,processes:2]
         [--against impl] [--ops coalesce,complement,composition,logical_divide,logical_product]

@@ -1,8 +1,8 @@
 """The fixed benchmark corpora.
 
 ``LAYOUTS`` x ``TILERS``: layouts of rank 1-4, nesting up to depth 3, sizes up to 2^16 for the
-algebra; 2^16, 2^20, 2^24 elements for evaluation.  ``TINY_LAYOUTS`` x ``TINY_TILERS`` (issue
-14): small layouts, ranks 1-3, sizes <= 64, where a call costs pycute a few microseconds and
+algebra; 2^16, 2^20, 2^24 elements for evaluation.  ``TINY_LAYOUTS`` x ``TINY_TILERS``:
+small layouts, ranks 1-3, sizes <= 64, where a call costs pycute a few microseconds and
 impl's per-call overhead decides the ratio; a binary case is kept when A and B have at most
 ``tiny_leaves(op)`` leaves together, so that pycute takes about 2-25 µs per call on this
 machine when it is quiet (``run.py`` prints the range measured).

@@ -1,4 +1,4 @@
-"""The cute-cpp fuzz campaign under a chosen case mix (``oracles/cpp/cases.py``, issue 14).
+"""The cute-cpp fuzz campaign under a chosen case mix (``oracles/cpp/cases.py``).
 
     .venv/bin/python benchmarks/cpp_campaign_mix.py [--budget 300] [--seed 7] [--mixed 0.05]
         [--static 0.10] [--off] [--cache DIR] [--report r.json]

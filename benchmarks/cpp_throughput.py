@@ -1,4 +1,4 @@
-"""Throughput of the cute-cpp oracle (issue 14): cases per second on its two paths.
+"""Throughput of the cute-cpp oracle: cases per second on its two paths.
 
     .venv/bin/python benchmarks/cpp_throughput.py [--dynamic-cases 20000] [--static-seconds 60]
         [--static-per-op N] [--jobs N] [--cache DIR] [--json out.json]

@@ -1,4 +1,4 @@
-"""Spec-vs-impl differential throughput of the fuzz campaign, in CPU time (issue 14).
+"""Spec-vs-impl differential throughput of the fuzz campaign, in CPU time.
 
     .venv/bin/python benchmarks/fuzz_throughput.py [--max-examples 300 | --budget 30] [--all]
         [--rounds 1] [--per-check] [--ops OP,OP]

@@ -1,4 +1,4 @@
-"""Throughput of ``module:`` oracles in their worker process vs in-process (issue 12).
+"""Throughput of ``module:`` oracles in their worker process vs in-process.
 
     .venv/bin/python benchmarks/isolation.py [--budget 30] [--seed 0] [--oracle pycute] [--rounds 1]
 

@@ -1,4 +1,4 @@
-"""Per-call cost of a ``module:`` oracle in its worker vs in-process (issue 12).
+"""Per-call cost of a ``module:`` oracle in its worker vs in-process.
 
     .venv/bin/python benchmarks/isolation_calls.py [--calls 2000] [--oracle pycute]
 

@@ -1,4 +1,4 @@
-"""How many reuse-pool neighbours keep a compiled C++ type (issue 14), without compiling.
+"""How many reuse-pool neighbours keep a compiled C++ type, without compiling.
 
     .venv/bin/python benchmarks/reuse_neighbours.py [--width 8] [--tries 300] [--checks C,C]
 

@@ -1,4 +1,4 @@
-"""Correctness guard for spec speed-ups (issue 14): the spec's answers on a fixed corpus.
+"""Correctness guard for spec speed-ups: the spec's answers on a fixed corpus.
 
     .venv/bin/python benchmarks/spec_answers.py dump CORPUS.json [--per-op 2000] [--seed 7]
     .venv/bin/python benchmarks/spec_answers.py check CORPUS.json
