@@ -98,7 +98,7 @@ def _run_address(module, L):
     return out
 
 
-def _timed(result, fn):
+def timed(result, fn):
     start = time.perf_counter()
     fn()
     result.seconds = time.perf_counter() - start
@@ -126,7 +126,7 @@ def check_address(make, layouts, *, defines=()):
                 small = G.shrink(L, fails)
                 res.mismatches.append(f"Phi mismatch on {small} (found on {L}; "
                                       f"{_first_diff(_run_address(module, small), spec_values(small))})")
-    return _timed(res, body)
+    return timed(res, body)
 
 
 def _run_sweep(module, layouts):
@@ -165,7 +165,7 @@ def check_sweep(make, layouts, *, defines=()):
                 if small not in found:
                     found.add(small)
                     res.mismatches.append(f"{small} (minimal; from {L}: {_first_diff(got, want)})")
-    return _timed(res, body)
+    return timed(res, body)
 
 
 def check_specialised(make, layouts):
@@ -182,7 +182,7 @@ def check_specialised(make, layouts):
             if not np.array_equal(out, want):
                 res.failed += 1
                 res.mismatches.append(f"specialised kernel for {L}: {_first_diff(out, want)}")
-    return _timed(res, body)
+    return timed(res, body)
 
 
 def check_movement(make, pairs, *, seed=0):
@@ -225,7 +225,7 @@ def check_movement(make, pairs, *, seed=0):
                              (ok_c, f"copy {S} -> {D}")):
                 if not ok:
                     res.mismatches.append(f"{what}: buffers differ from numpy")
-    return _timed(res, body)
+    return timed(res, body)
 
 
 # ------------------------------------------------------------------------------ CuTe device code
@@ -358,7 +358,7 @@ def check_cute(make, cases):
                     res.mismatches.append(bad)
                 if note:
                     res.notes.append(note)
-    return _timed(res, body)
+    return timed(res, body)
 
 
 def cute_cases(rng, count):

@@ -61,14 +61,14 @@ class KernelSource:
         return "\n".join(out) + "\n"
 
 
-def _include_local(text):
+def include_local(text):
     """Inline ``#include "lc_layout.cuh"`` so the text is self-contained (one hash)."""
     header = (SOURCE_DIR / "lc_layout.cuh").read_text()
     return text.replace('#include "lc_layout.cuh"', header)
 
 
 def address_source(defines=()):
-    text = _include_local((SOURCE_DIR / "address.cu").read_text())
+    text = include_local((SOURCE_DIR / "address.cu").read_text())
     return KernelSource("address", text, dict(ADDRESS_KERNELS), defines=tuple(defines))
 
 
@@ -125,7 +125,7 @@ def specialised_source(layouts):
         lines.append("  }")
         lines.append("}")
         kernels[f"lc_special_{k}"] = ("long long*",)
-    return KernelSource("specialised", _include_local("\n".join(lines) + "\n"), kernels)
+    return KernelSource("specialised", include_local("\n".join(lines) + "\n"), kernels)
 
 
 # ----------------------------------------------------------------------------- CuTe kernels
@@ -229,5 +229,5 @@ def cute_source(cases):
         lines.append("}")
         kernels[f"lc_cute_{k}"] = ("const long long*", "long long*", "long long*")
         dyn_values.append(dyn)
-    text = _include_local("\n".join(lines) + "\n")
+    text = include_local("\n".join(lines) + "\n")
     return KernelSource("cute", text, kernels, cute=True), dyn_values

@@ -30,9 +30,9 @@ import time
 
 import numpy as np
 from layoutcheck.gpu_checks import toolchain as T
-from layoutcheck.gpu_checks.checks import Result, _timed, check_compile
+from layoutcheck.gpu_checks.checks import Result, check_compile, timed
 from layoutcheck.gpu_checks.execute import DeviceModule, HostModule, device_unavailable_reason
-from layoutcheck.gpu_checks.kernels import KernelSource, _include_local
+from layoutcheck.gpu_checks.kernels import KernelSource, include_local
 
 from layoutcheck import spec
 from layoutcheck import spec as S
@@ -143,7 +143,7 @@ extern "C" __global__ void lc_swizzle_addr(const long long* params, long long* o
 
 
 def addr_source():
-    return KernelSource("swizzle_addr", _include_local(_ADDR),
+    return KernelSource("swizzle_addr", include_local(_ADDR),
                         {"lc_swizzle_addr": ("const long long*", "long long*", "long long")})
 
 
@@ -191,7 +191,7 @@ def cute_source(cases):
                   "  LC_FOR_EACH_INDEX(i, cute::size(S)) { sliced[i] = S(i) + cute::get<1>(so); }",
                   "}"]
         kernels[f"lc_swz_{k}"] = ("long long*", "long long*")
-    return KernelSource("swizzle_cute", _include_local("\n".join(lines) + "\n"), kernels, cute=True)
+    return KernelSource("swizzle_cute", include_local("\n".join(lines) + "\n"), kernels, cute=True)
 
 
 _LOADS = r"""// W-byte shared-memory loads that the compiler keeps (volatile asm on a device)
@@ -301,7 +301,7 @@ def check_addr(make, cases):
                 res.failed += 1
                 res.mismatches.append(f"{case}: at {k} the kernel formed {int(out[k])}, the spec "
                                       f"{int(want[k])}")
-    return _timed(res, body)
+    return timed(res, body)
 
 
 def check_cute(make, cases):
@@ -324,7 +324,7 @@ def check_cute(make, cases):
                 res.failed += 1
                 res.mismatches.append(f"{case}: slice_and_offset({case.coord}) on the device "
                                       "differs from the spec")
-    return _timed(res, body)
+    return timed(res, body)
 
 
 def _phases(addrs, width):
@@ -367,7 +367,7 @@ def check_bank_addresses(make, cases):
                 res.mismatches.append(f"{case}: {from_kernel} wavefronts from the kernel's "
                                       f"addresses, the spec predicts {predicted}")
             res.metrics.setdefault("wavefronts", []).append([str(case), list(predicted)])
-    return _timed(res, body)
+    return timed(res, body)
 
 
 def _one_warp(module):
@@ -413,7 +413,7 @@ def measure_banks(module, cases, reps=256):
                 res.mismatches.append(f"{case}: predicted {pred}x the control's wavefronts, "
                                       f"measured only {ratio:.2f}x")
         res.metrics["timings"] = rows
-    return _timed(res, body)
+    return timed(res, body)
 
 
 def cache_is_warm(seed=0, count=24, backends=None, host=True):

@@ -14,20 +14,20 @@ instead and returns what CuTe returns.  A failed precondition raises
 
 from operator import itemgetter
 
-from layoutcheck.impl import tuples as tt
 from layoutcheck.impl.basic import concat, is_compact, is_injective
 from layoutcheck.impl.layout import (
-    _C0,
-    _C1,
+    C0,
+    C1,
     Layout,
-    _alloc,
-    _leaves,
-    _new,
-    _set_cm,
-    _set_shape,
-    _set_stride,
+    alloc_layout,
     as_layout,
+    fast_leaves,
     keep_flat_modes,
+    new_layout,
+    set_coalesced_modes,
+    set_shape,
+    set_stride,
+    size,
 )
 
 from layoutcheck.errors import LayoutError
@@ -40,17 +40,17 @@ __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementabl
 _SENSES = ("paper", "cute")
 
 
-def _is_underscore(x):
+def is_underscore(x):
     # pycute's None means the same.
     return x is None or isinstance(x, Underscore)
 
 
-def _check_sense(sense):
+def check_sense(sense):
     if sense not in _SENSES:
         raise LayoutError(f"sense must be one of {_SENSES}, not {sense!r}")
 
 
-def _fm(L):
+def flat_pairs_of(L):
     """The flattened modes of a layout argument (cached on impl Layouts, see ``flat_modes``)."""
     if type(L) is not Layout:
         L = as_layout(L)
@@ -63,49 +63,49 @@ def _fm(L):
 # Speed notes (issues 4 and 14; the benchmarks time one pass over a corpus, per-call overhead
 # decides the small layouts).  Inputs are checked once (``as_layout``); an impl Layout keeps
 # two normal forms of itself once computed: its flat modes (``flat_modes``, static ones and
-# zeros as the shared ``_C1``/``_C0``) and the modes of its coalesce (``coalesced_modes``).
+# zeros as the shared ``C1``/``C0``) and the modes of its coalesce (``coalesced_modes``).
 # Inside an operation layouts are raw (shape, stride) parts and only the Layout returned is
-# built, unchecked (``_new``, ``_build``); a result equal to an input (coalesce of a coalesced
+# built, unchecked (``new_layout``, ``build_layout``); a result equal to an input (coalesce of a coalesced
 # flat layout) is that input, and ``_1:_0`` is one shared value.  Values use the ordinary
 # operators, so static/dynamic propagation (seed 003) is exactly CuTe's; static ``C``
 # arithmetic runs in Python (~10x slower than int), so ``_1 * x`` and ``x // _1``, which are
-# ``x`` for an int or a ``C``, are skipped by identity (``is _C1``), and a value that is only
+# ``x`` for an int or a ``C``, are skipped by identity (``is C1``), and a value that is only
 # compared or summed (never part of a result) is taken as a plain int, ``+x`` (int's own
 # ``__pos__``, which ``C`` keeps).  Binary operations write out their hot cases (a leaf
 # composed with a single mode, a leaf tiler entry) before the general path.
-_ONE = (_C1, _C0)
-_UNIT = _new(_C1, _C0)
+ONE = (C1, C0)
+_UNIT = new_layout(C1, C0)
 _stride_of = itemgetter(1)
 
 
-def _raw(ss, ds):
+def raw_layout(ss, ds):
     """(shape, stride) of the layout with modes ss:ds: ``_1:_0`` when empty, ``s:d`` for one
     mode, else a tuple (CuTe's result convention)."""
     if len(ss) == 1:
         return ss[0], ds[0]
     if ss:
         return tuple(ss), tuple(ds)
-    return _ONE
+    return ONE
 
 
-def _build(ss, ds):
-    """The impl Layout with modes ss:ds, by the convention of ``_raw``."""
+def build_layout(ss, ds):
+    """The impl Layout with modes ss:ds, by the convention of ``raw_layout``."""
     if len(ss) == 1:
-        L = _alloc(Layout)
-        _set_shape(L, ss[0])
-        _set_stride(L, ds[0])
+        L = alloc_layout(Layout)
+        set_shape(L, ss[0])
+        set_stride(L, ds[0])
         return L
     if ss:
-        L = _alloc(Layout)
-        _set_shape(L, tuple(ss))
-        _set_stride(L, tuple(ds))
+        L = alloc_layout(Layout)
+        set_shape(L, tuple(ss))
+        set_stride(L, tuple(ds))
         return L
     return _UNIT
 
 
 # --- coalesce and filter (2.1.4, 2.3.3) ------------------------------------------------------
 
-def _coal(ms, drop_zero=False):
+def coalesced_pairs(ms, drop_zero=False):
     """One coalescing pass over flat modes (Construction 2.1.4.9): drop size-1 modes (and the
     stride-0 ones with ``drop_zero``), merge s:d into the previous kept mode s':d' when
     s' d' = d.  Returns the lists (shapes, strides).  The mode being grown is kept in locals
@@ -133,14 +133,14 @@ def _coal(ms, drop_zero=False):
 
 
 def _kept(L, fm, ss, ds):
-    """The layout with modes ss:ds (``_build``) computed from L's flat modes fm by dropping and
+    """The layout with modes ss:ds (``build_layout``) computed from L's flat modes fm by dropping and
     merging: L itself when nothing was dropped or merged and L is flat or a single mode."""
     n = len(ss)
     if n == len(fm):
         sh = L._shape
         if type(sh) is not tuple or (n > 1 and _is_flat(sh)):
             return L
-    return _build(ss, ds)
+    return build_layout(ss, ds)
 
 
 def _is_flat(t):
@@ -151,11 +151,11 @@ def _is_flat(t):
     return True
 
 
-def _coal_of(s, d):
-    """``_coal`` of the flat modes of the layout s:d given by its parts."""
+def coalesced_pairs_of(s, d):
+    """``coalesced_pairs`` of the flat modes of the layout s:d given by its parts."""
     if type(s) is not tuple:
         return ([s], [d]) if +s != 1 else ([], [])
-    return _coal(zip(_leaves(s), _leaves(d)))
+    return coalesced_pairs(zip(fast_leaves(s), fast_leaves(d)))
 
 
 def coalesced_modes(L):
@@ -173,16 +173,16 @@ def keep_coalesced_modes(L):
         fm = L._fm
     except AttributeError:
         fm = keep_flat_modes(L)
-    ss, ds = _coal(fm)
+    ss, ds = coalesced_pairs(fm)
     cm = tuple(ss), tuple(ds)
-    _set_cm(L, cm)
+    set_coalesced_modes(L, cm)
     return cm
 
 
 def _refines(Xp, X):
     """X' refines X (Def 2.2.4.1): X = size(X'), or equal ranks and mode-wise refinement."""
     if not isinstance(X, tuple):
-        return tt.size(Xp) == X
+        return size(Xp) == X
     return (isinstance(Xp, tuple) and len(Xp) == len(X)
             and all(_refines(p, q) for p, q in zip(Xp, X)))
 
@@ -208,17 +208,17 @@ def coalesce(L, profile=None, sense="paper"):
     if n == 1:
         if type(L._shape) is not tuple:  # s:d with s > 1 is coalesced
             return L
-        R = _alloc(Layout)
-        _set_shape(R, ss[0])
-        _set_stride(R, ds[0])
+        R = alloc_layout(Layout)
+        set_shape(R, ss[0])
+        set_stride(R, ds[0])
         return R
     if not n:
         return _UNIT
     if n == len(L._fm) and _is_flat(L._shape):  # nothing dropped or merged
         return L
-    R = _alloc(Layout)
-    _set_shape(R, ss)
-    _set_stride(R, ds)
+    R = alloc_layout(Layout)
+    set_shape(R, ss)
+    set_stride(R, ds)
     return R
 
 
@@ -228,8 +228,8 @@ def _coalesce_by(L, profile, sense):
     if sense == "flat":
         if profile is not None:
             raise LayoutError("the flat coalesce (Construction 2.1.4.9) takes no profile")
-        ss, ds = _coal(_fm(L))
-        return _new(tuple(ss), tuple(ds))
+        ss, ds = coalesced_pairs(flat_pairs_of(L))
+        return new_layout(tuple(ss), tuple(ds))
     if profile is None:
         return coalesce(L)
     if isinstance(profile, LayoutBase):
@@ -243,12 +243,12 @@ def _coalesce_by(L, profile, sense):
 def _walk_coalesce(L, profile):
     if not isinstance(profile, tuple):
         return coalesce(L)
-    ms = [_new(s, d) for s, d in zip(L.shape, L.stride)] if isinstance(L.shape, tuple) else [L]
+    ms = [new_layout(s, d) for s, d in zip(L.shape, L.stride)] if isinstance(L.shape, tuple) else [L]
     if len(profile) > len(ms):
         raise LayoutError(f"profile {profile} has {len(profile)} modes, layout {L} has "
                           f"rank {len(ms)}", condition="rank")
     parts = [_walk_coalesce(m, p) for m, p in zip(ms, profile)] + ms[len(profile):]
-    return _new(tuple([x._shape for x in parts]), tuple([x._stride for x in parts]))
+    return new_layout(tuple([x._shape for x in parts]), tuple([x._stride for x in parts]))
 
 
 def is_coalesced(L):
@@ -265,13 +265,13 @@ def filter(L):
         fm = L._fm
     except AttributeError:
         fm = keep_flat_modes(L)
-    ss, ds = _coal(fm, True)
+    ss, ds = coalesced_pairs(fm, True)
     return _kept(L, fm, ss, ds)
 
 
 def is_tractable(L):
     """Def 2.1.8.1 / 2.3.10.1: in sort(L^b), d_i = 0 or s_i d_i divides d_{i+1}."""
-    ms = sorted(_fm(L), key=lambda m: (m[1], m[0]))
+    ms = sorted(flat_pairs_of(L), key=lambda m: (m[1], m[0]))
     return all(d == 0 or dn % (s * d) == 0 for (s, d), (_, dn) in zip(ms, ms[1:]))
 
 
@@ -282,7 +282,7 @@ def _check_N(N):
         raise LayoutError(f"the complement target N must be a positive integer, got {N!r}")
 
 
-def _complement_parts(fm, N, drop_zero, round_up):
+def complement_parts(fm, N, drop_zero, round_up):
     """comp(L, N) (Construction 2.1.6.29) from L's flat modes ``fm`` as lists (shapes,
     strides), or None when L is not (N-)complementable.
 
@@ -295,7 +295,7 @@ def _complement_parts(fm, N, drop_zero, round_up):
     stride), so it is coalesced.  N=None is cosize(L) <= s_m d_m: the last mode is then 1.
     ``N`` is already checked."""
     ss, ds = [], []
-    cur = _C1  # s_{i-1} d_{i-1}, the stride of the next complement mode
+    cur = C1  # s_{i-1} d_{i-1}, the stride of the next complement mode
     # Sorted by stride alone: two modes of equal non-zero stride d fail d % (s d) whichever
     # comes first, so the order of (d, s) is not needed.
     if len(fm) == 2:  # a stable sort by stride, written out
@@ -306,7 +306,7 @@ def _complement_parts(fm, N, drop_zero, round_up):
     for s, d in fm:
         if s == 1 or (drop_zero and +d == 0):
             continue
-        if cur is _C1:
+        if cur is C1:
             if +d == 0:
                 return None
             q = d  # d // _1
@@ -317,9 +317,9 @@ def _complement_parts(fm, N, drop_zero, round_up):
         if +q != 1:
             ss.append(q)
             ds.append(cur)
-        cur = s if d is _C1 else s * d
+        cur = s if d is C1 else s * d
     if N is not None:
-        if cur is _C1:
+        if cur is C1:
             q = N  # -(-N // _1)
         elif round_up:
             q = -(-N // cur)
@@ -333,7 +333,7 @@ def _complement_parts(fm, N, drop_zero, round_up):
     return ss, ds
 
 
-def _not_complementable(L, N):
+def not_complementable(L, N):
     what = "complementable" if N is None else f"{N}-complementable"
     return LayoutError(f"{as_layout(L)} is not {what} (Def 2.1.6.11/2.1.6.25)",
                        condition="is_complementable")
@@ -341,11 +341,11 @@ def _not_complementable(L, N):
 
 def is_complementable(L, N=None, sense="paper"):
     """Whether comp(L, N) exists (Def 2.1.6.11 / 2.1.6.25 / 2.3.6.8; see ``complement``)."""
-    _check_sense(sense)
+    check_sense(sense)
     if N is not None:
         _check_N(N)
     cute = sense == "cute"
-    return _complement_parts(_fm(L), N, cute, cute) is not None
+    return complement_parts(flat_pairs_of(L), N, cute, cute) is not None
 
 
 def complement(L, N=None, sense="paper"):
@@ -357,14 +357,14 @@ def complement(L, N=None, sense="paper"):
     modes and rounds N up to a multiple of s_m d_m, as CuTe does.
     """
     if sense != "paper":
-        _check_sense(sense)
+        check_sense(sense)
     if N is not None:
         _check_N(N)
     cute = sense == "cute"
-    found = _complement_parts(_fm(L), N, cute, cute)
+    found = complement_parts(flat_pairs_of(L), N, cute, cute)
     if found is None:
-        raise _not_complementable(L, N)
-    return _build(*found)
+        raise not_complementable(L, N)
+    return build_layout(*found)
 
 
 def is_disjoint(A, B):
@@ -376,7 +376,7 @@ def is_disjoint(A, B):
 
 def _prefix_products(shapes):
     """(_1, s_1, s_1 s_2, ...): the exclusive prefix products (``_1 * s_1`` is ``s_1``)."""
-    out = [_C1]
+    out = [C1]
     if len(shapes) > 1:
         acc = shapes[0]
         out.append(acc)
@@ -393,7 +393,7 @@ def right_inverse(L):
     product so far (the first mode of a stride, as the stable sort takes it)."""
     ss, ds = coalesced_modes(L if type(L) is Layout else as_layout(L))
     if len(ss) == 1:  # s:1 is its own right inverse, as s:_1
-        return _new(ss[0], _C1) if +ds[0] == 1 else _UNIT
+        return new_layout(ss[0], C1) if +ds[0] == 1 else _UNIT
     strides = [+d for d in ds]
     if 1 not in strides:  # nothing to start from: _1:_0
         return _UNIT
@@ -406,7 +406,7 @@ def right_inverse(L):
         cur *= +ss[i]
     # Already coalesced: the chosen modes have shapes > 1, and two consecutive ones i, j
     # would merge only if j = i + 1 and d_j = s_i d_i, which coalesce(L) has merged already.
-    return _build(rs, rd)
+    return build_layout(rs, rd)
 
 
 def left_inverse(L):
@@ -415,9 +415,9 @@ def left_inverse(L):
     ss, ds = coalesced_modes(L if type(L) is Layout else as_layout(L))
     if len(ss) == 1 and ds[0] != 0:  # s:d gives (d,s):(_0,_1), i.e. s:_1 when d = 1
         s, d = ss[0], ds[0]
-        return _new(s, _C1) if d == 1 else _new((d, s), (_C0, _C1))
+        return new_layout(s, C1) if d == 1 else new_layout((d, s), (C0, C1))
     if not ss:
-        ss, ds = [_C1], [_C0]
+        ss, ds = [C1], [C0]
     order = sorted(range(len(ss)), key=ds.__getitem__)
     span = 0  # injective for sure when each stride clears the span of the smaller modes
     for i in order:
@@ -428,12 +428,12 @@ def left_inverse(L):
             break
         span += (ss[i] - 1) * ds[i]
     pre = _prefix_products(ss)
-    shapes, strides, size = [], [_C0], _C1
+    shapes, strides, size = [], [C0], C1
     for i in order:
         d = ds[i]
         if d == 0:
             continue
-        if size is _C1:  # d // _1 and _1 * d are d
+        if size is C1:  # d // _1 and _1 * d are d
             q = size = d
         else:
             if d % size != 0:
@@ -445,17 +445,17 @@ def left_inverse(L):
         shapes.append(q)
         strides.append(pre[i])
     shapes.append(ss[order[-1]])
-    return _build(*_coal(zip(shapes, strides)))
+    return build_layout(*coalesced_pairs(zip(shapes, strides)))
 
 
 def _has_underscore(c):
     if isinstance(c, tuple):
         return any(_has_underscore(x) for x in c)
-    return _is_underscore(c)
+    return is_underscore(c)
 
 
 def _check_coord(c, s):
-    if _is_underscore(c):
+    if is_underscore(c):
         return
     if isinstance(c, tuple):
         if not isinstance(s, tuple) or len(c) != len(s):
@@ -463,13 +463,13 @@ def _check_coord(c, s):
         for ci, si in zip(c, s):
             _check_coord(ci, si)
         return
-    if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < tt.size(s):
-        raise LayoutError(f"coordinate entry {c!r} is outside [0, {tt.size(s)})",
+    if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < size(s):
+        raise LayoutError(f"coordinate entry {c!r} is outside [0, {size(s)})",
                           condition="in_domain")
 
 
 def _slice(c, t):
-    if _is_underscore(c):
+    if is_underscore(c):
         return (t,)
     if isinstance(c, tuple):
         return tuple(x for ci, ti in zip(c, t) for x in _slice(ci, ti))
@@ -484,6 +484,6 @@ def slice_(L, coord):
     _check_coord(coord, L.shape)
     if not _has_underscore(coord):
         return L(coord)
-    if _is_underscore(coord):
+    if is_underscore(coord):
         return L
-    return _new(_slice(coord, L.shape), _slice(coord, L.stride))
+    return new_layout(_slice(coord, L.shape), _slice(coord, L.stride))

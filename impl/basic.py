@@ -8,7 +8,7 @@ mode test (sorted strides that clear the span of the smaller modes) is inconclus
 
 import numpy as np
 from layoutcheck.impl import tuples as T
-from layoutcheck.impl.layout import Layout, _new, as_layout, cosize, flat_modes, size, values
+from layoutcheck.impl.layout import Layout, as_layout, cosize, flat_modes, new_layout, size, values
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
@@ -25,7 +25,7 @@ def _flat_modes(L):
 
 
 def _flat_layout(ms):
-    return _new(tuple(s for s, _ in ms), tuple(d for _, d in ms))
+    return new_layout(tuple(s for s, _ in ms), tuple(d for _, d in ms))
 
 
 def layout_left(shape):
@@ -149,7 +149,7 @@ def concat(*Ls):
 def make_layout(*Ls):
     """CuTe's make_layout: the layouts side by side as modes, (L_1, ..., L_k) (Def 2.3.2.5)."""
     Ls = [as_layout(L) for L in Ls]
-    return _new(tuple(L.shape for L in Ls), tuple(L.stride for L in Ls))
+    return new_layout(tuple(L.shape for L in Ls), tuple(L.stride for L in Ls))
 
 
 def _separated(ms):

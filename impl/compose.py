@@ -4,30 +4,30 @@
 that the leaves' images do not carry between A's modes; an exact fallback decides, from the
 values, the rare compositions of at most 2^16 elements that the divisibility test cannot
 (``_compose_exact``, the only place where the algebra evaluates, on its failure path).
-Tilers (an int ``n``, ``_``, a tuple of tilers) are taken apart here (``_tiler``).
+Tilers (an int ``n``, ``_``, a tuple of tilers) are taken apart here (``as_tiler``).
 """
 
 import numpy as np
-from layoutcheck.impl import tuples as tt
 from layoutcheck.impl.algebra import (
-    _C0,
-    _C1,
-    _build,
-    _check_sense,
-    _coal_of,
-    _is_underscore,
-    _raw,
+    C0,
+    C1,
+    build_layout,
+    check_sense,
     coalesced_modes,
+    coalesced_pairs_of,
+    is_underscore,
     keep_coalesced_modes,
+    raw_layout,
 )
 from layoutcheck.impl.layout import (
     Layout,
-    _alloc,
-    _new,
-    _set_shape,
-    _set_stride,
+    alloc_layout,
     as_layout,
+    new_layout,
     parse_tiler,
+    set_shape,
+    set_stride,
+    size,
     values,
 )
 
@@ -38,7 +38,7 @@ from layoutcheck.layout import LayoutBase, _
 __all__ = ["composition", "is_composable"]
 
 
-def _tiler(T):
+def as_tiler(T):
     """A tiler argument, checked: an impl Layout, an int ``n`` (the layout ``n:_1``), ``_``
     (or None), or a tuple of tilers (its entries are checked where they are used)."""
     if type(T) is Layout or type(T) is tuple or (type(T) is int and T >= 1):
@@ -55,18 +55,18 @@ def _tiler(T):
         return as_layout(T)
     if isinstance(T, tuple):
         return tuple(T)
-    if _is_underscore(T):
+    if is_underscore(T):
         return T
     raise LayoutError(f"a tiler is a layout, an integer or a tuple of tilers, not {T!r}")
 
 
-def _modes_of(s, d):
+def modes_of(s, d):
     """The top-level modes of the layout s:d as (shapes, strides) tuples (a leaf is one mode)."""
     return (s, d) if type(s) is tuple else ((s,), (d,))
 
 
-def _rank_error(T, s, d):
-    return LayoutError(f"tiler has {len(T)} modes, layout {_new(s, d)} has rank "
+def rank_error(T, s, d):
+    return LayoutError(f"tiler has {len(T)} modes, layout {new_layout(s, d)} has rank "
                        f"{len(s) if type(s) is tuple else 1}", condition="rank")
 
 
@@ -79,17 +79,17 @@ def _compose_leaf(a_s, a_d, t, e, used):
     no-carry check across leaves).  Raises when the divisibility conditions fail.  The leaf's
     stride first steps over whole modes; the leaf starts in the mode it does not divide, and
     what does not fit there continues with stride ``_1`` from the start of the next modes.
-    Comparisons and ``used`` are on plain ints (``+x``); ``_C1 * x`` is skipped (it is x).
+    Comparisons and ``used`` are on plain ints (``+x``); ``C1 * x`` is skipped (it is x).
     """
     if +e == 0:
         return t, e
     if +t == 1:
-        return t, _C0
+        return t, C0
     last = len(a_s) - 1
     if not last:  # one mode: the leaf is scaled
         used[0] += +e * (+t - 1)
         d = a_d[0]
-        return t, (d if e is _C1 else e if d is _C1 else e * d)
+        return t, (d if e is C1 else e if d is C1 else e * d)
     rest_d = e
     i = 0
     while i < last and +rest_d % +a_s[i] == 0:  # the leaf steps over mode i entirely
@@ -97,10 +97,10 @@ def _compose_leaf(a_s, a_d, t, e, used):
         i += 1
     if i == last:  # the leaf lies in the last mode
         used[-1] += +rest_d * (+t - 1)
-        return t, (a_d[-1] if rest_d is _C1 else rest_d if a_d[-1] is _C1 else rest_d * a_d[-1])
+        return t, (a_d[-1] if rest_d is C1 else rest_d if a_d[-1] is C1 else rest_d * a_d[-1])
     s, d = a_s[i], a_d[i]
     if +s % +rest_d == 0:
-        new = s if rest_d is _C1 else s // rest_d
+        new = s if rest_d is C1 else s // rest_d
         if +t < +new:
             new = t
         if +t % +new:
@@ -110,7 +110,7 @@ def _compose_leaf(a_s, a_d, t, e, used):
     else:
         raise _not_composable("stride divisibility", s, rest_d)
     used[i] += +rest_d * (+new - 1)
-    d = d if rest_d is _C1 else rest_d if d is _C1 else rest_d * d
+    d = d if rest_d is C1 else rest_d if d is C1 else rest_d * d
     if +new == +t:  # all of the leaf is in mode i
         return new, d
     # The rest of the leaf runs on from the start of the next modes (stride _1).
@@ -170,16 +170,16 @@ def _scale_tree(s, d, d0, used):
         elif +e == 0:
             out.append(e)
         elif +t == 1:
-            out.append(_C0)
+            out.append(C0)
         else:
             used[0] += +e * (+t - 1)
-            out.append(d0 if e is _C1 else e if d0 is _C1 else e * d0)
+            out.append(d0 if e is C1 else e if d0 is C1 else e * d0)
     return tuple(out)
 
 
 def _operands(A, B, a_s, a_d, shape, stride):
-    A = _build(a_s, a_d) if A is None else _new(*A) if type(A) is tuple else A
-    return A, (_new(shape, stride) if B is None else B)
+    A = build_layout(a_s, a_d) if A is None else new_layout(*A) if type(A) is tuple else A
+    return A, (new_layout(shape, stride) if B is None else B)
 
 
 def _carries(A, B):
@@ -188,7 +188,7 @@ def _carries(A, B):
                        condition="is_composable")
 
 
-def _compose_raw(a_s, a_d, shape, stride, sense, A, B):
+def compose_raw(a_s, a_d, shape, stride, sense, A, B):
     """composition(A, B) as raw (shape, stride), given a_s:a_d = coalesce(A) and B's parts
     (Def 2.3.7.1): right-distributive over B's leaves, each leaf split against coalesce(A);
     the leaves' images must not carry between A's modes (so that the result's function, a sum
@@ -199,15 +199,15 @@ def _compose_raw(a_s, a_d, shape, stride, sense, A, B):
     the layout a_s:a_d, respectively shape:stride, and a pair for the layout with those
     parts."""
     if not a_s:
-        a_s, a_d = [_C1], [_C0]
+        a_s, a_d = [C1], [C0]
     elif len(a_s) == 1 and type(shape) is not tuple:  # one mode s:d with one leaf t:e, the
         s, d, t, e = a_s[0], a_d[0], shape, stride      # hot path: t:(e d), written out
         if +e == 0:
             return t, e
         if +t == 1:
-            return t, _C0
+            return t, C0
         if sense != "paper" or +e * (+t - 1) < +s:
-            return t, (d if e is _C1 else e if d is _C1 else e * d)
+            return t, (d if e is C1 else e if d is C1 else e * d)
     used = [0] * len(a_s)
     try:
         if type(shape) is not tuple:  # one leaf never carries between the modes it splits
@@ -255,17 +255,17 @@ def _fit(g):
 
 
 def _compose_exact(A, a, B, sense):
-    if int(tt.size(B)) > _EXACT_LIMIT:
+    if int(size(B)) > _EXACT_LIMIT:
         return None
     vb = values(B, dtype=np.int64)
     top = int(vb.max())
-    nA = int(tt.size(A))
+    nA = int(size(A))
     if top >= nA:
         if sense == "paper":
             return None
-        prefix = int(tt.size(tuple(s for s, _ in a[:-1])))
+        prefix = int(size(tuple(s for s, _ in a[:-1])))
         a = a[:-1] + [(max(int(a[-1][0]), -(-(top + 1) // prefix)), a[-1][1])]
-    Aext = _new(*_raw([s for s, _ in a], [d for _, d in a])) if len(a) > 1 else \
+    Aext = new_layout(*raw_layout([s for s, _ in a], [d for _, d in a])) if len(a) > 1 else \
         Layout((a[0][0],), (a[0][1],))
     va = values(Aext, vb, dtype=np.int64)
 
@@ -294,7 +294,7 @@ def composition(A, B, sense="paper"):
     drops them, finding F-120).
     """
     if sense != "paper":
-        _check_sense(sense)
+        check_sense(sense)
     if type(A) is not Layout:
         A = as_layout(A)
     if type(B) is Layout:
@@ -306,25 +306,25 @@ def composition(A, B, sense="paper"):
         if len(a_s) == 1 and type(t) is not tuple:  # s:d with t:e is t:(e d), written out
             s, d = a_s[0], a_d[0]
             if +e != 0 and +t != 1 and (sense != "paper" or +e * (+t - 1) < +s):
-                R = _alloc(Layout)
-                _set_shape(R, t)
-                _set_stride(R, d if e is _C1 else e if d is _C1 else e * d)
+                R = alloc_layout(Layout)
+                set_shape(R, t)
+                set_stride(R, d if e is C1 else e if d is C1 else e * d)
                 return R
-        return _new(*_compose_raw(a_s, a_d, t, e, sense, A, B))
+        return new_layout(*compose_raw(a_s, a_d, t, e, sense, A, B))
     if type(B) is not tuple:
-        B = _tiler(B)
-        if _is_underscore(B):
+        B = as_tiler(B)
+        if is_underscore(B):
             return A
-    return _new(*_compose_with(A._shape, A._stride, B, sense, A))
+    return new_layout(*_compose_with(A._shape, A._stride, B, sense, A))
 
 
 def _compose_with(s, d, T, sense, A=None):
     """composition(s:d, T) as raw (shape, stride) for a checked tiler T; ``A`` is the layout
     s:d when there is one (for the failure path)."""
     if type(T) is tuple:
-        ms, md = _modes_of(s, d)
+        ms, md = modes_of(s, d)
         if len(T) > len(ms):
-            raise _rank_error(T, s, d)
+            raise rank_error(T, s, d)
         rs, rd = [], []
         for x, y, t in zip(ms, md, T):
             x, y = _compose_mode(x, y, t, sense)
@@ -332,16 +332,16 @@ def _compose_with(s, d, T, sense, A=None):
             rd.append(y)
         k = len(T)
         return tuple(rs) + ms[k:], tuple(rd) + md[k:]
-    if type(T) is not Layout and _is_underscore(T):
+    if type(T) is not Layout and is_underscore(T):
         return s, d
     if A is None:
-        a_s, a_d = _coal_of(s, d)
+        a_s, a_d = coalesced_pairs_of(s, d)
         A = (s, d)
     else:
         a_s, a_d = coalesced_modes(A)
     if type(T) is Layout:
-        return _compose_raw(a_s, a_d, T._shape, T._stride, sense, A, T)
-    return _compose_raw(a_s, a_d, T, _C1, sense, A, None)  # an int n is n:_1
+        return compose_raw(a_s, a_d, T._shape, T._stride, sense, A, T)
+    return compose_raw(a_s, a_d, T, C1, sense, A, None)  # an int n is n:_1
 
 
 def _compose_mode(s, d, T, sense):
@@ -350,19 +350,19 @@ def _compose_mode(s, d, T, sense):
     if type(T) is Layout:
         t, e, B = T._shape, T._stride, T
     elif type(T) is int and T >= 1:
-        t, e, B = T, _C1, None
+        t, e, B = T, C1, None
     elif T is _ or T is None:
         return s, d
     else:
-        return _compose_with(s, d, _tiler(T), sense)
+        return _compose_with(s, d, as_tiler(T), sense)
     if type(s) is not tuple:
         if (type(t) is not tuple and +s != 1 and +e != 0 and +t != 1
                 and (sense != "paper" or +e * (+t - 1) < +s)):
-            return t, (d if e is _C1 else e if d is _C1 else e * d)
+            return t, (d if e is C1 else e if d is C1 else e * d)
         a_s, a_d = ([s], [d]) if +s != 1 else ((), ())
     else:
-        a_s, a_d = _coal_of(s, d)
-    return _compose_raw(a_s, a_d, t, e, sense, (s, d), B)
+        a_s, a_d = coalesced_pairs_of(s, d)
+    return compose_raw(a_s, a_d, t, e, sense, (s, d), B)
 
 
 def is_composable(A, B, sense="paper"):

@@ -7,19 +7,19 @@ functions build the one Layout returned.
 """
 
 from layoutcheck.impl.algebra import (
-    _C0,
-    _C1,
-    _ONE,
-    _check_sense,
-    _coal,
-    _complement_parts,
-    _fm,
-    _is_underscore,
-    _not_complementable,
+    C0,
+    C1,
+    ONE,
+    check_sense,
     coalesced_modes,
+    coalesced_pairs,
+    complement_parts,
+    flat_pairs_of,
+    is_underscore,
+    not_complementable,
 )
-from layoutcheck.impl.compose import _compose_raw, _modes_of, _rank_error, _tiler
-from layoutcheck.impl.layout import Layout, _new, as_layout, flat_pairs, keep_flat_modes
+from layoutcheck.impl.compose import as_tiler, compose_raw, modes_of, rank_error
+from layoutcheck.impl.layout import Layout, as_layout, flat_pairs, keep_flat_modes, new_layout
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import _
@@ -36,18 +36,18 @@ def _divide(s, d, fa, A, bs, bd, fb, sense):
     for x, _d in fa:
         n *= +x
     cute = sense == "cute"
-    found = _complement_parts(fb, n, cute, cute)
+    found = complement_parts(fb, n, cute, cute)
     if found is None:
-        raise _not_complementable(_new(bs, bd), n)
+        raise not_complementable(new_layout(bs, bd), n)
     cs, cd = found
     if len(cs) == 1:  # the complement's shape and stride (_raw)
         cs, cd = cs[0], cd[0]
     elif cs:
         cs, cd = tuple(cs), tuple(cd)
     else:
-        cs, cd = _ONE
-    a_s, a_d = _coal(fa) if A is None else coalesced_modes(A)
-    return _compose_raw(a_s, a_d, (bs, cs), (bd, cd), sense, (s, d), None)
+        cs, cd = ONE
+    a_s, a_d = coalesced_pairs(fa) if A is None else coalesced_modes(A)
+    return compose_raw(a_s, a_d, (bs, cs), (bd, cd), sense, (s, d), None)
 
 
 def _product(s, d, fa, A, bs, bd, fb, sense):
@@ -59,17 +59,17 @@ def _product(s, d, fa, A, bs, bd, fb, sense):
         n *= +x
     for x, y in fb:
         cos += (+x - 1) * +y
-    found = _complement_parts(fa, n * cos, sense == "cute", True)
+    found = complement_parts(fa, n * cos, sense == "cute", True)
     if found is None:
-        raise LayoutError(f"{_new(s, d)} is not complementable (Def 2.1.6.11)",
+        raise LayoutError(f"{new_layout(s, d)} is not complementable (Def 2.1.6.11)",
                           condition="is_complementable")
-    rs, rd = _compose_raw(*found, bs, bd, sense, None, None)
+    rs, rd = compose_raw(*found, bs, bd, sense, None, None)
     return (s, rs), (d, rd)
 
 
 def _modewise(fn, s, d, fa, T, sense, A=None):
     """fn(s:d, T) for a layout tiler (an int n is n:_1), mode by mode for a tuple tiler (modes
-    beyond the tuple kept), s:d itself for ``_``; T is checked (``_tiler``).  ``A`` is the
+    beyond the tuple kept), s:d itself for ``_``; T is checked (``as_tiler``).  ``A`` is the
     impl Layout s:d when there is one (its normal forms are kept on it)."""
     if type(T) is Layout:
         try:
@@ -78,28 +78,28 @@ def _modewise(fn, s, d, fa, T, sense, A=None):
             fb = keep_flat_modes(T)
         return fn(s, d, fa, A, T._shape, T._stride, fb, sense)
     if type(T) is tuple:
-        ms, md = _modes_of(s, d)
+        ms, md = modes_of(s, d)
         if len(T) > len(ms):
-            raise _rank_error(T, s, d)
+            raise rank_error(T, s, d)
         rs, rd = [], []
         for x, y, t in zip(ms, md, T):
             if t is not _ and t is not None:  # `_` (pycute's None) leaves the mode as it is
                 if type(t) is not Layout:
-                    t = _tiler(t)
+                    t = as_tiler(t)
                 x, y = _modewise(fn, x, y, flat_pairs(x, y), t, sense)
             rs.append(x)
             rd.append(y)
         k = len(T)
         return tuple(rs) + ms[k:], tuple(rd) + md[k:]
-    if _is_underscore(T):
+    if is_underscore(T):
         return s, d
-    return fn(s, d, fa, A, T, _C1, ((T, _C1),), sense)
+    return fn(s, d, fa, A, T, C1, ((T, C1),), sense)
 
 
 def _apply(fn, A, T, sense):
     """Raw fn(A, T) of the public operation on its arguments, as (shape, stride)."""
     if sense != "paper":
-        _check_sense(sense)
+        check_sense(sense)
     if type(A) is not Layout:
         A = as_layout(A)
     try:
@@ -112,17 +112,17 @@ def _apply(fn, A, T, sense):
         except AttributeError:
             fb = keep_flat_modes(T)
         return fn(A._shape, A._stride, fa, A, T._shape, T._stride, fb, sense)
-    return _modewise(fn, A._shape, A._stride, fa, _tiler(T), sense, A)
+    return _modewise(fn, A._shape, A._stride, fa, as_tiler(T), sense, A)
 
 
 def logical_divide(A, T, sense="paper"):
     """A ⊘ B = (A∘B, A∘comp(B, size(A))) (Def 2.3.8.1); a tuple tiler divides mode by mode."""
-    return _new(*_apply(_divide, A, T, sense))
+    return new_layout(*_apply(_divide, A, T, sense))
 
 
 def logical_product(A, T, sense="paper"):
     """A ⊗ B = (A, comp(A, size(A)·cosize(B))∘B) (Def 2.3.9.1); tuple tilers mode by mode."""
-    return _new(*_apply(_product, A, T, sense))
+    return new_layout(*_apply(_product, A, T, sense))
 
 
 def _unzip(s, d, T):
@@ -131,7 +131,7 @@ def _unzip(s, d, T):
     if type(T) is not tuple:
         if type(s) is not tuple or len(s) != 2:
             # CuTe's zip2_by static_asserts here too; `_` leaves a mode that is no pair.
-            raise LayoutError(f"{_new(s, d)} is not a (tile, rest) pair: a tiler entry {T!r} "
+            raise LayoutError(f"{new_layout(s, d)} is not a (tile, rest) pair: a tiler entry {T!r} "
                               "that leaves a mode alone cannot be unzipped",
                               condition="is_unzippable")
         return (s[0], d[0]), (s[1], d[1])
@@ -158,9 +158,9 @@ def _zipped(fn, A, T, sense):
     already the pair (A∘B, rest), so unzipping leaves it as it is."""
     if type(T) is Layout:
         return _apply(fn, A, T, sense)
-    T = _tiler(T)
+    T = as_tiler(T)
     s, d = _apply(fn, A, T, sense)
-    if type(T) is tuple or _is_underscore(T):
+    if type(T) is tuple or is_underscore(T):
         (ts, td), (rs, rd) = _unzip(s, d, T)
         return (ts, rs), (td, rd)
     return s, d
@@ -170,8 +170,8 @@ def _tiled(fn, A, T, sense):
     """((tile), rest_0, rest_1, ...) from the zipped pair."""
     (s0, s1), (d0, d1) = _zipped(fn, A, T, sense)
     if type(s1) is tuple:
-        return _new((s0,) + s1, (d0,) + d1)
-    return _new((s0, s1), (d0, d1))
+        return new_layout((s0,) + s1, (d0,) + d1)
+    return new_layout((s0, s1), (d0, d1))
 
 
 def _flat(fn, A, T, sense):
@@ -181,12 +181,12 @@ def _flat(fn, A, T, sense):
         s0, d0 = (s0,), (d0,)
     if type(s1) is not tuple:
         s1, d1 = (s1,), (d1,)
-    return _new(s0 + s1, d0 + d1)
+    return new_layout(s0 + s1, d0 + d1)
 
 
 def zipped_divide(A, T, sense="paper"):
     """((tile), (rest)) (CuTe's zipped_divide)."""
-    return _new(*_zipped(_divide, A, T, sense))
+    return new_layout(*_zipped(_divide, A, T, sense))
 
 
 def tiled_divide(A, T, sense="paper"):
@@ -201,7 +201,7 @@ def flat_divide(A, T, sense="paper"):
 
 def zipped_product(A, T, sense="paper"):
     """((block), (rest)) (CuTe's zipped_product)."""
-    return _new(*_zipped(_product, A, T, sense))
+    return new_layout(*_zipped(_product, A, T, sense))
 
 
 def tiled_product(A, T, sense="paper"):
@@ -218,22 +218,22 @@ def _padded(L, R):
     """CuTe's append<R>(L) as raw parts (shape, stride, flat modes): the top-level modes of L
     padded with ``_1:_0`` to rank R, always a tuple (CuTe keeps a leaf a leaf at R = 1, a
     corner where the spec's reading is followed); its flattening is L's plus the padding."""
-    s, d = _modes_of(L._shape, L._stride)
+    s, d = modes_of(L._shape, L._stride)
     k = R - len(s)
-    return s + (_C1,) * k, d + (_C0,) * k, _fm(L) + (_ONE,) * k
+    return s + (C1,) * k, d + (C0,) * k, flat_pairs_of(L) + (ONE,) * k
 
 
 def _rank_product(A, B, sense, raked):
     if sense != "paper":
-        _check_sense(sense)
+        check_sense(sense)
     A, B = as_layout(A), as_layout(B)
     R = max(len(A._shape) if type(A._shape) is tuple else 1,
             len(B._shape) if type(B._shape) is tuple else 1)
     sa, da, fa = _padded(A, R)
     (a_s, c_s), (a_d, c_d) = _product(sa, da, fa, None, *_padded(B, R), sense)
     if raked:
-        return _new(tuple(zip(c_s, a_s)), tuple(zip(c_d, a_d)))
-    return _new(tuple(zip(a_s, c_s)), tuple(zip(a_d, c_d)))
+        return new_layout(tuple(zip(c_s, a_s)), tuple(zip(c_d, a_d)))
+    return new_layout(tuple(zip(a_s, c_s)), tuple(zip(a_d, c_d)))
 
 
 def blocked_product(A, B, sense="paper"):

@@ -49,23 +49,23 @@ class Layout(LayoutBase):
         return total
 
 
-_set_shape = LayoutBase.__dict__["_shape"].__set__   # the slots' own setters: the value
-_set_stride = LayoutBase.__dict__["_stride"].__set__  # stays immutable to everyone else
+set_shape = LayoutBase.__dict__["_shape"].__set__   # the slots' own setters: the value
+set_stride = LayoutBase.__dict__["_stride"].__set__  # stays immutable to everyone else
 _set_fm = Layout.__dict__["_fm"].__set__
-_set_cm = Layout.__dict__["_cm"].__set__
-_alloc = object.__new__
+set_coalesced_modes = Layout.__dict__["_cm"].__set__
+alloc_layout = object.__new__
 
 
-def _new(shape, stride):
+def new_layout(shape, stride):
     """An impl Layout from parts already known to be valid (results of the algebra, or the
     parts of another checked ``LayoutBase``): skips the re-validation."""
-    L = _alloc(Layout)
-    _set_shape(L, shape)
-    _set_stride(L, stride)
+    L = alloc_layout(Layout)
+    set_shape(L, shape)
+    set_stride(L, stride)
     return L
 
 
-def _leaves(t):
+def fast_leaves(t):
     """The leaves of a nested tuple as a tuple (t itself when t is flat)."""
     if type(t) is not tuple:
         return (t,)
@@ -87,27 +87,27 @@ def _flatten_into(t, out):
 
 # The static one and zero.  The flat modes hold these two objects for every static 1 and 0
 # stride (same value, same type), so that the algebra can skip ``_1 * x`` by identity.
-_C1, _C0 = C(1), C(0)
+C1, C0 = C(1), C(0)
 
 
 def _canonical(x):
     if type(x) is C:
         if +x == 1:
-            return _C1
+            return C1
         if +x == 0:
-            return _C0
+            return C0
     return x
 
 
 def flat_pairs(shape, stride):
     """The modes (s_i, d_i) of the flattening of shape:stride, as a tuple of pairs (static one
-    and zero strides as ``_C1`` and ``_C0``)."""
+    and zero strides as ``C1`` and ``C0``)."""
     if type(shape) is not tuple:
         return ((shape, stride if type(stride) is int else _canonical(stride)),)
-    ds = _leaves(stride)
+    ds = fast_leaves(stride)
     if C in map(type, ds):
         ds = map(_canonical, ds)
-    return tuple(zip(_leaves(shape), ds))
+    return tuple(zip(fast_leaves(shape), ds))
 
 
 def flat_modes(L):
@@ -140,7 +140,7 @@ def as_layout(x):
     if type(x) is Layout:
         return x
     if isinstance(x, LayoutBase):  # already checked by LayoutBase
-        return _new(x.shape, x.stride)
+        return new_layout(x.shape, x.stride)
     if isinstance(x, str):
         return parse(x)
     if isinstance(x, tuple) and len(x) == 2:
@@ -166,7 +166,7 @@ def cosize(L, *path):
     """cosize(L) = 1 + sum (s_i - 1) d_i (Def 2.1.2.9); equals L(size-1) + 1 (seed 000)."""
     L = as_layout(L)
     if path:
-        L = _new(T.tuple_get(L.shape, *path), T.tuple_get(L.stride, *path))
+        L = new_layout(T.tuple_get(L.shape, *path), T.tuple_get(L.stride, *path))
     total, static = 1, True
     for si, di in flat_modes(L):
         total += (int(si) - 1) * int(di)
@@ -180,7 +180,7 @@ def modes(L):
     L = as_layout(L)
     if not T.is_tuple(L.shape):
         return (L,)
-    return tuple(_new(s, d) for s, d in zip(L.shape, L.stride))
+    return tuple(new_layout(s, d) for s, d in zip(L.shape, L.stride))
 
 
 def colex(S, x):

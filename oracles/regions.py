@@ -16,7 +16,7 @@ from layoutcheck.oracles.predicates import answered, collect, region, symptom
 from layoutcheck.oracles.reference import cute_reference
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import tuples as T
-from layoutcheck.spec.algebra import _modes, _tiler
+from layoutcheck.spec.algebra import as_tiler
 from layoutcheck.spec.layout import as_layout
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
@@ -37,11 +37,11 @@ def cute_composition_check(A, B):
     the paper defines (finding F-025).
     """
     A = as_layout(A)
-    B = _tiler(B)
+    B = as_tiler(B)
     if B is None or isinstance(B, Underscore):
         return None
     if isinstance(B, tuple):
-        for m, t in zip(_modes(A), B):
+        for m, t in zip(top_modes(A), B):
             r = cute_composition_check(m, t)
             if r:
                 return r
@@ -161,11 +161,11 @@ def agrees_with_cute_sense(inputs, answer, reference=None, op=None):
     return want.kind == "ok" and compare(op, inputs, want, answer).ok is True
 
 
-def _fn(x):
+def function_values(x):
     return [int(v) for v in answer_values(x)]
 
 
-def _sw(sw, x):
+def swizzle_value(sw, x):
     B, M, S = sw.params
     y = ((1 << B) - 1) << (M + max(0, S))
     t = x & y
@@ -215,12 +215,12 @@ def _recast(L, old, new, up, down):
     return down(up(L, num), den)
 
 
-def _same_layout(answer, want):
+def same_layout(answer, want):
     return answered(answer) and isinstance(answer.value, LayoutBase) and \
         answer.value.shape == want.shape and answer.value.stride == want.stride
 
 
-def _recast_model(op, inputs, up, down):
+def recast_model(op, inputs, up, down):
     if op == "upcast":
         return up(inputs[0], int(inputs[1]))
     if op == "downcast":
@@ -243,11 +243,11 @@ def unchecked_recast(inputs, answer, reference, op=None):
         inner = f(Cl.inner, N)
         got = answer.value
         return got.inner.shape == inner.shape and got.inner.stride == inner.stride and \
-            _fn(got) == [_sw(S.swizzle_upcast(Cl.outer, N) if op == "composed_upcast"
+            function_values(got) == [swizzle_value(S.swizzle_upcast(Cl.outer, N) if op == "composed_upcast"
                              else S.swizzle_downcast(Cl.outer, N), v + int(got.offset))
-                         for v in _fn(inner)] if isinstance(Cl.outer, Swizzle) else False
-    want = _recast_model(op, inputs, unchecked_upcast, unchecked_downcast)
-    return want is not None and _same_layout(answer, want)
+                         for v in function_values(inner)] if isinstance(Cl.outer, Swizzle) else False
+    want = recast_model(op, inputs, unchecked_upcast, unchecked_downcast)
+    return want is not None and same_layout(answer, want)
 
 
 @region
@@ -271,7 +271,7 @@ def stride_divisibility_fails(A, B=None, *rest):
         return False
     if isinstance(B, tuple):
         return any(stride_divisibility_fails(LayoutBase(a.shape, a.stride), b)
-                   for a, b in zip(_top(A), B) if b is not None)
+                   for a, b in zip(top_modes(A), B) if b is not None)
     cA = spec.coalesce(A)
     shapes = [int(s) for s in leaves(cA.shape)][:-1]
     for s, d in zip(leaves(B.shape), leaves(B.stride)):
@@ -288,13 +288,13 @@ def stride_divisibility_fails(A, B=None, *rest):
     return False
 
 
-def _top(L):
+def top_modes(L):
     if not isinstance(L.shape, tuple):
         return [L]
     return [LayoutBase(s, d) for s, d in zip(L.shape, L.stride)]
 
 
-def _condition(fn, *args, **kw):
+def refusal_condition(fn, *args, **kw):
     try:
         fn(*args, **kw)
     except LayoutError as e:
@@ -306,7 +306,7 @@ def _condition(fn, *args, **kw):
 def product_not_complementable(A, B=None, *rest):
     """F-075 in the products: the spec (CuTe's sense) rejects logical_product(A, B) because A
     has no complement in size(A) cosize(B) (condition is_complementable)."""
-    return B is not None and _condition(spec.logical_product, A, B, sense="cute") == "is_complementable"
+    return B is not None and refusal_condition(spec.logical_product, A, B, sense="cute") == "is_complementable"
 
 
 @region
@@ -321,11 +321,11 @@ def not_injective(L=None, *rest):
     return isinstance(L, LayoutBase) and not spec.is_injective(L)
 
 
-def _inner_composition(A, B, test):
+def inner_composition(A, B, test):
     """``test(comp, B)`` on the composition inside logical_product(A, B) (Def 2.3.9):
     comp = comp(A, size(A) cosize(B)) in CuTe's sense; a Tile tuple mode by mode."""
     if isinstance(B, tuple):
-        return any(_inner_composition(a, b, test) for a, b in zip(_top(A), B) if b is not None)
+        return any(inner_composition(a, b, test) for a, b in zip(top_modes(A), B) if b is not None)
     B = LayoutBase(B) if isinstance(B, int) else B
     if not isinstance(A, LayoutBase) or not isinstance(B, LayoutBase):
         return False

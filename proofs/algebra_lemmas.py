@@ -20,7 +20,7 @@ from layoutcheck.proofs.symbolic import (
 # ---------------------------------------------------------------- coalesce (2.1.4.9-2.1.4.17)
 
 
-def _coalesce_patterns(r, ones_last=False):
+def coalesce_patterns(r, ones_last=False):
     """Every branch of Construction 2.1.4.9 at rank r: (size-1 modes, merges of neighbours).
 
     ``ones_last``: only the patterns whose size-1 modes are the last ones, for a query in
@@ -61,9 +61,9 @@ def _coalesce_branch(r, ones, kept, merges):
     return L, c, R, label
 
 
-def _q_coalesce_phi(r):
+def q_coalesce_phi(r):
     out = []
-    for ones, kept, merges in _coalesce_patterns(r):
+    for ones, kept, merges in coalesce_patterns(r):
         L, c, R, label = _coalesce_branch(r, ones, kept, merges)
         xs, tails, cx = coord_point(L, "x")
         # R's coordinate of x on a merged group is the colex of the group's coordinates
@@ -91,25 +91,25 @@ def _not_coalesced(R):
     return z3.Or([False] + bad)
 
 
-def _q_coalesce_coalesced(r, every_pattern=False):
+def q_coalesce_coalesced(r, every_pattern=False):
     out = []
-    for pat in _coalesce_patterns(r, ones_last=not every_pattern):
+    for pat in coalesce_patterns(r, ones_last=not every_pattern):
         L, c, R, label = _coalesce_branch(r, *pat)
         out.append(Query(label, c + [_not_coalesced(R)], L))
     return out
 
 
-def _q_coalesce_idempotent(r, every_pattern=False):
+def q_coalesce_idempotent(r, every_pattern=False):
     # coal(R) = R exactly when Construction 2.1.4.9 applied to R removes no mode and merges no
     # neighbours, i.e. when R's own branch is the identity one: ask for R taking any other.
     out = []
-    for pat in _coalesce_patterns(r, ones_last=not every_pattern):
+    for pat in coalesce_patterns(r, ones_last=not every_pattern):
         L, c, R, label = _coalesce_branch(r, *pat)
         out.append(Query(label + ": coal(R) takes a non-identity branch", c + [_not_coalesced(R)], L))
     return out
 
 
-def _ind_coalesce_phi():
+def ind_coalesce_phi():
     s, d, n, c = head_vars()
     t = z3.Int("t")
     F = uninterpreted("Phi_T")
@@ -122,7 +122,7 @@ def _ind_coalesce_phi():
                        head_phi(s, d, merged_tail, x) != head_phi(s * t, d, F, x)])]
 
 
-_COALESCE_ARG = ("Observation 2.1.4.10: coal(L) is reached from L by dropping size-1 modes and "
+COALESCE_ARG = ("Observation 2.1.4.10: coal(L) is reached from L by dropping size-1 modes and "
                  "merging neighbours s_i,s_{i+1}:d_i,s_i d_i.  Each step at the head keeps Phi "
                  "(step queries); at mode k it is a head step on the second factor of "
                  "L|_<k> ⋆ L|_rest, which keeps Phi by the concatenation law (proved for all "
@@ -145,8 +145,8 @@ def _squeeze_perm_colmajor(L, p):
     return cons
 
 
-def _compact_if_patterns(r, every_pattern=False):
-    """The (size-1 modes, σ of the other modes) patterns that _q_compact_if asks.
+def compact_if_patterns(r, every_pattern=False):
+    """The (size-1 modes, σ of the other modes) patterns that q_compact_if asks.
 
     Symmetry (Prop 2.1.5.6, '<='): the query of a pattern (ones, σ) is the query of
     (ones = the last k modes, σ = identity on the first r - k) with the modes' unknowns
@@ -167,9 +167,9 @@ def _compact_if_patterns(r, every_pattern=False):
             yield ones, perm
 
 
-def _q_compact_if(r, every_pattern=False):
+def q_compact_if(r, every_pattern=False):
     """'<=': one pair of queries per (size-1 modes, σ of the other modes), up to the symmetry
-    of _compact_if_patterns (what does not depend on the pattern is built once: the same
+    of compact_if_patterns (what does not depend on the pattern is built once: the same
     terms)."""
     (L, c0), out = fresh_layout("L", r), []
     M = L.modes
@@ -177,7 +177,7 @@ def _q_compact_if(r, every_pattern=False):
     xs, ys = coords_of("x", L), coords_of("y", L)
     cosize = [L.cosize() != L.size()]
     inj = [L.in_box(xs), L.in_box(ys), differ(xs, ys), L.phi(xs) == L.phi(ys)]
-    for ones, perm in _compact_if_patterns(r, every_pattern):
+    for ones, perm in compact_if_patterns(r, every_pattern):
         c, scale = c0 + [size_is[ones[i]][i] for i in range(r)], z3.IntVal(1)
         for q in perm:  # squeeze(L)^σ is column-major
             c.append(M[q].d == scale)
@@ -194,7 +194,7 @@ def _q_compact_if(r, every_pattern=False):
     return out
 
 
-def _q_compact_only_if(r, bound=3):
+def q_compact_only_if(r, bound=3):
     L, c = fresh_layout("L", r, max_shape=bound)
     M = L.modes
     boxes = list(itertools.product(range(bound), repeat=r))
@@ -226,14 +226,14 @@ def _complement_setup(r):
     return A, C, N, c
 
 
-def _q_complement_disjoint(r):
+def q_complement_disjoint(r):
     A, C, N, c = _complement_setup(r)
     xs, ys = coords_of("x", A), coords_of("y", C)
     return [Query("phi_A(x) = phi_comp(y) != 0", c + [A.in_box(xs), C.in_box(ys),
                   A.phi(xs) == C.phi(ys), A.phi(xs) != 0], A)]
 
 
-def _q_complement_compact(r):
+def q_complement_compact(r):
     A, C, N, c = _complement_setup(r)
     AC = SymLayout(A.modes + C.modes)
     xs, ys = coords_of("x", AC), coords_of("y", AC)
@@ -249,7 +249,7 @@ def _q_complement_compact(r):
                 AC.in_box(xs), AC.in_box(ys), differ(xs, ys), AC.phi(xs) == AC.phi(ys)] + hints, A)]
 
 
-def _q_complementable_increasing(r):
+def q_complementable_increasing(r):
     """In coordinate form, one query per top differing mode k, plus the query that these
     cases cover x < y (colex order is lexicographic from the last mode)."""
     out = []
@@ -276,7 +276,7 @@ def _q_complementable_increasing(r):
 # ---------------------------------------------------------------- composition (2.1.7.1, CuTe)
 
 
-def _q_composition(r):
+def q_composition(r):
     """A∘(n:e) for each branch (k, j): e = s_1..s_{k-1} c with c | s_k; n ends in mode j."""
     out = []
     for k in range(r):

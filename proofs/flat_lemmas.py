@@ -35,37 +35,37 @@ def _squeezed(L):
     return SymLayout(Mode(m.s, m.d, m.s != 1) for m in L.modes)
 
 
-def _q_squeeze_size(r):
+def q_squeeze_size(r):
     L, c = fresh_layout("L", r)
     return [Query("size(squeeze L) != size(L)", c + [_squeezed(L).size() != L.size()], L)]
 
 
-def _q_squeeze_cosize(r):
+def q_squeeze_cosize(r):
     L, c = fresh_layout("L", r)
     return [Query("cosize(squeeze L) != cosize(L)", c + [_squeezed(L).cosize() != L.cosize()], L)]
 
 
-def _q_squeeze_phi(r):
+def q_squeeze_phi(r):
     L, c = fresh_layout("L", r)
     x, cx = point("x", L)
     return [Query("Phi_squeeze(L)(x) != Phi_L(x)", c + cx + [_squeezed(L).Phi(x) != L.Phi(x)], L)]
 
 
-def _ind_squeeze_size():
+def ind_squeeze_size():
     s, d, n, c = head_vars()
     n2 = z3.Int("N_sqT")
     return [Query("step: size((s:d)::T) with IH size(squeeze T) = size(T)",
                   c + [n2 == n, z3.If(s != 1, s * n2, n2) != s * n])]
 
 
-def _ind_squeeze_cosize():
+def ind_squeeze_cosize():
     s, d, n, c = head_vars()
     k, k2 = z3.Ints("cos_T cos_sqT")
     return [Query("step: cosize((s:d)::T) with IH",
                   c + [k2 == k, z3.If(s != 1, (s - 1) * d + k2, k2) != (s - 1) * d + k])]
 
 
-def _ind_squeeze_phi():
+def ind_squeeze_phi():
     s, d, n, c = head_vars()
     F, G = uninterpreted("Phi_T"), uninterpreted("Phi_sqT")
     x = z3.Int("x")
@@ -75,7 +75,7 @@ def _ind_squeeze_phi():
                        z3.If(s != 1, head_phi(s, d, G, x), G(x)) != head_phi(s, d, F, x)])]
 
 
-_SQUEEZE_ARG = ("Rank 0: squeeze(()) = (), equal values.  Step: for L = (s:d)::T, "
+SQUEEZE_ARG = ("Rank 0: squeeze(()) = (), equal values.  Step: for L = (s:d)::T, "
                 "squeeze(L) = squeeze(T) if s = 1 else (s:d)::squeeze(T) (Construction 2.1.3.6); "
                 "the step query proves the statement for L from the statement for T (the "
                 "induction hypothesis, used at the one point it is needed).")
@@ -88,7 +88,7 @@ def _filtered(L):
     return SymLayout(Mode(m.s, m.d, m.d != 0) for m in L.modes)
 
 
-def _q_filter_image(r):
+def q_filter_image(r):
     L, c = fresh_layout("L", r)
     F = _filtered(L)
     return with_layout(image_queries("filter", L, F, lambda xs: xs, _zero_absent(F)), L, c)
@@ -128,7 +128,7 @@ def _image_step(label, s, d, keep, F, G, n_t, n_g, g, h):
     return [q1, q2]
 
 
-def _ind_filter_image():
+def ind_filter_image():
     s, d, n, c = head_vars()
     ng = z3.Int("N_fT")
     F, G, g, h = uninterpreted("Phi_T"), uninterpreted("Phi_fT"), uninterpreted("w_T"), uninterpreted("w_fT")
@@ -141,7 +141,7 @@ def _ind_filter_image():
     return keep + drop
 
 
-_IMAGE_ARG = ("Rank 0: equal images {0}.  Step: for L = (s:d)::T the operation keeps the head "
+IMAGE_ARG = ("Rank 0: equal images {0}.  Step: for L = (s:d)::T the operation keeps the head "
               "mode or drops it; given witness maps between the domains of T and op(T) that "
               "preserve values (the induction hypothesis), the step queries build the witnesses "
               "for L in both directions.")
@@ -150,7 +150,7 @@ _IMAGE_ARG = ("Rank 0: equal images {0}.  Step: for L = (s:d)::T the operation k
 # ---------------------------------------------------------------- permute, sort (2.1.3.18, 2.1.3.35)
 
 
-def _perm_image(r, sort):
+def perm_image(r, sort):
     """One pair of queries per σ (symbolic σ with If-selections stops at rank 4-5): the
     queries of image_queries(L, L^σ) with witnesses x∘σ and y∘σ^-1, built from per-mode
     pieces made once (the same terms as image_queries builds: And and Sum of the same
@@ -189,14 +189,14 @@ def _perm_image(r, sort):
     return out
 
 
-def _ind_swap():
+def ind_swap():
     a, b, s, t, d, e, rest = z3.Ints("a b s t d e rest")
     return [Query("step: swapping adjacent modes (s:d),(t:e) in coordinate form",
                   [0 <= a, a < s, 0 <= b, b < t,
                    a * d + b * e + rest != b * e + a * d + rest])]
 
 
-_PERM_ARG = ("Every permutation is a product of adjacent transpositions; swapping two adjacent "
+PERM_ARG = ("Every permutation is a product of adjacent transpositions; swapping two adjacent "
              "modes together with their coordinates is a bijection of the coordinate boxes "
              "that keeps phi (the step query), so Image(Phi) = phi(box) is unchanged.  sort(L) "
              "is L^sigma for one sigma (Construction 2.1.3.31), hence the same for sort.")
@@ -205,7 +205,7 @@ _PERM_ARG = ("Every permutation is a product of adjacent transpositions; swappin
 # ---------------------------------------------------------------- restriction, concatenation
 
 
-def _q_restrict_image(r):
+def q_restrict_image(r):
     L, c = fresh_layout("L", r)
     b = [z3.Bool(f"in_I{i}") for i in range(r)]
     R = SymLayout(Mode(m.s, m.d, bi) for m, bi in zip(L.modes, b))
@@ -214,7 +214,7 @@ def _q_restrict_image(r):
     return with_layout([q], L, c)
 
 
-def _ind_restrict_image():
+def ind_restrict_image():
     s, d, n, c = head_vars()
     ng = z3.Int("N_IT")
     F, G, g, h = uninterpreted("Phi_T"), uninterpreted("Phi_T|I"), uninterpreted("w_T"), uninterpreted("w_T|I")
@@ -226,7 +226,7 @@ def _ind_restrict_image():
     return out
 
 
-def _q_concat_phi(r):
+def q_concat_phi(r):
     out = []
     for k in range(r + 1):
         L, c = fresh_layout("L", r)
@@ -243,7 +243,7 @@ def _q_concat_phi(r):
     return out
 
 
-def _q_concat_cosize(r):
+def q_concat_cosize(r):
     out = []
     for k in range(r + 1):
         L, c = fresh_layout("L", r)
@@ -253,7 +253,7 @@ def _q_concat_cosize(r):
     return out
 
 
-def _ind_concat_phi():
+def ind_concat_phi():
     s, d, n, c = head_vars()
     nb = z3.Int("N_B")
     F, B, G = uninterpreted("Phi_T"), uninterpreted("Phi_B"), uninterpreted("Phi_TB")
@@ -265,7 +265,7 @@ def _ind_concat_phi():
                        head_phi(s, d, G, x) != head_phi(s, d, F, x % n1) + B(x / n1)])]
 
 
-_CONCAT_ARG = ("Induction on rank(L1): L1 = () gives Phi_B(x) on both sides; for "
+CONCAT_ARG = ("Induction on rank(L1): L1 = () gives Phi_B(x) on both sides; for "
                "L1 = (s:d)::T, (L1 ⋆ B) = (s:d)::(T ⋆ B), and the step query derives the law "
                "for L1 from the law for T.  Observation 2.1.3.39 (L = L|_<k> ⋆ L|_rest) makes "
                "this the restriction law for every split.")
@@ -274,7 +274,7 @@ _CONCAT_ARG = ("Induction on rank(L1): L1 = () gives Phi_B(x) on both sides; for
 # ---------------------------------------------------------------- column-major, colex (2.1.2.18, 2.1.2.25)
 
 
-def _q_colmajor(r):
+def q_colmajor(r):
     L, c = fresh_layout("L", r)
     scale = z3.IntVal(1)
     for m in L.modes:
@@ -284,7 +284,7 @@ def _q_colmajor(r):
     return [Query("column-major L with Phi_L(x) != x", c + cx + [L.Phi(x) != x], L)]
 
 
-def _ind_colmajor():
+def ind_colmajor():
     s, d, n, c = head_vars()
     G = uninterpreted("Phi_colmajor_T")
     x = z3.Int("x")
@@ -292,7 +292,7 @@ def _ind_colmajor():
                   c + [0 <= x, x < s * n, G(x / s) == x / s, (x % s) + s * G(x / s) != x])]
 
 
-def _q_colex_inverse(r):
+def q_colex_inverse(r):
     L, c = fresh_layout("S", r)
     n, cn = point("n", L)
     xs, tails, cx = coord_point(L, "x")
@@ -302,7 +302,7 @@ def _q_colex_inverse(r):
                   c + cx + [L.colex(xs) == tails[0], differ(back, xs)], L)]
 
 
-def _q_mixed_radix(r):
+def q_mixed_radix(r):
     L, c = fresh_layout("S", r)
     xs = [z3.Int(f"x{i}") for i in range(r)]
     ys = [z3.Int(f"y{i}") for i in range(r)]
@@ -315,13 +315,13 @@ def _q_mixed_radix(r):
                                  z3.Or([False] + [a != b for a, b in zip(xs, ys)])], L)]
 
 
-def _ind_colmajor_max():
+def ind_colmajor_max():
     P, s = z3.Ints("P s")
     return [Query("step: (P - 1) + (s - 1) P != s P - 1", [P >= 1, s >= 1,
                                                             (P - 1) + (s - 1) * P != s * P - 1])]
 
 
-def _ind_colex():
+def ind_colex():
     s, _, n, c = head_vars()
     K = uninterpreted("colex_T_of_colex_inv_T")
     m, x0, X = z3.Ints("n x0 X")
@@ -332,7 +332,7 @@ def _ind_colex():
                        z3.Not(z3.And(0 <= x0 + s * X, x0 + s * X < s * n))])]
 
 
-def _ind_mixed_radix():
+def ind_mixed_radix():
     s, _, n, c = head_vars()
     x0, y0, X, Y = z3.Ints("x0 y0 X Y")
     return [Query("step: x0 + s X = y0 + s Y, x0, y0 in [0,s) => x0 = y0 and X = Y",
@@ -340,14 +340,14 @@ def _ind_mixed_radix():
                        x0 + s * X == y0 + s * Y, z3.Or(x0 != y0, X != Y)])]
 
 
-_COLEX_ARG = ("Rank 0 is trivial.  colex((x0)::X) = x0 + s colex_T(X) and "
+COLEX_ARG = ("Rank 0 is trivial.  colex((x0)::X) = x0 + s colex_T(X) and "
               "colex^-1(n) = (n mod s)::colex_T^-1(n div s); the step queries reduce rank m+1 "
               "to rank m (the hypothesis at n div s, resp. the tails X, Y) for "
               "colex(colex^-1(n)) = n, the bound colex(x) < size, and uniqueness; "
               "colex^-1(colex(x)) = x follows from the first and uniqueness.")
 
 
-def _q_colmajor_max(r, printed=False):
+def q_colmajor_max(r, printed=False):
     """sum_{j<i} (s_j - 1) s_1..s_{j-1} for i = r: = s_1..s_{i-1} - 1 (printed: s_1..s_i - 1)."""
     L, c = fresh_layout("L", r, min_shape=2 if printed else 1, max_shape=3 if printed else None)
     scale = z3.IntVal(1)
@@ -369,7 +369,7 @@ def _not_sorted(L):
                             for i in range(len(M) - 1)])
 
 
-def _q_sorted_literal(r, min_shape=1, bound=3):
+def q_sorted_literal(r, min_shape=1, bound=3):
     L, c = fresh_layout("L", r, min_shape=min_shape, max_shape=bound, max_stride=bound)
     pts = [L.Phi(z3.IntVal(x)) for x in range(bound ** r)]
     nondecreasing = [z3.Implies(x + 1 < L.size(), pts[x] <= pts[x + 1])
@@ -377,8 +377,8 @@ def _q_sorted_literal(r, min_shape=1, bound=3):
     return [Query("Phi_L non-decreasing and L not sorted", c + nondecreasing + [_not_sorted(L)], L)]
 
 
-def _q_sorted_squeezed(r):
-    return _q_sorted_literal(r, min_shape=2)
+def q_sorted_squeezed(r):
+    return q_sorted_literal(r, min_shape=2)
 
 
 def _sorted_corrected_violation(M, i, prefix):
@@ -387,7 +387,7 @@ def _sorted_corrected_violation(M, i, prefix):
     return s, d, t, e, [(prefix, prefix * s), ((s - 1) * prefix, (t - 1) * prefix * s)]
 
 
-def _q_sorted_corrected(r):
+def q_sorted_corrected(r):
     L, c = fresh_layout("L", r, min_shape=2)
     M = L.modes
     hyps, bad, prefix = [], [], z3.IntVal(1)
@@ -407,7 +407,7 @@ def _q_sorted_corrected(r):
                   "non-zero strides with decreasing shapes)", c + hyps + [z3.Or([False] + bad)], L)]
 
 
-def _ind_sorted_corrected():
+def ind_sorted_corrected():
     P, s, t, d, e, X, Y = z3.Ints("P s t d e X Y")
     # the points used have all coordinates 0 outside modes i, i+1: their values are
     # d, e, (s-1) d, (t-1) e whatever the other modes are (colex_inverse, proved).

@@ -17,7 +17,7 @@ from layoutcheck.proofs.expr import Expr, TileLayout
 from layoutcheck.proofs.problem import UserLayout, concrete_tree
 from layoutcheck.proofs.symbolic import Mode, SymLayout
 from layoutcheck.proofs.symops import coalesce_cases, complement_cases, cute_check_failure
-from layoutcheck.proofs.userprops import Check, _fresh, colex_value, structural
+from layoutcheck.proofs.userprops import Check, colex_value, fresh_name, structural
 
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
@@ -67,7 +67,7 @@ def make_layout(*parts):
 
 
 def _coords(n, tag):
-    k = next(_fresh)
+    k = next(fresh_name)
     return [z3.Int(f"{tag}{k}_{i}") for i in range(n)]
 
 

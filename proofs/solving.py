@@ -43,7 +43,7 @@ INCREMENTAL = frozenset({"permute_image", "sort_image", "coalesce_coalesced",
 INCREMENTAL_TIMEOUT = 2.0
 
 
-class _Incremental:
+class Incremental:
     """One solver for a run of queries: ``unsat(q)`` is True only on z3's unsat for q."""
 
     def __init__(self, timeout):
@@ -168,7 +168,7 @@ def run_queries_at(lemma, indexed, timeout):
     """(index, result, counterexample, note) of the first query of ``indexed`` (pairs
     (index, query)) that is not unsat; index None when all are."""
     fast = lemma.name in NO_GROEBNER
-    inc = _Incremental(timeout) if lemma.name in INCREMENTAL else None
+    inc = Incremental(timeout) if lemma.name in INCREMENTAL else None
     for i, q in indexed:
         if inc is not None and inc.unsat(q):
             continue

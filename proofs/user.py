@@ -33,7 +33,7 @@ from layoutcheck.proofs.opprops import (
 )
 from layoutcheck.proofs.problem import Problem, leaves
 from layoutcheck.proofs.symops import TooManyCases
-from layoutcheck.proofs.userprops import UNARY, Relation, TooLarge, _small, build_unary
+from layoutcheck.proofs.userprops import UNARY, Relation, TooLarge, build_unary, small_cases
 
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
@@ -92,7 +92,7 @@ class Question:
         return self._checks()
 
 
-def _parse(problem, layout, prop, sense):
+def parse(problem, layout, prop, sense):
     if not isinstance(prop, str) or not prop.strip():
         raise LayoutError("no property given; one of: " + ", ".join(PROPERTIES))
     prop = prop.strip()
@@ -164,7 +164,7 @@ def _operation(problem, layout, name, rest, sense):
 
     def conc(env, *big):
         c = {k: v.concrete(env) for k, v in names.items()}
-        _small(*(c[k] for k in big))
+        small_cases(*(c[k] for k in big))
         return c
 
     def test(env):
@@ -279,7 +279,7 @@ def prove(layout, prop, assume=(), timeout=DEFAULT_TIMEOUT, sense="paper", exhau
             or exhaustive < 0:
         raise LayoutError(f"exhaustive must be a non-negative integer, got {exhaustive!r}")
     problem = Problem(assume, timeout)
-    q = _parse(problem, layout, prop, sense)
+    q = parse(problem, layout, prop, sense)
     stray = sorted(set(problem.env.vars) - problem.env.used)
     if stray:
         raise LayoutError(f"the assumptions name {', '.join(stray)}, which the question does not "

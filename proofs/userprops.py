@@ -44,12 +44,12 @@ class Check:
     confirm: Callable
 
 
-_fresh = itertools.count()
+fresh_name = itertools.count()
 
 
 def coords(L, tag):
     """Fresh coordinates for the flat modes of L and their box."""
-    k = next(_fresh)
+    k = next(fresh_name)
     xs = [z3.Int(f"{tag}{k}_{i}") for i in range(L.sym.rank)]
     return xs, [L.sym.in_box(xs)]
 
@@ -71,7 +71,7 @@ def _flat_shapes(Lc):
     return list(spec.flatten(Lc.shape))
 
 
-def _small(*Ls):
+def small_cases(*Ls):
     if sum(concrete_size(L) for L in Ls) > SIZE_LIMIT:
         raise TooLarge
     return True
@@ -156,10 +156,10 @@ def _greedy_surjective(problem, A):
     out = []
     modes = [(m.s, m.d) for m in A.modes]
     for conds, order in sorted_squeezed_cases(problem, modes):
-        y = z3.Int(f"y{next(_fresh)}")
+        y = z3.Int(f"y{next(fresh_name)}")
         r, cons, phi = y, [], z3.IntVal(0)
         for s, d in reversed(order):  # largest stride first
-            w = z3.Int(f"w{next(_fresh)}")
+            w = z3.Int(f"w{next(fresh_name)}")
             cons.append(z3.If(d == 0, w == 0, z3.If((s - 1) * d <= r, w == s - 1,
                                                      z3.And(0 <= w, w * d <= r, r < (w + 1) * d))))
             r = r - w * d
@@ -168,7 +168,7 @@ def _greedy_surjective(problem, A):
 
         def confirm(env, val, y=y):
             Lc = A.concrete(env)
-            _small(Lc)
+            small_cases(Lc)
             v = val(y)
             if 0 <= v < spec.cosize(Lc) and v not in spec.image(Lc):
                 return f"{v} is in [0, cosize) = [0, {spec.cosize(Lc)}) but no index maps to it"
@@ -233,7 +233,7 @@ class Unary:
             return spec.is_sorted(Lc)
         if n == "non-degenerate":
             return spec.is_non_degenerate(Lc)
-        _small(Lc)
+        small_cases(Lc)
         v = spec.values(Lc)
         if n == "injective":
             return len(set(v)) == len(v)
@@ -357,7 +357,7 @@ class Relation:
             return spec.coalesce(Ac) == Bc
         if self.name == "refines" and not spec.refines(Ac.shape, Bc.shape):
             return False
-        _small(Ac, Bc)
+        small_cases(Ac, Bc)
         return spec.values(Ac) == spec.values(Bc)
 
     def checks(self):
@@ -390,7 +390,7 @@ def _refines_checks(A, B, rel):
                 f"{Ac.shape} does not refine {Bc.shape} (leaf {j} of OTHER)"
         out.append(Check(f"leaf {j}: the size of A's relative mode differs",
                          [G.size() != bm.s], size_confirm))
-        zs = [z3.Int(f"z{next(_fresh)}") for _ in g]
+        zs = [z3.Int(f"z{next(fresh_name)}") for _ in g]
         first = k - n
 
         def confirm(env, val, zs=zs, first=first):

@@ -56,17 +56,17 @@ from layoutcheck.spec.nested import layout_relative_modes
 
 from layoutcheck.layout import Underscore, _  # noqa: E402  one sentinel for the package
 
-_mk = make_layout  # CuTe's make_layout(L_1, ..., L_k): the modes side by side (Def 2.3.2.5)
+make_modes = make_layout  # CuTe's make_layout(L_1, ..., L_k): the modes side by side (Def 2.3.2.5)
 
 
-def _modes(L):
+def top_modes(L):
     L = as_layout(L)
     if not isinstance(L.shape, tuple):
         return [L]
     return [assembled(s, d) for s, d in zip(L.shape, L.stride)]
 
 
-def _size(L):
+def layout_size(L):
     return T.size(as_layout(L).shape)
 
 
@@ -138,10 +138,10 @@ def coalesce(L, profile=None, sense="paper"):
     def walk(M, p):
         if not isinstance(p, tuple):
             return coalesce(M)
-        ms = _modes(M)
+        ms = top_modes(M)
         if len(p) > len(ms):
             raise LayoutError(f"profile {p} has more modes than {M}", condition="rank")
-        return _mk(*([walk(m, q) for m, q in zip(ms, p)] + ms[len(p):]))
+        return make_modes(*([walk(m, q) for m, q in zip(ms, p)] + ms[len(p):]))
 
     return walk(L, profile)
 
@@ -263,7 +263,7 @@ def is_tiler(T_):
     return False
 
 
-def _tiler(T_):
+def as_tiler(T_):
     """Normalise a tiler: text is parsed; an int n becomes n:1."""
     if isinstance(T_, str):
         T_ = parse_tiler(T_)
@@ -276,14 +276,14 @@ def _tiler(T_):
     return T_
 
 
-def _by_mode(op, A, Ts, *args):
+def by_mode(op, A, Ts, *args):
     """CuTe's by-mode application of a tuple tiler: op on the first len(Ts) modes of A,
     the other modes kept."""
-    ms = _modes(A)
+    ms = top_modes(A)
     if len(Ts) > len(ms):
         raise LayoutError(f"the tiler has {len(Ts)} modes, {as_layout(A)} has rank {len(ms)}",
                           condition="rank")
-    return _mk(*([op(m, t, *args) for m, t in zip(ms, Ts)] + ms[len(Ts):]))
+    return make_modes(*([op(m, t, *args) for m, t in zip(ms, Ts)] + ms[len(Ts):]))
 
 
 def composition(A, B, sense="paper"):
@@ -301,13 +301,13 @@ def composition(A, B, sense="paper"):
     """
     _check_sense(sense)
     A = as_layout(A)
-    B = _tiler(B)
+    B = as_tiler(B)
     if B is None or isinstance(B, Underscore):
         return A
     if isinstance(B, tuple):
-        return _by_mode(_composition, A, B, sense)
+        return by_mode(memo_composition, A, B, sense)
     vb = values(B)
-    nA = _size(A)
+    nA = layout_size(A)
     if sense == "paper" and any(v >= nA for v in vb):
         raise LayoutError(f"{A} and {B} are not composable: Image(Phi_B) reaches {max(vb)}, "
                           f"outside [0, size(A)) = [0, {nA}) (Remark 2.3.7.2)",
@@ -337,8 +337,8 @@ def composition(A, B, sense="paper"):
 # a by-mode tiler, the complement of a tiler within size(A), the composite A ∘ (B, B^c)),
 # memoised (spec/memo.py): the same small sub-layouts recur across fuzz cases.  The public
 # functions are not memoised: the fuzzer memoises whole cases itself (fuzz/checks/targets.py).
-_composition = memoised(composition)
-_complement = memoised(complement)
+memo_composition = memoised(composition)
+memo_complement = memoised(complement)
 
 
 def is_composable(A, B, sense="paper"):
@@ -379,8 +379,8 @@ def right_inverse(L):
             out.append((s, prefix[i]))
             curr = s * d
     R = coalesce(F.flat_layout(out))
-    check_enumeration(_size(R), lambda: f"the domain of right_inverse({L}) = {R}")
-    if images(L, images(R, range(_size(R)))) != list(range(_size(R))):  # pragma: no cover (a spec bug)
+    check_enumeration(layout_size(R), lambda: f"the domain of right_inverse({L}) = {R}")
+    if images(L, images(R, range(layout_size(R)))) != list(range(layout_size(R))):  # pragma: no cover (a spec bug)
         raise AssertionError(f"right_inverse({L}) = {R} fails L(R(i)) == i")
     return R
 
@@ -423,7 +423,7 @@ def left_inverse(L):
 
 # --- slicing -------------------------------------------------------------------------
 
-def _slice(c, t):
+def slice_tuple(c, t):
     """CuTe's ``slice(c, t)``: the entries of t where c has ``_``, each nested tuple of c
     contributing its own slice (concatenated, as CuTe's filter_tuple does)."""
     if isinstance(c, tuple):
@@ -431,21 +431,21 @@ def _slice(c, t):
             raise LayoutError(f"coordinate {c!r} does not match {t}", condition="congruent")
         out = ()
         for ci, ti in zip(c, t):
-            out = out + _slice(ci, ti)
+            out = out + slice_tuple(ci, ti)
         return out
     if isinstance(c, Underscore):
         return (t,)
     return ()
 
 
-def _check_coord(c, s):
+def check_coord(c, s):
     if isinstance(c, Underscore):
         return
     if isinstance(c, tuple):
         if not isinstance(s, tuple) or len(c) != len(s):
             raise LayoutError(f"coordinate {c!r} does not match shape {s}", condition="congruent")
         for ci, si in zip(c, s):
-            _check_coord(ci, si)
+            check_coord(ci, si)
         return
     if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < T.size(s):
         raise LayoutError(f"coordinate entry {c!r} is outside [0, {T.size(s)})",
@@ -478,12 +478,12 @@ def slice_(L, coord):
     (shape slice(coord, shape), stride slice(coord, stride)).  Without ``_`` it is the
     coordinate function, an integer."""
     L = as_layout(L)
-    _check_coord(coord, L.shape)
+    check_coord(coord, L.shape)
     if not _has_underscore(coord):
         return _crd2idx(coord, L.shape, L.stride)
     if isinstance(coord, Underscore):
         return L
-    return Layout(_slice(coord, L.shape), _slice(coord, L.stride))
+    return Layout(slice_tuple(coord, L.shape), slice_tuple(coord, L.stride))
 
 
 # --- 2.3.10 tractable ----------------------------------------------------------------

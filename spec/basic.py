@@ -14,10 +14,10 @@ Conventions:
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.layout import (
     Layout,
-    _flat_modes_of,
     as_layout,
     assembled,
     cosize,
+    flat_modes_of,
     image,
     modes,
     size,
@@ -35,7 +35,7 @@ __all__ = ["layout_left", "layout_right", "is_column_major", "is_row_major",
 
 
 def _flat_pairs(L):
-    s, d = _flat_modes_of(as_layout(L))
+    s, d = flat_modes_of(as_layout(L))
     return list(zip(s, d))
 
 

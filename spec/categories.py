@@ -187,7 +187,7 @@ def _sort_key_modes(s, d):
     return sorted(range(len(s)), key=lambda i: (d[i], s[i], i))
 
 
-def _representation(L, exact=True):
+def representation(L, exact=True):
     """Construction 3.1.2.5 on L^b: (codomain, alpha) of the standard representation.
 
     ``exact=False`` allows non-tractable L: the gap entries d'_{i+1} / (s'_i d'_i) become
@@ -226,7 +226,7 @@ def standard_representation(L):
 
     Raises ``LayoutError(condition="is_tractable")`` when a divisibility of Def 2.1.8.1 fails.
     """
-    codomain, alpha = _representation(L)
+    codomain, alpha = representation(L)
     return morphism(as_layout(L).shape, codomain, alpha)
 
 
@@ -378,7 +378,7 @@ def is_coalesced_morphism(f):
     return True
 
 
-def _coalesce_flat(f):
+def coalesce_flat(f):
     """coal^b(f), Construction 3.1.5.25."""
     g = squeeze_morphism(f)
     b, s, t = g.alpha, g.S, g.T
@@ -415,7 +415,7 @@ def _coalesce_flat(f):
 def coalesce_morphism(f):
     """coal(f) (Def 3.2.6.11): coal^b(f^b) (Construction 3.1.5.25), with a depth-0 domain
     ``s_1`` when it has one entry and ``1 -(*)-> T`` when it has none."""
-    c = _coalesce_flat(flat_morphism(f))
+    c = coalesce_flat(flat_morphism(f))
     if len(c.S) > 1:
         return c
     if len(c.S) == 1:

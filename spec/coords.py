@@ -25,7 +25,7 @@ not fit the shape's nesting), ``in_domain``, ``divisibility`` (shape_div), ``pos
 """
 
 from layoutcheck.spec import tuples as T
-from layoutcheck.spec.algebra import _check_coord, _slice, slice_  # noqa: F401  (the op ``slice_`` is the algebra's)
+from layoutcheck.spec.algebra import check_coord, slice_, slice_tuple  # noqa: F401  (the op ``slice_`` is the algebra's)
 from layoutcheck.spec.algebra import filter as _filter
 from layoutcheck.spec.basic import make_layout
 from layoutcheck.spec.layout import Layout, as_layout, colex_inv, get
@@ -145,7 +145,7 @@ def crd2crd(c, dst, src=None):
         if src is None:
             raise LayoutError(f"crd2crd of the tuple coordinate {c} into {dst} needs the source "
                               "shape", condition="src_shape")
-        _check_coord(c, src)
+        check_coord(c, src)
         index = crd2idx(c, src)
     else:
         index = _leaf(c, "coordinate")
@@ -199,7 +199,7 @@ def dice(L, c):
     """CuTe's ``dice(c, L)``: the layout of the modes paired with integers (the complement of
     ``slice``'s), e.g. ``dice((1,_), (4,8):(1,4)) = (4):(1)``."""
     L = as_layout(L)
-    _check_coord(c, L.shape)
+    check_coord(c, L.shape)
     return Layout(_dice(c, L.shape, True), _dice(c, L.stride, True))
 
 
@@ -207,14 +207,14 @@ def _slice_layout(L, c):
     """CuTe's ``slice(c, L)``: always a layout (``():()`` when c has no ``_``; L for c = ``_``)."""
     if isinstance(c, Underscore):
         return L
-    return Layout(_slice(c, L.shape), _slice(c, L.stride))
+    return Layout(slice_tuple(c, L.shape), slice_tuple(c, L.stride))
 
 
 def slice_and_offset(L, c):
     """CuTe's ``slice_and_offset(c, L)`` = (slice(c, L), crd2idx(c, L)) with ``_`` as 0:
     L(full coordinate) = offset + slice(L)(the ``_`` entries)."""
     L = as_layout(L)
-    _check_coord(c, L.shape)
+    check_coord(c, L.shape)
     return (_slice_layout(L, c), crd2idx(c, L.shape, L.stride))
 
 

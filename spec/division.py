@@ -5,18 +5,18 @@ computed through the nested composition."""
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.algebra import (
-    _by_mode,
-    _complement,
-    _composition,
-    _mk,
-    _modes,
-    _size,
-    _tiler,
+    as_tiler,
+    by_mode,
     composition,
     is_complementable,
+    layout_size,
+    make_modes,
+    memo_complement,
+    memo_composition,
+    top_modes,
 )
 from layoutcheck.spec.basic import concat
-from layoutcheck.spec.flat import _cosize, flat_complement, flat_layout, flat_modes
+from layoutcheck.spec.flat import flat_complement, flat_cosize, flat_layout, flat_modes
 from layoutcheck.spec.layout import Layout, as_layout, cosize
 from layoutcheck.spec.memo import memoised
 
@@ -33,13 +33,13 @@ def logical_divide(A, T_, sense="paper"):
     """A ⊘ B = (A ∘ B, A ∘ B^c), B^c = comp(B, size A) (Def 2.3.8.1); CuTe's
     ``logical_divide`` with a tiler applied mode by mode."""
     A = as_layout(A)
-    T_ = _tiler(T_)
+    T_ = as_tiler(T_)
     if T_ is None or isinstance(T_, Underscore):
         return A
     if isinstance(T_, tuple):
-        return _by_mode(_logical_divide, A, T_, sense)
-    Bc = _complement(T_, _size(A), sense)
-    return _composition(A, _mk(T_, Bc), sense)
+        return by_mode(_logical_divide, A, T_, sense)
+    Bc = memo_complement(T_, layout_size(A), sense)
+    return memo_composition(A, make_modes(T_, Bc), sense)
 
 
 def logical_product(A, T_, sense="paper"):
@@ -50,20 +50,20 @@ def logical_product(A, T_, sense="paper"):
     Observation 2.3.9.2 (and Example 2.3.9.5) take the least valid N above it; so does the
     spec.  Precondition: A complementable and A^c composable with B."""
     A = as_layout(A)
-    T_ = _tiler(T_)
+    T_ = as_tiler(T_)
     if T_ is None or isinstance(T_, Underscore):
         return A
     if isinstance(T_, tuple):
-        return _by_mode(_logical_product, A, T_, sense)
-    N = _size(A) * cosize(T_)
+        return by_mode(_logical_product, A, T_, sense)
+    N = layout_size(A) * cosize(T_)
     if sense == "paper" and not is_complementable(A, N) and is_complementable(A):
         # Observation 2.3.9.2: any valid N' >= size(A) cosize(B) gives the same A^c ∘ B;
         # the paper relies on it (Example 2.3.9.5), so take the least valid one.
         m = F._sorted_squeezed(A)  # the modes of sort(squeeze(A)), kept on A
         last = m[-1][0] * m[-1][1]
         N = -(-N // last) * last
-    Ac = _complement(A, N, sense)
-    return _mk(A, _composition(Ac, T_, sense))
+    Ac = memo_complement(A, N, sense)
+    return make_modes(A, memo_composition(Ac, T_, sense))
 
 
 def _unzip(R, T_):
@@ -72,15 +72,15 @@ def _unzip(R, T_):
     if not isinstance(T_, tuple):
         return R
     tile, rest = _split(R, T_)
-    return _mk(tile, rest)
+    return make_modes(tile, rest)
 
 
 def _split(R, T_):
     """(tile, rest) of a divided/multiplied mode R under the tiler entry T_."""
-    ms = _modes(R)
+    ms = top_modes(R)
     if isinstance(T_, tuple):
         parts = [_split(m, t) for m, t in zip(ms, T_)]
-        return _mk(*[p[0] for p in parts]), _mk(*[p[1] for p in parts], *ms[len(T_):])
+        return make_modes(*[p[0] for p in parts]), make_modes(*[p[1] for p in parts], *ms[len(T_):])
     if not (isinstance(as_layout(R).shape, tuple) and len(ms) == 2):
         # CuTe's zip2_by static_asserts here too ("Index out of range").
         raise LayoutError(f"{R} is not a (tile, rest) pair: a tiler entry {T_!r} that leaves "
@@ -89,60 +89,60 @@ def _split(R, T_):
 
 
 def _unpack(L):
-    return _modes(L) if isinstance(as_layout(L).shape, tuple) else [as_layout(L)]
+    return top_modes(L) if isinstance(as_layout(L).shape, tuple) else [as_layout(L)]
 
 
 def zipped_divide(A, T_, sense="paper"):
     """CuTe: tile_unzip(logical_divide(A, T), T) = ((tiles), (rests))."""
-    T_ = _tiler(T_)
+    T_ = as_tiler(T_)
     return _unzip(logical_divide(A, T_, sense), T_)
 
 
 def tiled_divide(A, T_, sense="paper"):
     """CuTe: zipped_divide with its second mode unpacked: ((tiles), rest_0, rest_1, ...)."""
     Z = zipped_divide(A, T_, sense)
-    z0, z1 = _modes(Z)
-    return _mk(z0, *_unpack(z1))
+    z0, z1 = top_modes(Z)
+    return make_modes(z0, *_unpack(z1))
 
 
 def flat_divide(A, T_, sense="paper"):
     """CuTe: zipped_divide with both modes unpacked: (tile_0, ..., rest_0, ...)."""
     Z = zipped_divide(A, T_, sense)
-    z0, z1 = _modes(Z)
-    return _mk(*_unpack(z0), *_unpack(z1))
+    z0, z1 = top_modes(Z)
+    return make_modes(*_unpack(z0), *_unpack(z1))
 
 
 def zipped_product(A, T_, sense="paper"):
     """CuTe: tile_unzip(logical_product(A, T), T)."""
-    T_ = _tiler(T_)
+    T_ = as_tiler(T_)
     return _unzip(logical_product(A, T_, sense), T_)
 
 
 def tiled_product(A, T_, sense="paper"):
     """CuTe: zipped_product with its second mode unpacked."""
-    z0, z1 = _modes(zipped_product(A, T_, sense))
-    return _mk(z0, *_unpack(z1))
+    z0, z1 = top_modes(zipped_product(A, T_, sense))
+    return make_modes(z0, *_unpack(z1))
 
 
 def flat_product(A, T_, sense="paper"):
     """CuTe: zipped_product with both modes unpacked."""
-    z0, z1 = _modes(zipped_product(A, T_, sense))
-    return _mk(*_unpack(z0), *_unpack(z1))
+    z0, z1 = top_modes(zipped_product(A, T_, sense))
+    return make_modes(*_unpack(z0), *_unpack(z1))
 
 
-def _append_to(L, R):
+def append_to(L, R):
     """CuTe's append<R>(L): the modes of L padded with 1:0 up to rank R."""
     ms = _unpack(L)
-    return _mk(*(ms + [Layout(C(1), C(0))] * (R - len(ms))))
+    return make_modes(*(ms + [Layout(C(1), C(0))] * (R - len(ms))))
 
 
 def _rank_sensitive(A, B, sense, block_first):
     A, B = as_layout(A), as_layout(B)
     R = max(T.rank(A.shape), T.rank(B.shape))
-    P = logical_product(_append_to(A, R), _append_to(B, R), sense)
-    p0, p1 = _modes(P)
-    pairs = zip(_modes(p0), _modes(p1))
-    return _mk(*(_mk(a, b) if block_first else _mk(b, a) for a, b in pairs))
+    P = logical_product(append_to(A, R), append_to(B, R), sense)
+    p0, p1 = top_modes(P)
+    pairs = zip(top_modes(p0), top_modes(p1))
+    return make_modes(*(make_modes(a, b) if block_first else make_modes(b, a) for a, b in pairs))
 
 
 def blocked_product(A, B, sense="paper"):
@@ -171,7 +171,7 @@ def flat_product_paper(A, B):
     """A ⊗^b B (Def 2.1.7.13) = A ⋆ (A^c ∘ B), A^c = comp^b(A, size(A) cosize(B)); as in
     ``flat_divide_paper``, A^c ∘ B is the flattening of the nested composition."""
     A, B = as_layout(A), as_layout(B)
-    Ac = flat_complement(A, T.size(A.shape) * _cosize(B))
+    Ac = flat_complement(A, T.size(A.shape) * flat_cosize(B))
     return concat(A, composition(Ac, flat_layout(flat_modes(B))))
 
 

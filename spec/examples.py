@@ -230,18 +230,18 @@ ex("2.3.1.25", "is_non_degenerate on L1..L4", "[True,True,False,False]",
                                          "((8,8),(1,16)):((2,32),(1024,128))")])
 ex("2.3.2.7", "make_layout((3,7,2):(1,3,6), (2,(2,(4,3))):(5,(3,(2,2))))",
    "((3,7,2),(2,(2,(4,3)))):((1,3,6),(5,(3,(2,2))))",
-   lambda: A._mk(P("(3,7,2):(1,3,6)"), P("(2,(2,(4,3))):(5,(3,(2,2)))")))
+   lambda: A.make_modes(P("(3,7,2):(1,3,6)"), P("(2,(2,(4,3))):(5,(3,(2,2)))")))
 ex("2.3.2.11", "modes of ((5,(7,7)),2,(4,5)):((1,(35,5)),0,(1,8))",
    "[(5,(7,7)):(1,(35,5)),2:0,(4,5):(1,8)]",
-   lambda: A._modes(P("((5,(7,7)),2,(4,5)):((1,(35,5)),0,(1,8))")))
+   lambda: A.top_modes(P("((5,(7,7)),2,(4,5)):((1,(35,5)),0,(1,8))")))
 ex("2.3.2.13", "(8,8,8):(1,8,64) substituted into (*,(*,*))", "(8,(8,8)):(1,(8,64))",
-   lambda: N.substitute_layouts(A._modes(P("(8,8,8):(1,8,64)")), ("*", ("*", "*"))))
+   lambda: N.substitute_layouts(A.top_modes(P("(8,8,8):(1,8,64)")), ("*", ("*", "*"))))
 ex("2.3.2.14", "((2,2),(3,3),(5,5)):((2,1),(12,4),(180,36)) substituted into (*,(*,*))",
    "((2,2),((3,3),(5,5))):((2,1),((12,4),(180,36)))",
-   lambda: N.substitute_layouts(A._modes(P("((2,2),(3,3),(5,5)):((2,1),(12,4),(180,36))")),
+   lambda: N.substitute_layouts(A.top_modes(P("((2,2),(3,3),(5,5)):((2,1),(12,4),(180,36))")),
                                 ("*", ("*", "*"))))
 ex("2.3.2.15", "(16):(1) substituted into *", "16:1",
-   lambda: N.substitute_layouts(A._modes(P("(16):(1)")), "*"))
+   lambda: N.substitute_layouts(A.top_modes(P("(16):(1)")), "*"))
 
 # --- 2.3.3 coalesce -------------------------------------------------------------------------
 ex("2.3.3.2", "is_coalesced((2,(2,2)):(1,(16,512)))", "False",
@@ -354,7 +354,7 @@ def _raises(fn):
 
 def _modes_entries(text):
     L = P(text)
-    return list(A._modes(L)) + [_entry(m) for m in F.flat_modes(L)]
+    return list(A.top_modes(L)) + [_entry(m) for m in F.flat_modes(L)]
 
 
 def _entry(m):
@@ -371,9 +371,9 @@ def _non_degenerate(text):
 
 
 # --- sections 3 and 4.1.1: the categories' examples (spec/categories.py, spec/mutual_refinement.py)
-from layoutcheck.spec.theorems import EXAMPLES_3  # noqa: E402
 from layoutcheck.spec.layout import Layout
 from layoutcheck.spec.mutual_refinement import EXAMPLES_4_1_1  # noqa: E402
+from layoutcheck.spec.theorems import EXAMPLES_3  # noqa: E402
 
 for _x in EXAMPLES_3 + EXAMPLES_4_1_1:
     ex(*_x)

@@ -15,7 +15,7 @@ from itertools import permutations
 
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.basic import concat, sort, squeeze
-from layoutcheck.spec.layout import Layout, _flat_modes_of, as_layout, values
+from layoutcheck.spec.layout import Layout, as_layout, flat_modes_of, values
 from layoutcheck.spec.limits import check_enumeration
 
 from layoutcheck.errors import LayoutError
@@ -82,7 +82,7 @@ def evaluate(L, x):
 
 def flat_modes(L):
     """The modes (s_i, d_i) of the flattening L^b (Def 2.3.1.13), as a list of pairs."""
-    s, d = _flat_modes_of(as_layout(L))  # kept on the layout once computed
+    s, d = flat_modes_of(as_layout(L))  # kept on the layout once computed
     return list(zip(s, d))
 
 
@@ -171,7 +171,7 @@ def check_coalesce_minimal(L):
 
 # --- 2.1.5 compact -----------------------------------------------------------------
 
-def _cosize(L):
+def flat_cosize(L):
     total = C(1)
     for s, d in flat_modes(L):
         total += (s - 1) * d
@@ -180,8 +180,8 @@ def _cosize(L):
 
 def is_flat_compact(L):
     """Def 2.1.5.1: Phi_L : [0, size) -> [0, cosize) is a bijection (checked by enumeration)."""
-    check_enumeration(_cosize(L), lambda: f"the codomain [0, cosize) of {L}")
-    return sorted(values(L)) == list(range(_cosize(L)))
+    check_enumeration(flat_cosize(L), lambda: f"the codomain [0, cosize) of {L}")
+    return sorted(values(L)) == list(range(flat_cosize(L)))
 
 
 def check_compact_characterisation(L):

@@ -154,7 +154,7 @@ def _flattening(L):
         return f
 
 
-def _flat_modes_of(L):
+def flat_modes_of(L):
     """(shape^b, stride^b) of a spec Layout: its kept flattening when it has one, else the
     two flattenings alone (a layout met once need not pay for the rest of _flattening)."""
     f = getattr(L, "_flattening", None)

@@ -15,7 +15,6 @@ from fractions import Fraction
 from layoutcheck.spec import tuples as T_
 from layoutcheck.spec.algebra import coalesce
 from layoutcheck.spec.categories import (
-    _representation,
     coalesce_morphism,
     compose,
     encoded_layout,
@@ -23,6 +22,7 @@ from layoutcheck.spec.categories import (
     pullback,
     pushforward,
     relative_mode_morphism,
+    representation,
     standard_representation,
 )
 from layoutcheck.spec.layout import Layout, as_layout
@@ -173,7 +173,7 @@ def general_weak_composite(B, A):
     f = standard_representation(A)
     coalB = coalesce(B)
     U = coalB.shape
-    V, beta = _representation(coalB, exact=False)
+    V, beta = representation(coalB, exact=False)
     mr = mutual_refinement(f.codomain, U)
     if mr is None:
         raise LayoutError(f"{f.codomain} and {U} have no mutual refinement (Algorithm 4.1.1)",

@@ -11,7 +11,7 @@ from layoutcheck.spec.algebra import coalesce, complement, composition
 from layoutcheck.spec.basic import sort, squeeze
 from layoutcheck.spec.categories import (
     Morphism,
-    _coalesce_flat,
+    coalesce_flat,
     coalesce_morphism,
     complement_morphism,
     compose,
@@ -239,7 +239,7 @@ def check_theorem_C(f):
     c = coalesce_morphism(f)
     lhs = encoded_layout(c)
     rhs = coalesce(encoded_layout(f))
-    coalesced = is_coalesced_morphism(_coalesce_flat(flat_morphism(f)))
+    coalesced = is_coalesced_morphism(coalesce_flat(flat_morphism(f)))
     return Check("Theorem C (L_{coal f} = coal L_f)", lhs == rhs and coalesced, lhs, rhs,
                  "" if coalesced else "coal^b(f^b) is not coalesced (Prop 3.1.5.28)")
 

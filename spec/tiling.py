@@ -48,7 +48,7 @@ Sources, CuTe's documentation and headers (CUTLASS 4.2; the same on 4.7):
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.algebra import coalesce, composition, right_inverse
 from layoutcheck.spec.coords import crd2idx, idx2crd, slice_and_offset
-from layoutcheck.spec.division import _append_to, blocked_product, raked_product, zipped_divide
+from layoutcheck.spec.division import append_to, blocked_product, raked_product, zipped_divide
 from layoutcheck.spec.layout import Layout, as_layout
 from layoutcheck.spec.limits import check_enumeration
 from layoutcheck.spec.recast import compact_col_major
@@ -158,7 +158,7 @@ def tile_to_shape(block, trg_shape, order=None):
     if T.rank(block.shape) > R:
         raise LayoutError(f"tile_to_shape: rank({block}) > rank({trg_shape}) ('Rank of layout "
                           "must be <= rank of target shape')", condition="rank")
-    padded = _append_to(block, R)
+    padded = append_to(block, R)
     block_shape = product_each(padded.shape if isinstance(padded.shape, tuple) else (padded.shape,))
     target_shape = product_each(trg_shape)
     if all(_static(x) for x in T.flatten(target_shape)):

@@ -88,7 +88,7 @@ def test_kernels_before_the_first_error_are_trusted_no_compile():
     """k0, k1 named their types before k2's error: trusted; k3 (after it) is not."""
     items = [(f"key{i}", None) for i in range(4)]
     spans = {f"key{i}": (4 + 3 * i, 6 + 3 * i) for i in range(4)}  # k2: lines 10..12
-    blamed = cpp_driver._blame(_ERR, "unit.cpp", spans)
+    blamed = cpp_driver.blame(_ERR, "unit.cpp", spans)
     assert list(blamed) == ["key2"] and "boom" in blamed["key2"][0]
     assert not cpp_driver._stray_errors(_ERR, "unit.cpp", spans)
     assert [k for k, _ in cpp_driver._before_first_error(items, blamed, _ERR, "unit.cpp", spans)] == ["key0", "key1"]

@@ -84,10 +84,10 @@ def test_every_command_help_prints(capsys):
 def test_cute_cpp_underscore_answer_is_a_wrong_kind_not_a_crash():
     """CuTe C++'s crd2idx(_, 1) returns its Underscore: an answer of the wrong kind (a failure of
     the diff check), not an unreadable one (a crash)."""
-    from layoutcheck.oracles.cpp.oracle import _outcome
+    from layoutcheck.oracles.cpp.oracle import outcome
     from layoutcheck.oracles.protocol import is_invalid_answer
 
     from layoutcheck.layout import _
-    out = _outcome(("crd2idx", (_, 1)), "T ?_")
+    out = outcome(("crd2idx", (_, 1)), "T ?_")
     assert out.kind == "raised" and is_invalid_answer(out)
-    assert _outcome(("crd2idx", (_, 1)), "T ?garbage").kind == "crashed"
+    assert outcome(("crd2idx", (_, 1)), "T ?garbage").kind == "crashed"

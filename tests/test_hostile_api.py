@@ -184,8 +184,8 @@ def test_default_strategies_yield_what_the_ops_accept():
 
 
 def test_cute_dsl_refuses_integers_it_cannot_represent():
-    from layoutcheck.oracles.dsl.oracle import _InProcessDsl
-    dsl = _InProcessDsl()  # no DSL needed: the check comes first
+    from layoutcheck.oracles.dsl.oracle import InProcessDsl
+    dsl = InProcessDsl()  # no DSL needed: the check comes first
     for args in ((LayoutBase.parse("(4294967296):(1)"),), (LayoutBase.parse("4:1"), 1 << 31)):
         out = dsl._one("coalesce" if len(args) == 1 else "complement", args)
         assert out.kind == "unsupported" and "32-bit" in out.message

@@ -72,7 +72,7 @@ def test_complement_cases(text, sense):
                                "(4,2):(1,4)", "((1,1),(1,1)):((1,2),(3,0))", "(2,2):(4,1)"])
 @pytest.mark.parametrize("sense", ["paper", "cute"])
 def test_composition_single_mode_left(a, b, sense):
-    assert len(IA._coal(IA._fm(I.parse(a)))[0]) <= 1
+    assert len(IA.coalesced_pairs(IA.flat_pairs_of(I.parse(a)))[0]) <= 1
     same_structure("composition", a, b, sense=sense)
 
 
@@ -229,12 +229,12 @@ def test_flat_modes_share_the_static_one_and_zero():
     L = I.Layout((C(4), 8, C(1)), (C(1), 4, C(0)))
     fm = I.layout.flat_modes(L)
     assert fm == ((4, 1), (8, 4), (1, 0))
-    assert fm[0][1] is IA._C1 and fm[2][1] is IA._C0  # the strides
+    assert fm[0][1] is IA.C1 and fm[2][1] is IA.C0  # the strides
     assert [type(x) for m in fm for x in m] == [C, C, int, int, C, C]
-    assert I.layout.flat_modes(I.Layout(8, C(1)))[0][1] is IA._C1
+    assert I.layout.flat_modes(I.Layout(8, C(1)))[0][1] is IA.C1
     cm = IA.coalesced_modes(L)
     assert cm is L._cm and cm is IA.coalesced_modes(L)  # computed once, kept
-    assert str(IA._build(*cm)) == str(S.coalesce(L))
+    assert str(IA.build_layout(*cm)) == str(S.coalesce(L))
 
 
 # --- no evaluation inside the algebra on the benchmark corpora ---------------------------------

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 from layoutcheck.fuzz.campaign.recognise import known_failure
-from layoutcheck.fuzz.checks.algebra import _STRATS
+from layoutcheck.fuzz.checks.algebra import STRATS
 from layoutcheck.fuzz.checks.base import CheckFailed
 from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles import get_oracle, parse_args
@@ -53,7 +53,7 @@ def _draw(ops, n, seed_value=5):
         @settings(max_examples=n, database=None, deadline=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck))
         @hseed(seed_value)
-        @given(_STRATS[op]())
+        @given(STRATS[op]())
         def collect(args):
             cases.append((op, tuple(args)))
         collect()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import z3
 from layoutcheck.proofs import get_lemma, run
-from layoutcheck.proofs.solving import INCREMENTAL, NO_GROEBNER, _Incremental, fresh_context, solve
+from layoutcheck.proofs.solving import INCREMENTAL, NO_GROEBNER, Incremental, fresh_context, solve
 
 from layoutcheck.cli import main
 
@@ -64,12 +64,12 @@ def test_incremental_solver_answers_like_solve():
         lemma = get_lemma(name)
         with fresh_context():
             qs = lemma.queries(3)
-            inc = _Incremental(30)
+            inc = Incremental(30)
             assert all(inc.unsat(q) for q in qs), name
             assert all(solve(q, 30)[0] == "unsat" for q in qs[:8]), name
     with fresh_context():
         q = get_lemma("sorted_literal").queries(2)[0]
-        assert _Incremental(30).unsat(q) is False and solve(q, 30)[0] == "sat"
+        assert Incremental(30).unsat(q) is False and solve(q, 30)[0] == "sat"
 
 
 def test_incremental_path_keeps_a_refutation(monkeypatch):

@@ -7,11 +7,11 @@ import pytest
 import z3
 from layoutcheck.proofs import get_lemma
 from layoutcheck.proofs.algebra_lemmas import (
-    _coalesce_patterns,
-    _compact_if_patterns,
-    _q_coalesce_coalesced,
-    _q_coalesce_idempotent,
-    _q_compact_if,
+    coalesce_patterns,
+    compact_if_patterns,
+    q_coalesce_coalesced,
+    q_coalesce_idempotent,
+    q_compact_if,
 )
 from layoutcheck.proofs.solving import fresh_context, solve
 
@@ -57,11 +57,11 @@ def _renaming(r, rep_ones, rep_perm, ones, perm):
 @pytest.mark.parametrize("r", [1, 2, 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_compact_if_representatives_cover_every_pattern(r):
     with fresh_context():
-        full = _q_compact_if(r, every_pattern=True)
-        pats = list(_compact_if_patterns(r, every_pattern=True))
-        reps = {sum(o): (o, p) for o, p in _compact_if_patterns(r)}
-        asked = {(o, p): k for k, (o, p) in enumerate(_compact_if_patterns(r))}
-        reduced = _q_compact_if(r)
+        full = q_compact_if(r, every_pattern=True)
+        pats = list(compact_if_patterns(r, every_pattern=True))
+        reps = {sum(o): (o, p) for o, p in compact_if_patterns(r)}
+        asked = {(o, p): k for k, (o, p) in enumerate(compact_if_patterns(r))}
+        reduced = q_compact_if(r)
         assert len(reps) == r + 1 and len(reduced) == 2 * (r + 1)
         assert len(full) == 2 * len(pats) == 2 * sum(
             len(list(itertools.permutations(range(r - k)))) * len(
@@ -83,7 +83,7 @@ def test_compact_if_full_enumeration_still_unsat_at_rank_3():
     """The statement the reduced rows prove: every pattern's pair is unsat."""
     lemma = get_lemma("compact_if_colmajor")
     with fresh_context():
-        for q in _q_compact_if(3, every_pattern=True):
+        for q in q_compact_if(3, every_pattern=True):
             assert solve(q, 30, fast=True)[0] == "unsat", q.label
     assert len(lemma.queries(6)) == 14
 
@@ -94,14 +94,14 @@ def _size_one_last(r, ones):
     return {j: i for j, i in enumerate(order)}  # the representative's mode j is mode i
 
 
-@pytest.mark.parametrize("build", [_q_coalesce_coalesced, _q_coalesce_idempotent])
+@pytest.mark.parametrize("build", [q_coalesce_coalesced, q_coalesce_idempotent])
 @pytest.mark.parametrize("r", [1, 2, 3, 4])
 def test_coalesce_branches_with_size_one_modes_last_cover_every_branch(build, r):
     with fresh_context():
         full = build(r, every_pattern=True)
         reduced = build(r)
-        pats = list(_coalesce_patterns(r))
-        asked = {(o, tuple(m)): k for k, (o, _, m) in enumerate(_coalesce_patterns(r, True))}
+        pats = list(coalesce_patterns(r))
+        asked = {(o, tuple(m)): k for k, (o, _, m) in enumerate(coalesce_patterns(r, True))}
         assert len(full) == len(pats) and len(reduced) == len(asked) == 2 ** r
         names = lambda i: [z3.Int(f"L_s{i}"), z3.Int(f"L_d{i}")]  # noqa: E731
         for n, (ones, _, merges) in enumerate(pats):

@@ -18,7 +18,7 @@ import pytest
 from layoutcheck.oracles.regions import cute_composition_check
 from layoutcheck.proofs.expr import parse_assumptions, parse_expr, parse_layout
 from layoutcheck.proofs.problem import Problem
-from layoutcheck.proofs.user import _parse, prove
+from layoutcheck.proofs.user import parse, prove
 
 from layoutcheck import LayoutError, spec
 from layoutcheck.cli import main
@@ -369,7 +369,7 @@ def test_answers_agree_with_brute_force(seed):
         except LayoutError:
             continue  # an inexact division, a vacuous question: bad input, not an answer
         problem = Problem(assume, 5)
-        q = _parse(problem, layout, prop, sense)
+        q = parse(problem, layout, prop, sense)
         names = sorted(problem.env.vars)
         for vals in itertools.product(range(13), repeat=len(names)):
             env = dict(zip(names, vals))

@@ -81,14 +81,14 @@ def test_a_reuse_pool_draws_what_conjecture_data_draws(check, monkeypatch):
 
 def test_a_recorder_that_draws_otherwise_is_not_used():
     from hypothesis.internal.conjecture.data import ConjectureData
-    from layoutcheck.fuzz.campaign.batched import _same_draws
+    from layoutcheck.fuzz.campaign.batched import same_draws
 
     class Off(ConjectureData):
         def draw_integer(self, *a, **k):
             return super().draw_integer(*a, **k) if k.get("forced") is not None else \
                 super().draw_integer(*a, **{**k, "forced": a[0] if a and a[0] is not None else 0})
-    assert _same_draws(ConjectureData, ConjectureData)
-    assert not _same_draws(Off, ConjectureData)
+    assert same_draws(ConjectureData, ConjectureData)
+    assert not same_draws(Off, ConjectureData)
 
 
 def test_a_drawn_batch_has_distinct_cases_and_follows_the_seed():
@@ -341,11 +341,11 @@ def test_the_precompile_stays_within_its_share_of_the_budget(install, monkeypatc
 def test_only_a_real_rejection_of_a_unit_is_cached():
     """cpp_vocab keeps the diagnostics of a unit g++ refused (the same source fails again);
     g++ killed or crashing is no answer about the source and is never kept."""
-    from layoutcheck.oracles.cpp.composed import _is_rejection
-    assert _is_rejection(1, "case.cpp:12:3: error: static assertion failed: Static shape_div failure")
-    assert not _is_rejection(1, "g++: internal compiler error: Killed signal terminated program cc1plus")
-    assert not _is_rejection(-9, "error")
-    assert not _is_rejection(1, "collect2: ld returned 1 exit status")
+    from layoutcheck.oracles.cpp.composed import is_rejection
+    assert is_rejection(1, "case.cpp:12:3: error: static assertion failed: Static shape_div failure")
+    assert not is_rejection(1, "g++: internal compiler error: Killed signal terminated program cc1plus")
+    assert not is_rejection(-9, "error")
+    assert not is_rejection(1, "collect2: ld returned 1 exit status")
 
 
 def test_a_neighbour_redraws_wide_integer_choices_and_falls_back_to_any_bounded_one():
@@ -355,17 +355,17 @@ def test_a_neighbour_redraws_wide_integer_choices_and_falls_back_to_any_bounded_
     import random
     from types import SimpleNamespace as N
 
-    from layoutcheck.fuzz.campaign.batched import NEIGHBOUR_WIDTH, _neighbour
+    from layoutcheck.fuzz.campaign.batched import NEIGHBOUR_WIDTH, neighbour
     narrow = [N(type="integer", value=1, constraints=dict(min_value=0, max_value=2)),
               N(type="boolean", value=False, constraints={})]
     wide = N(type="integer", value=3, constraints=dict(min_value=1, max_value=NEIGHBOUR_WIDTH + 1))
     rnd, changed = random.Random(1), set()
     for _ in range(200):
-        got = _neighbour(narrow + [wide], rnd)
+        got = neighbour(narrow + [wide], rnd)
         changed |= {i for i, (n, v) in enumerate(zip(narrow + [wide], got)) if v != n.value}
     assert changed == {2}
     changed = set()
     for _ in range(200):
-        got = _neighbour(narrow, rnd)
+        got = neighbour(narrow, rnd)
         changed |= {i for i, (n, v) in enumerate(zip(narrow, got)) if v != n.value}
     assert changed and changed <= {0, 1}

@@ -117,7 +117,7 @@ def test_complement(L, N_):
         return
     c = A.complement(L, N_)
     assert F.is_disjoint(L, c)                          # disjoint: (L, c) compact
-    assert F.is_flat_compact(A._mk(L, c))
+    assert F.is_flat_compact(A.make_modes(L, c))
     assert sort(c) == F.flat_layout(F.flat_modes(c))  # ordered (sorted)
     assert A.is_coalesced(c)
     if N_ is not None:
@@ -208,13 +208,13 @@ def test_composition_examples_and_preconditions():
 @given(layouts(max_size=48), layouts(max_size=16))
 def test_logical_divide(Al, B):
     n = T.size(Al.shape)
-    if not (A.is_complementable(B, n) and A.is_composable(Al, A._mk(B, A.complement(B, n)))):
+    if not (A.is_complementable(B, n) and A.is_composable(Al, A.make_modes(B, A.complement(B, n)))):
         with pytest.raises(LayoutError):
             DV.logical_divide(Al, B)
         return
     D = DV.logical_divide(Al, B)
     Bc = A.complement(B, n)
-    d0, d1 = A._modes(D)
+    d0, d1 = A.top_modes(D)
     assert d0 == A.composition(Al, B)                   # Def 2.3.8.1
     assert d1 == A.composition(Al, Bc)
     assert T.size(D.shape) == n
@@ -227,7 +227,7 @@ def test_logical_divide(Al, B):
 def test_logical_divide_tuple_tiler_and_derived_forms():
     L = parse("(8,16):(1,8)")
     D = DV.logical_divide(L, (2, 4))
-    assert D == A._mk(DV.logical_divide(parse("8:1"), 2), DV.logical_divide(parse("16:8"), 4))
+    assert D == A.make_modes(DV.logical_divide(parse("8:1"), 2), DV.logical_divide(parse("16:8"), 4))
     Z = DV.zipped_divide(L, (2, 4))
     assert Z == parse("((2,4),(4,4)):((1,8),(2,32))")
     assert DV.tiled_divide(L, (2, 4)) == parse("((2,4),4,4):((1,8),2,32)")
@@ -244,7 +244,7 @@ def test_logical_product(Al, B):
         if e.condition == "is_complementable":
             assert not A.is_complementable(Al)
         return
-    p0, p1 = A._modes(Pr)
+    p0, p1 = A.top_modes(Pr)
     assert p0 == Al                                     # Def 2.3.9.1
     Ac = A.complement(Al, T.size(Al.shape) * cosize(B)) if A.is_complementable(
         Al, T.size(Al.shape) * cosize(B)) else None

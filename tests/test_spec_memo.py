@@ -20,24 +20,24 @@ def cold():
 
 
 def test_static_and_dynamic_inputs_are_kept_apart():
-    dyn = A._composition(S.parse("(4,8):(1,4)"), S.parse("4:2"))
-    sta = A._composition(S.parse("(_4,_8):(_1,_4)"), S.parse("_4:_2"))
+    dyn = A.memo_composition(S.parse("(4,8):(1,4)"), S.parse("4:2"))
+    sta = A.memo_composition(S.parse("(_4,_8):(_1,_4)"), S.parse("_4:_2"))
     assert dyn == sta  # the same values ...
     assert str(dyn) != str(sta)  # ... with their own integer types (_2 vs 2)
-    assert str(A._composition(S.parse("(4,8):(1,4)"), S.parse("4:2"))) == str(dyn)
-    assert str(A._composition(S.parse("(_4,_8):(_1,_4)"), S.parse("_4:_2"))) == str(sta)
+    assert str(A.memo_composition(S.parse("(4,8):(1,4)"), S.parse("4:2"))) == str(dyn)
+    assert str(A.memo_composition(S.parse("(_4,_8):(_1,_4)"), S.parse("_4:_2"))) == str(sta)
     assert str(sta) == str(S.composition(S.parse("(_4,_8):(_1,_4)"), S.parse("_4:_2")))
 
 
 def test_a_kept_refusal_is_raised_again_with_its_message_and_condition():
     args = (S.parse("(4,4):(1,16)"), 16)
     with pytest.raises(LayoutError) as first:
-        A._complement(*args)
+        A.memo_complement(*args)
     with pytest.raises(LayoutError) as again:
-        A._complement(*args)
+        A.memo_complement(*args)
     assert str(again.value) == str(first.value)
     assert again.value.condition == first.value.condition == "is_complementable"
-    assert len(A._complement.memo) == 1
+    assert len(A.memo_complement.memo) == 1
 
 
 def test_the_enumeration_limit_is_part_of_the_key():

@@ -18,7 +18,7 @@ from collections import Counter
 import pytest
 from layoutcheck.fuzz.checks.base import CheckFailed, static_args
 from layoutcheck.fuzz.checks.swizzle import law_swizzle_as_f2
-from layoutcheck.fuzz.checks.tiling import _tiled_copy_covers
+from layoutcheck.fuzz.checks.tiling import tiled_copy_covers
 from layoutcheck.oracles import compare, get_oracle
 from layoutcheck.oracles.compare import answer_values
 from layoutcheck.oracles.dsl.calls import dsl_answer
@@ -133,7 +133,7 @@ class _Ctx:
 
 def test_cover_law_holds_for_the_spec_and_fails_a_wrong_partition():
     args = _args([SA_3160, THR_3160, VAL_1, "0"])
-    law = _tiled_copy_covers(OP)
+    law = tiled_copy_covers(OP)
     law(_Ctx(_Planted(False)), args)
     with pytest.raises(CheckFailed, match="exactly once"):
         law(_Ctx(_Planted(True)), args)

@@ -255,7 +255,7 @@ def test_F059_product_accepts_not_composable(cpp_more):
 def test_F055_normalisation_excuses_only_runtime_splits():
     """No cute-cpp needed: the F-055 comparison merges neighbours of CuTe's answer only where
     a runtime integer blocks the merge, and never merges the spec's modes."""
-    from layoutcheck.oracles.cpp.findings.algebra import _same_up_to_dynamic_modes as same
+    from layoutcheck.oracles.cpp.findings.algebra import same_up_to_dynamic_modes as same
     P = LayoutBase.parse
     assert same(P("((4,2),1):((1,4),1)"), P("(8,_1):(1,_0)"))      # runtime split, size-1 mode
     assert same(P("((_4,_2)):((_1,_4))"), P("(_8):(_1)"))            # coalesced inside a mode
@@ -445,11 +445,11 @@ def test_F205_at_a_full_coordinate(cpp_triage):
 
 
 def test_F237_swizzle_right_inverse_unchecked(cpp_triage):
-    from layoutcheck.oracles.regions import _sw
+    from layoutcheck.oracles.regions import swizzle_value
     op, (Cl,) = _t("ri")
     out = cpp_triage["ri"]
     assert str(out.value) == "Sw<1,1,1> o _0 o _53:_1"
-    assert _sw(Cl.outer, 52) == 54 >= spec.size(Cl.inner)  # R(52) leaves C's domain
+    assert swizzle_value(Cl.outer, 52) == 54 >= spec.size(Cl.inner)  # R(52) leaves C's domain
     with pytest.raises(spec.LayoutError):
         spec.composed_right_inverse(Cl)
     assert _tk("ri", out) == "F-237"

@@ -233,10 +233,10 @@ def _recorder():
             self.length += size
             return value
 
-    return _Recorder if _same_draws(_Recorder, ConjectureData) else ConjectureData
+    return _Recorder if same_draws(_Recorder, ConjectureData) else ConjectureData
 
 
-def _same_draws(recorder, plain):
+def same_draws(recorder, plain):
     """Whether ``recorder`` draws what ``plain`` draws (cases and choices, fresh and replayed
     with a prefix, seeded) on a small strategy: a check of the internals it relies on."""
 
@@ -262,7 +262,7 @@ def _same_draws(recorder, plain):
 NEIGHBOUR_WIDTH = 8  # a neighbour redraws integer choices of at least this many values
 
 
-def _neighbour(nodes, rnd):
+def neighbour(nodes, rnd):
     """The choices of ``nodes`` with one or two bounded integer choices redrawn: choices with
     at least NEIGHBOUR_WIDTH values where there are some (those are mostly extents and
     strides; a narrow choice or a boolean more often picks a rank or a nesting, hence
@@ -296,7 +296,7 @@ def draw_pool(strategy, n, seed_value, near=()):
             if len(out) >= n:
                 break
             base = near[rnd.randrange(len(near))] if near and k % 4 else None
-            got = _recorded(strategy, rnd, _neighbour(base[1], rnd) if base else ())
+            got = _recorded(strategy, rnd, neighbour(base[1], rnd) if base else ())
             key = None if got is None or got[0] is None else case_key(got[0])
             if key is None or key in seen:
                 continue

@@ -267,7 +267,7 @@ def _any_pair():
 
 
 _general = lambda: S.layouts()  # noqa: E731
-_STRATS = {
+STRATS = {
     "coalesce": lambda: st.one_of(_one(_general())(), CS.profile_args()),  # CuTe's trg_profile
     "filter": lambda: st.one_of(_one(_general())(), CS.profile_args()),
     "size": _one(_general()),
@@ -299,7 +299,7 @@ def _law(name, op, fn, strategy):
 
 ALGEBRA_CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
                 f"{op}: oracle vs spec at the level {op} requires")
-          for op, strat in _STRATS.items()] + [
+          for op, strat in STRATS.items()] + [
     _law("law.coalesce.function", "coalesce", law_coalesce_function, _one(_general())),
     _law("law.coalesce.idempotent", "coalesce", law_coalesce_idempotent, _one(_general())),
     _law("law.coalesce.minimal", "coalesce", law_coalesce_minimal, _one(_general())),

@@ -103,7 +103,7 @@ def _partition_values(S, off):
     return [int(off) + v for v in function_of(S)]
 
 
-def _tiled_copy_covers(op):
+def tiled_copy_covers(op):
     def law(ctx, args):
         L, thr, val, _i = args
         n_thr = size(thr.shape)
@@ -198,7 +198,7 @@ TILING_CHECKS = [Check(f"diff.{op}", op, "differential", strat, static_different
     _law("law.product_each.products", "product_each", law_product_each,
          TILING_STRATEGIES["product_each"]),
     _law("law.tiled_copy_partition_S.covers", "tiled_copy_partition_S",
-         _tiled_copy_covers("tiled_copy_partition_S"), TL.tiled_copy_args),
+         tiled_copy_covers("tiled_copy_partition_S"), TL.tiled_copy_args),
     _law("law.tiled_copy_partition_D.covers", "tiled_copy_partition_D",
-         _tiled_copy_covers("tiled_copy_partition_D"), TL.tiled_copy_args),
+         tiled_copy_covers("tiled_copy_partition_D"), TL.tiled_copy_args),
 ]

@@ -33,7 +33,7 @@ from math import prod
 
 from hypothesis import assume
 from hypothesis import strategies as st
-from layoutcheck.fuzz.strategies.choices import _BOOL, _bool, _int, _ints  # noqa: F401  (one choice each; re-exported)
+from layoutcheck.fuzz.strategies.choices import BOOL_CHOICE, draw_bool, draw_int, draw_ints  # noqa: F401  (one choice each; re-exported)
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
@@ -72,7 +72,7 @@ def _memoised(factory):
 
 def _pick(draw, values):
     """One of ``values`` (a sequence): one choice, shrinking toward the first."""
-    return values[_int(draw, 0, len(values) - 1)]
+    return values[draw_int(draw, 0, len(values) - 1)]
 
 
 @lru_cache(maxsize=4096)
@@ -93,7 +93,7 @@ def _static_flags(draw, n, static):
     """n staticness flags: one bit mask (shrinks toward all dynamic), or all ``static``."""
     if static is not None:
         return [static] * n
-    mask = _int(draw, 0, (1 << n) - 1)
+    mask = draw_int(draw, 0, (1 << n) - 1)
     return [bool(mask >> i & 1) for i in range(n)]
 
 
@@ -120,13 +120,13 @@ def _group(draw, items, max_rank, depth_left, empty, top=True):
     max_rank; an inner group's rank too where its depth allows a fold)."""
     out, rest = [], list(items)
     while rest:
-        if depth_left > 1 and len(rest) > 1 and _int(draw, 0, 3) == 3:
-            k = _int(draw, 2, len(rest))
+        if depth_left > 1 and len(rest) > 1 and draw_int(draw, 0, 3) == 3:
+            k = draw_int(draw, 2, len(rest))
             out.append(_group(draw, rest[:k], max_rank, depth_left - 1, empty, top=False))
             rest = rest[k:]
         else:
             out.append(rest.pop(0))
-        if empty and _int(draw, 0, 7) == 7:
+        if empty and draw_int(draw, 0, 7) == 7:
             out.append(())
     if len(out) > max_rank and (top or depth_left > 1):  # fold the tail into one nested mode
         tail = out[max_rank - 1:]
@@ -153,7 +153,7 @@ def _rebuild(template, flat):
 def _nest(draw, flat, max_rank, max_depth, empty):
     if max_depth == 0:
         return flat[0] if len(flat) == 1 else tuple(flat)
-    if len(flat) == 1 and _bool(draw):
+    if len(flat) == 1 and draw_bool(draw):
         return flat[0]  # a bare leaf (``8:1``), as opposed to ``(8):(1)``
     return _group(draw, flat, max_rank, max_depth, empty)
 
@@ -167,9 +167,9 @@ def nested_tuples(draw, elements=None, max_leaves=6, max_rank=4, max_depth=2, em
     With ``max_depth=0`` a single leaf; the top level is a bare leaf or a tuple.
     """
     elements = integers() if elements is None else elements
-    n = _int(draw, min_leaves, max_leaves)
+    n = draw_int(draw, min_leaves, max_leaves)
     vals = [draw(elements) for _ in range(n)]
-    if max_depth == 0 or (n == 1 and _bool(draw)):
+    if max_depth == 0 or (n == 1 and draw_bool(draw)):
         if n == 1:
             return vals[0]
         return tuple(vals)
@@ -189,7 +189,7 @@ _STAR = st.just("*")
 def _flat_shape(draw, n_min, n_max, max_size, degenerate, static):
     """A flat list of leaf shapes with product <= max_size (leaves >= 2 unless degenerate)."""
     flags = _static_flags(draw, n_max, static)  # first, so that lowering n leaves it alone
-    n = _int(draw, n_min, n_max)
+    n = draw_int(draw, n_min, n_max)
     out, room, lo = [], max_size, 1 if degenerate else 2
     for k in range(n):
         if room < lo:
@@ -229,7 +229,7 @@ def _general_strides(draw, flat_shape, max_stride, zero_strides):
     width = max(1, max_stride - lo + 1)  # the arbitrary strides: lo .. max_stride
     out, pre = [], 1
     for s in flat_shape:
-        u = _int(draw, 0, _STRIDE_KINDS * width - 1)
+        u = draw_int(draw, 0, _STRIDE_KINDS * width - 1)
         kind, k = u % _STRIDE_KINDS, u // _STRIDE_KINDS
         if kind == 0:
             d = pre                                   # column-major
@@ -252,7 +252,7 @@ def _perm(draw, n):
     """A permutation of range(n) (Fisher-Yates: n - 1 choices, shrinking to the identity)."""
     order = list(range(n))
     for i in range(n - 1):
-        j = _int(draw, i, n - 1)
+        j = draw_int(draw, i, n - 1)
         order[i], order[j] = order[j], order[i]
     return order
 
@@ -273,7 +273,7 @@ def _ordered_strides(draw, flat_shape, kind, zero_strides):
         if s == 1 and kind != "tractable":  # tractable sorts without squeezing (Def 2.1.8.1)
             strides[k] = _pick(draw, (0, 1, cur, cur + 1, 7))
             continue
-        if kind == "tractable" and zero_strides and _int(draw, 0, 4) == 0:
+        if kind == "tractable" and zero_strides and draw_int(draw, 0, 4) == 0:
             strides[k] = 0
             continue
         strides[k] = cur
@@ -328,7 +328,7 @@ def _layout(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_st
     """One layout drawn with ``draw`` (the body of ``layouts``; its bounds already checked)."""
     if coalesced:
         return _coalesced_layout(draw, max_leaves, max_size, max_stride, static, cls)
-    if min_leaves == 0 and _int(draw, 0, 9) == 0:
+    if min_leaves == 0 and draw_int(draw, 0, 9) == 0:
         return cls((), ())
     fs = _flat_shape(draw, max(1, min_leaves), max_leaves, max_size, degenerate, static)
     kind = ("compact" if compact else "complementable" if complementable else
@@ -341,7 +341,7 @@ def _layout(draw, *, max_leaves=5, max_rank=4, max_depth=2, max_size=256, max_st
         pairs = _sorted_modes(fs, fd)
         fs, fd = [p[0] for p in pairs], [p[1] for p in pairs]
     if flat:
-        shape = fs[0] if len(fs) == 1 and _bool(draw) else tuple(fs)
+        shape = fs[0] if len(fs) == 1 and draw_bool(draw) else tuple(fs)
     else:
         shape = _nest(draw, fs, max_rank, max_depth, empty)
     stride = _rebuild(shape, fd) if isinstance(shape, tuple) else fd[0]
@@ -367,7 +367,7 @@ def _coalesced_layout(draw, max_leaves, max_size, max_stride, static, cls):
         return cls(C(1), C(0))
     fd = []
     for i, s in enumerate(fs):
-        d = _int(draw, 0, max_stride)
+        d = draw_int(draw, 0, max_stride)
         if i and d == int(fs[i - 1]) * int(fd[-1]):
             d += 1
         fd.append(_stride_like(d, s))
@@ -419,12 +419,12 @@ def _runs(draw, shape, max_modes=4, cover=False):
         return []
     i, runs = 0, []
     while i < len(at):
-        j = _int(draw, i + 1, len(at))
+        j = draw_int(draw, i + 1, len(at))
         runs.append((prod(p for p, _ in at[i:j]), at[i][1]))
         i = j
     order = _perm(draw, len(runs))
     if not cover:
-        order = order[:_int(draw, 1, min(max_modes, len(runs)))]
+        order = order[:draw_int(draw, 1, min(max_modes, len(runs)))]
     return [runs[k] for k in order]
 
 
@@ -432,7 +432,7 @@ def _mk(modes, draw, static, max_rank=3, max_depth=2):
     """A layout from a list of (shape, stride) modes, nested by a drawn grouping."""
     if not modes:
         return LayoutBase(C(1), C(0))
-    is_static = _bool(draw) if static is None else static
+    is_static = draw_bool(draw) if static is None else static
     fs = [_as_int(s, is_static) for s, _ in modes]
     fd = [_as_int(d, is_static) for _, d in modes]
     shape = _nest(draw, fs, max_rank, max_depth, False)
@@ -450,7 +450,7 @@ def _draw_layout(draw, kw):
 def _composable_pair(draw, sense="paper", max_size=256, static=None, near_miss=False, **kw):
     A = _draw_layout(draw, dict(kw, max_size=max_size, static=static))
     modes = _runs(draw, A.shape)
-    extra = _int(draw, 0, 3)
+    extra = draw_int(draw, 0, 3)
     if extra == 1:
         modes.append((_pick(draw, (2, 3, 4)), 0))        # broadcast mode
     elif extra == 2:
@@ -458,7 +458,7 @@ def _composable_pair(draw, sense="paper", max_size=256, static=None, near_miss=F
     elif extra == 3 and sense == "cute":
         modes.append((_pick(draw, (2, 3)), prod(int(x) for x in leaves(A.shape))))
     if near_miss and modes:
-        k = _int(draw, 0, len(modes) - 1)
+        k = draw_int(draw, 0, len(modes) - 1)
         s, d = modes[k]
         modes[k] = (max(s, 2), d + 1)
     B = _mk([modes[i] for i in _perm(draw, len(modes))], draw, static)
@@ -491,13 +491,13 @@ def composable_triples(draw, max_size=128, static=None):
 
 def _tiler(draw, A, static=None, by_mode=None):
     rank = len(A.shape) if isinstance(A.shape, tuple) else 1
-    if (by_mode or (by_mode is None and _int(draw, 0, 3) == 0)) and rank >= 1 \
+    if (by_mode or (by_mode is None and draw_int(draw, 0, 3) == 0)) and rank >= 1 \
             and isinstance(A.shape, tuple) and rank > 0:
-        k = _int(draw, 1, rank)
+        k = draw_int(draw, 1, rank)
         return tuple(_tiler(draw, LayoutBase(A.shape[i], A.stride[i]), static, by_mode=False)
                      for i in range(k))
     modes = _runs(draw, A.shape)
-    if _int(draw, 0, 4) == 0 and modes:
+    if draw_int(draw, 0, 4) == 0 and modes:
         return int(modes[0][0]) if modes[0][1] == 1 else _mk(modes, draw, static)
     return _mk(modes, draw, static)
 
@@ -533,11 +533,11 @@ def product_args(draw, max_size=64, static=None, ints=True, valid=True, sense="p
     by impl where the spec refuses to enumerate).  valid=False also yields the pairs it
     rejects (about a quarter), for tests of the refusal."""
     A = _layout(draw, max_size=max_size, complementable=True, max_leaves=3, static=static,
-                degenerate=_bool(draw))
-    if ints and _int(draw, 0, 5) == 0:
-        B = _int(draw, 1, 4)  # an int tiler n means n:1 (CuTe's Tile)
+                degenerate=draw_bool(draw))
+    if ints and draw_int(draw, 0, 5) == 0:
+        B = draw_int(draw, 1, 4)  # an int tiler n means n:1 (CuTe's Tile)
     else:
-        B = _layout(draw, max_size=16, max_leaves=3, static=static, compact=_bool(draw),
+        B = _layout(draw, max_size=16, max_leaves=3, static=static, compact=draw_bool(draw),
                     injective=True)
     if valid:
         assume(_multiplies(A, B, sense))
@@ -565,17 +565,17 @@ def complement_args(draw, max_size=256, static=None, valid=True, **kw):
     L = _draw_layout(draw, dict(kw, max_size=max_size, static=static, complementable=valid))
     fs, fd = leaves(L.shape), leaves(L.stride)
     cos = 1 + sum((int(s) - 1) * int(d) for s, d in zip(fs, fd))
-    how = _int(draw, 0, 4)
+    how = draw_int(draw, 0, 4)
     if how == 0:
         N = cos
     elif how == 1:
-        N = cos * _int(draw, 2, 4)
+        N = cos * draw_int(draw, 2, 4)
     elif how == 2:
         N = cos + 1
     elif how == 3:
         N = 1
     else:
-        N = _int(draw, 1, 2 * cos + 2)
+        N = draw_int(draw, 1, 2 * cos + 2)
     return L, N
 
 

@@ -1,6 +1,6 @@
 """One hypothesis choice at a time, for the strategies' plain helpers (issue 14).
 
-``_int(draw, lo, hi)`` and ``_bool(draw)`` are ``draw(st.integers(lo, hi))`` and
+``draw_int(draw, lo, hi)`` and ``draw_bool(draw)`` are ``draw(st.integers(lo, hi))`` and
 ``draw(st.booleans())``: inside a ``@st.composite`` they make the same choice on the test
 case directly (the same span and label, constraints and weights, so the shrinker sees the
 same test case) without the generic ``draw``'s checks of the strategy, which were a third
@@ -19,14 +19,14 @@ try:
 except ImportError:  # pragma: no cover - another hypothesis layout: always via draw()
     _Data = ()
 
-__all__ = ["_int", "_bool", "_ints", "_BOOL"]
+__all__ = ["draw_int", "draw_bool", "draw_ints", "BOOL_CHOICE"]
 
-_BOOL = st.booleans()
-_BOOL_LABEL = _BOOL.label
+BOOL_CHOICE = st.booleans()
+_BOOL_LABEL = BOOL_CHOICE.label
 
 
 @lru_cache(maxsize=4096)
-def _ints(lo, hi):
+def draw_ints(lo, hi):
     """st.integers, built once per bound pair (building strategies costs more than drawing)."""
     return st.integers(lo, hi)
 
@@ -41,10 +41,10 @@ def _weights(lo, hi):
 
 @lru_cache(maxsize=4096)
 def _label(lo, hi):
-    return _ints(lo, hi).label
+    return draw_ints(lo, hi).label
 
 
-def _int(draw, lo, hi):
+def draw_int(draw, lo, hi):
     """An integer in [lo, hi]: one choice, shrinking toward lo (no choice when lo == hi)."""
     if hi <= lo:
         return lo
@@ -57,11 +57,11 @@ def _int(draw, lo, hi):
             data.stop_span()
     if isinstance(data, _Data):  # a reuse pool's recorder: never shrunk
         return data.draw_integer(lo, hi, weights=_weights(lo, hi))
-    return draw(_ints(lo, hi))
+    return draw(draw_ints(lo, hi))
 
 
-def _bool(draw):
-    """One boolean choice (``st.booleans()``), made directly like ``_int``."""
+def draw_bool(draw):
+    """One boolean choice (``st.booleans()``), made directly like ``draw_int``."""
     data = getattr(draw, "__self__", None)
     if type(data) is _Data:
         data.start_span(_BOOL_LABEL)
@@ -71,4 +71,4 @@ def _bool(draw):
             data.stop_span()
     if isinstance(data, _Data):
         return data.draw_boolean()
-    return draw(_BOOL)
+    return draw(BOOL_CHOICE)

@@ -279,16 +279,16 @@ def profile_args(draw):
     L = S._draw_layout(draw, dict(max_size=128, max_leaves=5, max_depth=3))  # no own span
 
     def walk(s, depth):
-        if not isinstance(s, tuple) or depth == 0 or S._int(draw, 0, 3) == 0:
+        if not isinstance(s, tuple) or depth == 0 or S.draw_int(draw, 0, 3) == 0:
             return 1
-        k = S._int(draw, 0, len(s)) if S._bool(draw) else len(s)
+        k = S.draw_int(draw, 0, len(s)) if S.draw_bool(draw) else len(s)
         return tuple(walk(s[i], depth - 1) for i in range(k))
 
     rank = len(L.shape) if isinstance(L.shape, tuple) else 1
     p = walk(L.shape, 3)
-    if not isinstance(p, tuple) and S._bool(draw):
+    if not isinstance(p, tuple) and S.draw_bool(draw):
         p = (1,) * rank
-    if S._int(draw, 0, 9) == 0:
+    if S.draw_int(draw, 0, 9) == 0:
         p = (1,) * (rank + 1)
     return L, p
 
@@ -300,7 +300,7 @@ def underscore_tiler_args(draw, product=False):
     (``strategies.tilers(A, by_mode=True)``: each entry admissible for its mode; for products
     A complementable) and some entries, always at least one, are replaced by ``_``."""
     A = S._draw_layout(draw, dict(max_size=64, max_leaves=4, complementable=product,
-                                  degenerate=S._bool(draw)))
+                                  degenerate=S.draw_bool(draw)))
     if not isinstance(A.shape, tuple):
         return A, (_,)
     T = S._tiler(draw, A, None, by_mode=True)  # tilers(A, by_mode=True) without a new strategy
@@ -308,12 +308,12 @@ def underscore_tiler_args(draw, product=False):
     def put(t):
         if isinstance(t, tuple):
             return tuple(put(x) for x in t)
-        return _ if S._int(draw, 0, 2) == 0 else t
+        return _ if S.draw_int(draw, 0, 2) == 0 else t
 
     T = put(T)
-    if len(T) < len(A.shape) and S._bool(draw):
+    if len(T) < len(A.shape) and S.draw_bool(draw):
         T = T + (_,)
     if not any(x is _ for x in leaves(T)):
-        k = S._int(draw, 0, len(T) - 1)
+        k = S.draw_int(draw, 0, len(T) - 1)
         T = T[:k] + (_,) + T[k + 1:]
     return A, T

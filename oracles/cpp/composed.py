@@ -24,7 +24,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from layoutcheck.oracles.cpp.driver import _blame, rejection_text
+from layoutcheck.oracles.cpp.driver import blame, rejection_text
 from layoutcheck.oracles.cpp.toolchain import compiler_env
 from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome
 
@@ -210,7 +210,7 @@ def _message(err):
 def _own_errors(err, owner):
     """{case index: the error lines of its own instantiation chains} (cpp_driver._blame: the
     errors after ``case.cpp:LINE: required from here`` belong to the case at LINE)."""
-    return _blame(err, "case.cpp", {k: (line, line) for line, k in owner.items()})
+    return blame(err, "case.cpp", {k: (line, line) for line, k in owner.items()})
 
 
 def _compile(toolchain, folder, source, timeout):
@@ -228,14 +228,14 @@ def _compile(toolchain, folder, source, timeout):
         cmd = [toolchain.cxx, *toolchain.flags(), f"-I{folder}", str(src), "-o", str(out)]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env())
         if p.returncode != 0:
-            if _is_rejection(p.returncode, p.stderr):  # kept: the same source fails again
+            if is_rejection(p.returncode, p.stderr):  # kept: the same source fails again
                 _write(failed, p.stderr)
             return None, p.stderr
         os.replace(out, binary)
     return binary, None
 
 
-def _is_rejection(returncode, stderr):
+def is_rejection(returncode, stderr):
     """g++ ran and refused the source (an error in CuTe's or our code), as opposed to g++
     killed (out of memory: "Killed", a signal) or crashing (an internal compiler error):
     only a rejection may be cached."""

@@ -164,7 +164,7 @@ class Library:
                 return [items[0][0]]
             self._reject({items[0][0]: _error_lines(err) or [err.strip()]}, err)
             return []
-        blamed = _blame(err, name, {key: spans[key] for key, _ in items})
+        blamed = blame(err, name, {key: spans[key] for key, _ in items})
         if blamed:
             self._reject({k: v for k, v in blamed.items() if k not in rerun}, err)
             again = [k for k in blamed if k in rerun]
@@ -351,7 +351,7 @@ def _error_lines(err):
     return [ln for ln in err.splitlines() if "error:" in ln]
 
 
-def _blame(err, srcname, spans):
+def blame(err, srcname, spans):
     """{key: its error lines} for the kernels the compiler's diagnostics point at.
 
     g++ ends each instantiation chain with ``SRC:LINE:COL:   required from here`` (or
@@ -389,7 +389,7 @@ def _before_first_error(items, blamed, err, srcname, spans):
 
 
 def _stray_errors(err, srcname, spans):
-    """Whether an error line of ``err`` is blamed on no kernel (read as ``_blame`` does: g++
+    """Whether an error line of ``err`` is blamed on no kernel (read as ``blame`` does: g++
     prints an instantiation chain ending ``SRC:LINE:COL: required from here``, then its
     errors; an error at a line of the unit is ``SRC:LINE:COL: error:``)."""
     where = re.compile(re.escape(srcname) + r":(\d+):(?:\d+:)?\s*(required from here|error:)")

@@ -232,7 +232,7 @@ class CuteCppOracle(Oracle):
                 if abort == HANG:
                     results[i] = _crashed(f"cute-cpp: {HANG} ({_case_text(*cases[i])})")
                 else:
-                    results[i] = Outcome.raised(abort) if abort else _outcome(cases[i], text)
+                    results[i] = Outcome.raised(abort) if abort else outcome(cases[i], text)
                 self._cases["driver"] += 1
         if len(ANSWERS) > ANSWERS_LIMIT:
             ANSWERS.clear()
@@ -298,7 +298,7 @@ def _crashed(what):
     raise LayoutError(what)
 
 
-def _outcome(case, text):
+def outcome(case, text):
     """A driver's printed answer as an Outcome; garbage is a harness failure, not a refusal."""
     if text.split()[-1:] == ["?_"]:  # CuTe returned its Underscore: an answer, of the wrong kind
         return Outcome.raised(f"{INVALID_ANSWER}_ (CuTe's Underscore, the slice marker), not a "

@@ -50,11 +50,11 @@ def _family(op):
     return op
 
 
-def _static(x):
+def all_static(x):
     if isinstance(x, LayoutBase):
-        return LayoutBase(_static(x.shape), _static(x.stride))
+        return LayoutBase(all_static(x.shape), all_static(x.stride))
     if isinstance(x, tuple):
-        return tuple(_static(e) for e in x)
+        return tuple(all_static(e) for e in x)
     return x if x is None or isinstance(x, Underscore) else C(x)
 
 
@@ -88,7 +88,7 @@ def _run(op, args):
         return LayoutBase((), ())  # F-049
     if op == "coalesce" and T == ():
         return M.run("coalesce", A)  # an empty target profile is no profile (F-175)
-    if _zero_size_complement(op, A, T):
+    if zero_size_complement(op, A, T):
         raise _Refused(ZERO_COMPLEMENT)  # F-125
     if op in ("tiled_divide", "flat_divide"):
         return _unpack(M.run("zipped_divide", A, T), op == "flat_divide")
@@ -123,7 +123,7 @@ def _has_zero(L):
     return any(int(x) == 0 for x in M._flat(L.shape))
 
 
-def _zero_size_complement(op, A, T):
+def zero_size_complement(op, A, T):
     """F-125: the complement inside the op (of the divisor in shape(coalesce(A)) for a divide,
     of A in size(A) cosize(B) for a product) has a zero-size mode: the DSL does not stop at
     C++'s static_assert 'Non-injective Layout detected in complement'."""
@@ -131,7 +131,7 @@ def _zero_size_complement(op, A, T):
         return False
     if isinstance(T, tuple):
         modes = [LayoutBase(s, d) for s, d in zip(A.shape, A.stride)] if isinstance(A.shape, tuple) else [A]
-        return any(_zero_size_complement(op, a, t) for a, t in zip(modes, T))
+        return any(zero_size_complement(op, a, t) for a, t in zip(modes, T))
     if isinstance(T, Underscore):
         return False
     Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, C(1))
@@ -152,7 +152,7 @@ def answer(op, *args):
     if op not in M.OPS or (op == "complement" and len(args) < 2):
         return None
     try:
-        return Outcome.ok(_run(op, tuple(_static(a) for a in args)))
+        return Outcome.ok(_run(op, tuple(all_static(a) for a in args)))
     except _Refused as e:
         return Outcome.raised(str(e))
     except (M.Reject, M.Abort):

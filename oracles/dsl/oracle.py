@@ -39,7 +39,7 @@ class CuteDslOracle(IsolatedOracle):
     name = "cute-dsl"
 
     def __init__(self, timeout=None):
-        super().__init__("cute-dsl", ("layoutcheck.oracles.dsl.oracle", "_InProcessDsl", ()),
+        super().__init__("cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", ()),
                          timeout=timeout, start_timeout=CASE_TIMEOUT_S, memory_mb=0,
                          default_timeout=CASE_TIMEOUT_S)
 
@@ -48,7 +48,7 @@ class _Unrepresentable(Exception):
     pass
 
 
-class _InProcessDsl(Oracle):
+class InProcessDsl(Oracle):
     """The DSL in this process (what the worker runs)."""
 
     name = "cute-dsl"

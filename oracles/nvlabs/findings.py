@@ -33,7 +33,7 @@ from layoutcheck.oracles.nvlabs.model import (
     walk_of,
 )
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
-from layoutcheck.oracles.regions import _fn
+from layoutcheck.oracles.regions import function_values
 
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, congruent, leaves, size
@@ -406,7 +406,7 @@ def ties_broken_by_position(inputs, answer, reference):
     S = spec
     modes = shape if isinstance(shape, tuple) else (shape,)
     want = LayoutBase(tuple(modes), tuple(S.compact_col_major(m, C(st)) for m, st in zip(modes, starts)))
-    return answered(answer) and isinstance(answer.value, LayoutBase) and _fn(answer.value) == _fn(want)
+    return answered(answer) and isinstance(answer.value, LayoutBase) and function_values(answer.value) == function_values(want)
 
 
 @region

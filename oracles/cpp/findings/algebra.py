@@ -15,10 +15,10 @@ from layoutcheck.oracles.postconditions import is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.reference import cute_reference
 from layoutcheck.oracles.regions import (
-    _inner_composition,
     cute_composition_check,
     divide_divisor_not_complementable,
     divide_fails_cute_stride_divisibility,
+    inner_composition,
     not_complementable_cute,
     not_injective,
     product_not_complementable,
@@ -57,7 +57,7 @@ def has_dynamic_stride(*inputs):
 
 # --- F-053..F-069 (triage of the cute-cpp fuzz gate) ------------------------------------
 
-def _same_up_to_dynamic_modes(R, E):
+def same_up_to_dynamic_modes(R, E):
     """CuTe's answer R and the spec's E have the same flat modes once each top-level mode is
     coalesced and size-1 modes are dropped, except that R may split one of E's modes into
     neighbours that a runtime integer kept CuTe from merging (s d == d', one of s, d, d'
@@ -97,7 +97,7 @@ def cpp_dynamic_modes_only(*inputs, op=None):
     if got is None:
         return False
     want = cute_reference(op, *inputs)
-    return want.kind == "ok" and _same_up_to_dynamic_modes(got, want.value)
+    return want.kind == "ok" and same_up_to_dynamic_modes(got, want.value)
 
 
 @region
@@ -467,7 +467,7 @@ def cpp_inner_composition(op, A, T):
     return None
 
 
-def _inner_in(inner_region, op, inputs, static_only=True):
+def inner_pair_in(inner_region, op, inputs, static_only=True):
     if len(inputs) != 2 or (static_only and not _all_static(*inputs)):
         return False
     pair = cpp_inner_composition(op, *inputs)
@@ -478,13 +478,13 @@ def _inner_in(inner_region, op, inputs, static_only=True):
 def cpp_inner_weak_stride_branch(*inputs, op=None):
     """F-030 / F-059 inside a divide or product: all integers static, and CuTe's checks accept
     the inner composition only through the weak stride branch."""
-    return _inner_in(cute_weak_stride_branch, op, inputs) and _model_ok(op, inputs)
+    return inner_pair_in(cute_weak_stride_branch, op, inputs) and _model_ok(op, inputs)
 
 
 @region
 def cpp_inner_non_additive(*inputs, op=None):
     """F-088 inside a divide or product (all integers static)."""
-    return _inner_in(cute_accepts_non_additive, op, inputs) and _model_ok(op, inputs)
+    return inner_pair_in(cute_accepts_non_additive, op, inputs) and _model_ok(op, inputs)
 
 
 @region
@@ -516,7 +516,7 @@ def product_cute_accepts_not_composable(A, B=None, *rest):
     """F-082: logical_product(A, B) composes comp(A, size(A) cosize(B)) with B (Def 2.3.9);
     CuTe's stride check passes on that pair only through its weak branch
     (cute_weak_stride_branch), so CuTe may compute a layout that is not A∘B."""
-    return B is not None and _inner_composition(A, B, cute_weak_stride_branch)
+    return B is not None and inner_composition(A, B, cute_weak_stride_branch)
 
 
 @region
@@ -534,7 +534,7 @@ def cute_accepts_non_additive(A, B=None, *rest):
 def product_cute_accepts_non_additive(A, B=None, *rest):
     """F-088 inside logical_product(A, B): the composition comp(A, size(A) cosize(B)) ∘ B
     satisfies cute_accepts_non_additive."""
-    return B is not None and _inner_composition(A, B, cute_accepts_non_additive)
+    return B is not None and inner_composition(A, B, cute_accepts_non_additive)
 
 
 @region

@@ -17,7 +17,7 @@ from layoutcheck.oracles.postconditions import evaluate
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
 from layoutcheck.oracles.predicates import inner_finding as find_known
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.regions import _fn, _sw, cute_composition_check
+from layoutcheck.oracles.regions import cute_composition_check, function_values, swizzle_value
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
@@ -27,11 +27,11 @@ from layoutcheck.layout import LayoutBase, Underscore, size
 __all__ = ["cute_swizzle_slice", "PLANTED"]
 
 
-def _has_underscore(c):
-    return isinstance(c, Underscore) or (isinstance(c, tuple) and any(map(_has_underscore, c)))
+def has_underscore(c):
+    return isinstance(c, Underscore) or (isinstance(c, tuple) and any(map(has_underscore, c)))
 
 
-def _eval(shape, stride, x):
+def signed_eval(shape, stride, x):
     """A (signed) layout at an integer x >= 0, the last mode taking the rest
     (``findings.evaluate`` on the bare modes: a signed stride is no LayoutBase)."""
     return evaluate(SimpleNamespace(shape=shape, stride=stride), x)
@@ -64,7 +64,7 @@ def cosize_of_inner(inputs, answer, reference):
 
 # --- F-205, F-207, F-208: CuTe's slice_and_offset of Sw o O o L (swizzle_layout.hpp) ---------
 
-def _zy_layouts(sw):
+def zy_layouts(sw):
     B, M, S = sw.params
     a = abs(S)
     shape = (1 << M, 1 << B, 1 << (a - B), 1 << B, 1)
@@ -73,29 +73,29 @@ def _zy_layouts(sw):
     return shape, anti, only
 
 
-def _parts(Cl, coord):
+def slice_parts(Cl, coord):
     S = spec
     sliced, _off = S.slice_and_offset(Cl.inner, coord)
     diced = S.dice(Cl.inner, coord)
-    return sliced, diced, _dice_coord(coord)
+    return sliced, diced, dice_coord(coord)
 
 
-def _dice_coord(c):
+def dice_coord(c):
     """CuTe's dice(c, c): the integer entries of c, as a flat tuple of what dice keeps."""
     if isinstance(c, tuple):
         out = ()
         for e in c:
-            d = _dice_coord(e)
+            d = dice_coord(e)
             out += d if isinstance(d, tuple) else (d,)
         return out
     return () if isinstance(c, Underscore) else c
 
 
-def _projection_fails(Cl, coord):
+def projection_fails(Cl, coord):
     S = spec
-    shape, _anti, only = _zy_layouts(Cl.outer)
+    shape, _anti, only = zy_layouts(Cl.outer)
     proj = LayoutBase(tuple(C(x) for x in shape), tuple(C(x) for x in only))
-    sliced, diced, _dc = _parts(Cl, coord)
+    sliced, diced, _dc = slice_parts(Cl, coord)
     return any(cute_composition_check(proj, L) for L in (sliced, diced) if size(L.shape) > 1)
 
 
@@ -105,27 +105,27 @@ def swizzle_slice_projection_fails(Cl=None, coord=None, *rest):
     (2^M, 2^B, 2^(|S|-B), 2^B):(0, 2^M, 0, 2^(M+|S|)) with the sliced (or diced) layout, and
     that composition fails CuTe's divisibility checks (e.g. a 10-row layout)."""
     if not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)
-            and _has_underscore(coord)):
+            and has_underscore(coord)):
         return False
     try:
-        return _projection_fails(Cl, coord)
+        return projection_fails(Cl, coord)
     except LayoutError:
         return False
 
 
 def _projection_fails_x(Cl, coord):
-    """_projection_fails as CuTe's composition sees the projection: layout.hpp composition
+    """projection_fails as CuTe's composition sees the projection: layout.hpp composition
     coalesces its left side with detail::coalesce_x, which turns a trailing size-1 mode into
     size 2 ("preserves the Layout function ... outside" the domain), so the 2^B mode of Z / Y
     before it is no longer the last, unchecked one (a 6-row slice fails on it)."""
     S = spec
-    shape, _anti, only = _zy_layouts(Cl.outer)
+    shape, _anti, only = zy_layouts(Cl.outer)
     proj = LayoutBase(tuple(C(x) for x in shape[:-1] + (2,)), tuple(C(x) for x in only))
-    sliced, diced, _dc = _parts(Cl, coord)
+    sliced, diced, _dc = slice_parts(Cl, coord)
     return any(cute_composition_check(proj, L) for L in (sliced, diced) if size(L.shape) > 1)
 
 
-def _thread_slice(L, thr, val, index):
+def thread_slice(L, thr, val, index):
     """ThrCopy::partition_S / _D of a swizzled tensor L = Sw o O o B as the slice it is:
     (Sw o O o tidfrg(B), (index, _, (_, ..))) -- tidfrg(B) = (Thr, (FrgV, FrgX), Rest) of
     spec/tiling.py (the unfold at ((_, _), _) is all ``_``: CuTe reshapes without a
@@ -144,9 +144,9 @@ def _thread_slice(L, thr, val, index):
 
 @region
 def tiled_copy_slice_projection_fails(L=None, thr=None, val=None, index=None, *rest):
-    """F-240: the thread's slice (``_thread_slice``) fails F-205's projection check, with
+    """F-240: the thread's slice (``thread_slice``) fails F-205's projection check, with
     CuTe's coalesce_x of the projection."""
-    sl = _thread_slice(L, thr, val, index)
+    sl = thread_slice(L, thr, val, index)
     try:
         return sl is not None and _projection_fails_x(*sl)
     except LayoutError:
@@ -157,7 +157,7 @@ def tiled_copy_slice_projection_fails(L=None, thr=None, val=None, index=None, *r
 def tiled_copy_offset_in_fields(L=None, thr=None, val=None, index=None, *rest):
     """F-207 through ThrCopy::partition_S / _D: the thread's slice is Sw o O' o tidfrg(B) with
     O' (the tensor's offset) setting bits of the swizzle's fields, outside F-240's region."""
-    sl = _thread_slice(L, thr, val, index)
+    sl = thread_slice(L, thr, val, index)
     return sl is not None and swizzle_offset_in_fields(*sl) and \
         not tiled_copy_slice_projection_fails(L, thr, val, index)
 
@@ -165,7 +165,7 @@ def tiled_copy_offset_in_fields(L=None, thr=None, val=None, index=None, *rest):
 @symptom
 def cute_decayed_thread_slice(inputs, answer, reference):
     """F-207's decay (``cute_swizzle_slice``) of the thread's slice: the partition's function."""
-    sl = _thread_slice(*inputs[:4]) if len(inputs) >= 4 else None
+    sl = thread_slice(*inputs[:4]) if len(inputs) >= 4 else None
     return sl is not None and cute_decayed_slice_function(sl, answer, reference)
 
 
@@ -182,16 +182,16 @@ def cute_swizzle_slice(Cl, coord):
     S = spec
     sw, O = Cl.outer, int(Cl.offset)
     B, M, Sh = sw.params
-    shape, anti, only = _zy_layouts(sw)
-    sliced, diced, dcoord = _parts(Cl, coord)
+    shape, anti, only = zy_layouts(sw)
+    sliced, diced, dcoord = slice_parts(Cl, coord)
     d_at = S.crd2idx(dcoord, diced.shape, diced.stride) if size(diced.shape) else 0
-    off_zy = O ^ _eval(shape, only, int(d_at))
-    off_anti = _eval(shape, anti, int(d_at))
+    off_zy = O ^ signed_eval(shape, only, int(d_at))
+    off_anti = signed_eval(shape, anti, int(d_at))
     n = size(sliced.shape)
     pts = [int(S.crd2idx(i, sliced.shape, sliced.stride)) for i in range(n)]
-    active = _eval(shape, only, pts[-1]) if pts else 0
-    if active & ~_sw(sw, active):  # hits Y and Z: Sw o off_zy o sliced, offset off_anti
-        return [_sw(sw, off_zy + p) + off_anti for p in pts]
+    active = signed_eval(shape, only, pts[-1]) if pts else 0
+    if active & ~swizzle_value(sw, active):  # hits Y and Z: Sw o off_zy o sliced, offset off_anti
+        return [swizzle_value(sw, off_zy + p) + off_anti for p in pts]
     y, z = _masks(sw)
     Z, Y = z & -z, y & -y
 
@@ -203,8 +203,8 @@ def cute_swizzle_slice(Cl, coord):
     a = abs(Sh)
     dshape = (1 << M, *([2] * B), 1 << (a - B), *([2] * B), 1)
     dstride = (1, *lo, 1 << (M + B), *hi, 1 << (M + B + a))
-    base = _sw(sw, off_zy) + off_anti
-    return [_eval(dshape, dstride, p) + base for p in pts]
+    base = swizzle_value(sw, off_zy) + off_anti
+    return [signed_eval(dshape, dstride, p) + base for p in pts]
 
 
 @region
@@ -212,7 +212,7 @@ def swizzle_offset_in_fields(Cl=None, coord=None, *rest):
     """F-207: Sw o O o L with O setting bits of the swizzle's Y or Z field, sliced at a
     coordinate holding ``_`` (outside F-205's region)."""
     if not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)
-            and _has_underscore(coord)):
+            and has_underscore(coord)):
         return False
     y, z = _masks(Cl.outer)
     return bool(int(Cl.offset) & (y | z)) and not swizzle_slice_projection_fails(Cl, coord)
@@ -226,7 +226,7 @@ def cute_decayed_slice_function(inputs, answer, reference):
         return False
     S, off = answer.value
     try:
-        return [v + int(off) for v in _fn(S)] == cute_swizzle_slice(Cl, coord)
+        return [v + int(off) for v in function_values(S)] == cute_swizzle_slice(Cl, coord)
     except LayoutError:
         return False
 
@@ -235,7 +235,7 @@ def cute_decayed_slice_function(inputs, answer, reference):
 def swizzle_full_coordinate(Cl=None, coord=None, *rest):
     """F-208: Sw o O o L sliced at a coordinate without ``_``."""
     return isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle) and \
-        not _has_underscore(coord)
+        not has_underscore(coord)
 
 
 @symptom
@@ -267,7 +267,7 @@ _INNER_OP = {"composed_composition": "composition", "composed_logical_divide": "
              "composed_zipped_divide": "zipped_divide", "composed_tiled_divide": "tiled_divide"}
 
 
-def _inner_known(oracle, inputs, answer, op):
+def inner_known(oracle, inputs, answer, op):
     inner_op = _INNER_OP.get(op)
     Cl = inputs[0] if inputs else None
     if op == "composed_right_inverse":
@@ -309,7 +309,7 @@ def composed_algebra(Cl=None, *rest):
 def cpp_inner_finding(inputs, answer, reference, op=None):
     """CuTe C++ computes A o O o op(B, T): the answer keeps A and O and its inner part is
     CuTe C++'s op(B, T), which a finding of the layout algebra explains."""
-    return _inner_known("cute-cpp", inputs, answer, op) is not None
+    return inner_known("cute-cpp", inputs, answer, op) is not None
 
 
 

@@ -26,8 +26,8 @@ __all__ = ["cpp_shape_div", "cpp_compact_left", "cpp_unchecked_partition", "cpp_
            "cpp_crd2crd"]
 
 
-def _flat(t):
-    return [y for x in t for y in _flat(x)] if isinstance(t, tuple) else [t]
+def flat_leaves(t):
+    return [y for x in t for y in flat_leaves(x)] if isinstance(t, tuple) else [t]
 
 
 # --- F-232: crd2idx(c, s) returns an integral coordinate as is, `_` included -----------------
@@ -40,7 +40,7 @@ def crd2idx_coordinate_is_bare_underscore(c=None, shape=None, *rest):
     that entry; underscore.hpp makes ``Underscore`` an ``Int<0>`` that ``is_integral``."""
     if rest or shape is None:
         return False
-    flat = _flat(c)
+    flat = flat_leaves(c)
     return len(flat) == 1 and isinstance(flat[0], Underscore)
 
 
@@ -59,7 +59,7 @@ def cpp_returns_the_slice_marker(inputs, answer, reference):
 
 # --- F-233: shape_div with a runtime integer skips the divisibility condition ---------------
 
-class _Refused(Exception):
+class Refused(Exception):
     pass
 
 
@@ -71,7 +71,7 @@ def cpp_shape_div(a, b):
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) != len(b):
-                raise _Refused("Mismatched ranks")
+                raise Refused("Mismatched ranks")
             return tuple(cpp_shape_div(x, y) for x, y in zip(a, b))
         out = []
         for ai in a:
@@ -86,9 +86,9 @@ def cpp_shape_div(a, b):
         return cpp_shape_div(a, C(p) if static else p)
     both = isinstance(a, C) and isinstance(b, C)
     if int(b) == 0:
-        raise _Refused("division by zero")
+        raise Refused("division by zero")
     if both and int(a) % int(b) and int(b) % int(a):
-        raise _Refused("Divisibility Condition")
+        raise Refused("Divisibility Condition")
     v = (int(a) + int(b) - 1) // int(b)
     return C(v) if both else v
 
@@ -105,7 +105,7 @@ def shape_div_runtime_not_divisible(a=None, b=None, *rest):
             return False
     try:
         cpp_shape_div(a, b)
-    except _Refused:
+    except Refused:
         return False
     return True
 
@@ -115,9 +115,9 @@ def cpp_ceil_div_unchecked(inputs, answer, reference):
     """The answer is CuTe's fold of ceil divisions (``cpp_shape_div``), value for value."""
     try:
         want = cpp_shape_div(*inputs[:2])
-    except _Refused:
+    except Refused:
         return False
-    return answered(answer) and _flat(answer.value) == _flat(want) and \
+    return answered(answer) and flat_leaves(answer.value) == flat_leaves(want) and \
         _shape_of(answer.value) == _shape_of(want)
 
 
@@ -133,7 +133,7 @@ def cpp_compact_left(shape, current):
     ``_1`` leaf getting ``Int<0>`` (detail::compact) and the running product unchanged."""
     if isinstance(current, tuple):
         if not isinstance(shape, tuple) or len(shape) != len(current):
-            raise _Refused("Mismatched Ranks")
+            raise Refused("Mismatched Ranks")
         return tuple(cpp_compact_left(s, c) for s, c in zip(shape, current))
     out, run = _fold_left(shape, int(current))
     return out
@@ -159,10 +159,10 @@ def static_size_one_gets_stride_zero_from_init(inputs, answer, reference, op=Non
         return False
     try:
         want = cpp_compact_left(*inputs)
-    except _Refused:
+    except Refused:
         return False
     return _shape_of(answer.value) == _shape_of(want) and \
-        [int(x) for x in _flat(answer.value)] == _flat(want)
+        [int(x) for x in flat_leaves(answer.value)] == flat_leaves(want)
 
 
 # --- F-241: the partitions slice zipped_divide(L, T) with an unchecked crd2idx --------------
@@ -234,7 +234,7 @@ def cpp_unchecked_partition_answer(inputs, answer, reference, op=None):
 # --- F-241 in crd2crd / idx2crd: stride.hpp splits an index with no bounds check -------------
 
 def _nonneg_leaves(t):
-    return all(isinstance(x, int) and not isinstance(x, bool) and int(x) >= 0 for x in _flat(t))
+    return all(isinstance(x, int) and not isinstance(x, bool) and int(x) >= 0 for x in flat_leaves(t))
 
 
 def cpp_idx2crd(i, shape):
@@ -259,7 +259,7 @@ def cpp_idx2crd(i, shape):
 def _product_like(shape, c):  # int_tuple.hpp product_like: shape folded where c is a leaf
     if isinstance(c, tuple):
         if not isinstance(shape, tuple) or len(shape) != len(c):
-            raise _Refused("Mismatched Ranks")
+            raise Refused("Mismatched Ranks")
         return tuple(_product_like(s, x) for s, x in zip(shape, c))
     n = 1
     for x in leaves(shape) if isinstance(shape, tuple) else [shape]:
@@ -275,13 +275,13 @@ def cpp_crd2crd(c, dst, src=None):
     if isinstance(c, tuple) and isinstance(dst, tuple) and (src is None or isinstance(src, tuple)):
         srcs = src if src is not None else dst
         if len(c) != len(dst) or len(c) != len(srcs):
-            raise _Refused("Mismatched Ranks")
+            raise Refused("Mismatched Ranks")
         return tuple(cpp_crd2crd(x, d, s) for x, d, s in zip(c, dst, srcs))
     if isinstance(c, tuple):
         if not isinstance(src, tuple):
-            raise _Refused("Invalid parameters")
+            raise Refused("Invalid parameters")
         index, mult = 0, 1
-        for x, s in zip(_flat(c), _flat(_product_like(src, c))):
+        for x, s in zip(flat_leaves(c), flat_leaves(_product_like(src, c))):
             index, mult = index + int(x) * mult, mult * int(s)
     else:
         index = int(c)
@@ -305,7 +305,7 @@ def coordinate_map_out_of_bounds(c=None, shape=None, *rest, op=None):
             return False
     try:
         cpp_crd2crd(c, shape, *rest) if op == "crd2crd" else cpp_idx2crd(c, shape)
-    except _Refused:
+    except Refused:
         return False
     return True
 
@@ -317,10 +317,10 @@ def cpp_unchecked_coordinate_answer(inputs, answer, reference, op=None):
         return False
     try:
         want = cpp_crd2crd(*inputs) if op == "crd2crd" else cpp_idx2crd(*inputs)
-    except _Refused:
+    except Refused:
         return False
     got = answer.value
-    return _shape_of(got) == _shape_of(want) and [int(x) for x in _flat(got)] == _flat(want)
+    return _shape_of(got) == _shape_of(want) and [int(x) for x in flat_leaves(got)] == flat_leaves(want)
 
 
 def _has_size_one_leaf(t):
@@ -353,7 +353,7 @@ def _left_zeroing(shape, zero):
     return nest(shape)
 
 
-def _left_symptom(inputs, answer, op, zero):
+def layout_left_symptom(inputs, answer, op, zero):
     if not (answered(answer) and inputs and shape_has_size_one_leaf(inputs[0])):
         return False
     shape = inputs[0]
@@ -367,7 +367,7 @@ def _left_symptom(inputs, answer, op, zero):
 @symptom
 def static_size_one_gets_stride_zero(inputs, answer, reference, op=None):
     """CuTe C++: a static ``_1`` leaf gets stride ``_0``, the other strides as LayoutLeft's."""
-    return _left_symptom(inputs, answer, op, lambda s: isinstance(s, C) and int(s) == 1)
+    return layout_left_symptom(inputs, answer, op, lambda s: isinstance(s, C) and int(s) == 1)
 
 
 @region

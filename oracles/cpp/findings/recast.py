@@ -15,14 +15,14 @@ from layoutcheck.oracles.cpp.findings.algebra import (
 from layoutcheck.oracles.cpp.model import answer
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
 from layoutcheck.oracles.regions import (
-    _fn,
-    _recast_model,
-    _same_layout,
     cute_composition_check,
+    function_values,
+    recast_model,
+    same_layout,
     unchecked_downcast,
     unchecked_upcast,
 )
-from layoutcheck.spec.division import _append_to
+from layoutcheck.spec.division import append_to
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
@@ -35,8 +35,8 @@ def dynamic_stride_truncated(inputs, answer, reference, op=None):
     commented out): stride d // N, shape kept."""
     def up(L, N):
         return unchecked_upcast(L, N, dynamic_floor=True)
-    want = _recast_model(op, inputs, up, unchecked_downcast)
-    return want is not None and _same_layout(answer, want)
+    want = recast_model(op, inputs, up, unchecked_downcast)
+    return want is not None and same_layout(answer, want)
 
 
 @region
@@ -56,7 +56,7 @@ def _tile_to_shape_product(block, trg, order=None):
     blocked_product(append<R>(block), make_ordered_layout(ceil_div(target, block), order)))."""
     S = spec
     R = len(trg) if isinstance(trg, tuple) else 1
-    padded = _append_to(S.as_layout(block), R)
+    padded = append_to(S.as_layout(block), R)
     bs = S.product_each(padded.shape if isinstance(padded.shape, tuple) else (padded.shape,))
     ts = S.product_each(trg if isinstance(trg, tuple) else (trg,))
     q = tuple(C(-(-int(t) // int(b))) for t, b in zip(ts, bs))
@@ -90,20 +90,20 @@ def cpp_tile_to_shape_product_not_complementable(block=None, trg=None, order=Non
     return pair is not None and bool(cpp_not_complementable(*pair, op="blocked_product"))
 
 
-def _same_as_model_product(inputs, answer, model):
+def same_as_model_product(inputs, answer, model):
     """The answer has the function and size of ``model``'s blocked_product of the pair inside
     tile_to_shape (CuTe's own, wrong, product)."""
     pair = _static_inner_product(*(tuple(inputs) + (None,) * 3)[:3])
     want = None if pair is None else model("blocked_product", *pair)
     if want is None or want.kind != "ok" or not answered(answer) or not isinstance(answer.value, LayoutBase):
         return False
-    return _fn(answer.value) == _fn(want.value) and size(answer.value.shape) == size(want.value.shape)
+    return function_values(answer.value) == function_values(want.value) and size(answer.value.shape) == size(want.value.shape)
 
 
 @symptom
 def cpp_tile_to_shape_wrong_product(inputs, answer, reference):
     """CuTe C++'s product inside tile_to_shape (oracles/cpp/model.py)."""
-    return _same_as_model_product(inputs, answer, models_cpp.answer)
+    return same_as_model_product(inputs, answer, models_cpp.answer)
 
 
 @region

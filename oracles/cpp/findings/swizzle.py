@@ -9,19 +9,19 @@ import layoutcheck.oracles.cpp.model as M
 import layoutcheck.spec as spec
 from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.cpp.findings.composed import (
-    _eval,
-    _has_underscore,
-    _parts,
-    _projection_fails,
-    _thread_slice,
-    _zy_layouts,
+    has_underscore,
+    projection_fails,
+    signed_eval,
+    slice_parts,
+    thread_slice,
+    zy_layouts,
 )
-from layoutcheck.oracles.cpp.findings.coordinates import _flat, _Refused
+from layoutcheck.oracles.cpp.findings.coordinates import Refused, flat_leaves
 from layoutcheck.oracles.cpp.findings.recast import dynamic_stride_not_divisible
 from layoutcheck.oracles.predicates import answered, raised_with_all, region, symptom
 from layoutcheck.oracles.predicates import inner_finding as find_known
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.regions import _sw, unchecked_upcast
+from layoutcheck.oracles.regions import swizzle_value, unchecked_upcast
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
@@ -102,7 +102,7 @@ def cpp_make_swizzle_of_runtime_masks(inputs, answer, reference):
 # --- F-235: slicing a swizzled layout whose diced part holds a runtime integer --------------
 
 def _all_underscore(c):
-    return all(isinstance(x, Underscore) for x in _flat(c))
+    return all(isinstance(x, Underscore) for x in flat_leaves(c))
 
 
 @region
@@ -198,10 +198,10 @@ def swizzle_full_coordinate_projection_fails(Cl=None, coord=None, *rest):
     empty slice, and that composition fails CuTe's divisibility checks (static_asserts: the
     diced layout is static; a runtime one is F-235's region)."""
     if not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)) or \
-            coord is None or _has_underscore(coord) or swizzle_slice_runtime_diced(Cl, coord):
+            coord is None or has_underscore(coord) or swizzle_slice_runtime_diced(Cl, coord):
         return False
     try:
-        return _projection_fails(Cl, coord)
+        return projection_fails(Cl, coord)
     except LayoutError:
         return False
 
@@ -264,14 +264,14 @@ def diced_projection_not_pow2(Cl, coord):
     if not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)) or \
             coord is None or _all_underscore(coord):
         return False
-    shape, anti, only = _zy_layouts(Cl.outer)
+    shape, anti, only = zy_layouts(Cl.outer)
     try:
         diced = spec.dice(Cl.inner, coord)
         M.run("composition", LayoutBase(tuple(map(C, shape)), tuple(map(C, anti))), diced)
         P = M.run("composition", LayoutBase(tuple(map(C, shape)), tuple(map(C, only))), diced)
     except (M.Reject, M.Abort, LayoutError):
         return False
-    pairs = list(zip(_flat(P.shape), _flat(P.stride)))
+    pairs = list(zip(flat_leaves(P.shape), flat_leaves(P.stride)))
     if not all(isinstance(x, C) for p in pairs for x in p):
         return False  # runtime: F-235's 'value' is not a member of 'int'
     return any(int(s) * int(d) and (int(s) * int(d)) & (int(s) * int(d) - 1) for s, d in pairs)
@@ -281,7 +281,7 @@ def diced_projection_not_pow2(Cl, coord):
 def tiled_copy_thread_dice_not_pow2(L=None, thr=None, val=None, index=None, *rest):
     """F-240's slice (index, _, (_, ..)) of Sw o O o tidfrg(B) (ThrCopy::partition_S / _D)
     whose diced projection -- the thread mode's -- is not pow2 (``diced_projection_not_pow2``)."""
-    sl = _thread_slice(L, thr, val, index)
+    sl = thread_slice(L, thr, val, index)
     return sl is not None and not rest and diced_projection_not_pow2(*sl)
 
 
@@ -290,7 +290,7 @@ def swizzle_slice_diced_not_pow2(Cl=None, coord=None, *rest):
     """F-242: slice_and_offset(c, Sw o O o L) at a coordinate with both ``_`` and integers
     whose diced projection is not pow2 (``diced_projection_not_pow2``; a full coordinate is
     F-208's region, the thread slices of a TiledCopy F-240's)."""
-    return not rest and coord is not None and _has_underscore(coord) and \
+    return not rest and coord is not None and has_underscore(coord) and \
         diced_projection_not_pow2(Cl, coord)
 
 
@@ -305,19 +305,19 @@ def cpp_runtime_sliced_decay(Cl, coord):
     'Y AND Z' test ``is_constant<0, decltype(not (active & ~swizzle(active)))>`` is never a
     constant, so CuTe always decays -- composition(swizzle_layout, sliced) with strides from
     make_swizzle_strides, a runtime composition that skips the divisibility checks (F-054) --
-    and offsets by swizzle(offset_only_zy) + offset_anti_zy.  (layout, offset) or _Refused."""
+    and offsets by swizzle(offset_only_zy) + offset_anti_zy.  (layout, offset) or Refused."""
     S, sw, O = spec, Cl.outer, Cl.offset
     B, Mb, Sh = sw.params
-    shape, anti, only = _zy_layouts(sw)
-    sliced, diced, dcoord = _parts(Cl, coord)
+    shape, anti, only = zy_layouts(sw)
+    sliced, diced, dcoord = slice_parts(Cl, coord)
     try:  # the diced projections (static: F-235 is the runtime case) must compile
         for pr in (anti, only):
             M.run("composition", LayoutBase(tuple(map(C, shape)), tuple(map(C, pr))), diced)
     except (M.Reject, M.Abort, LayoutError) as e:
-        raise _Refused(str(e))
-    d_at = int(S.crd2idx(dcoord, diced.shape, diced.stride)) if _flat(dcoord) else 0
-    off_zy = int(O) ^ _eval(shape, only, d_at)
-    off_anti = _eval(shape, anti, d_at)
+        raise Refused(str(e))
+    d_at = int(S.crd2idx(dcoord, diced.shape, diced.stride)) if flat_leaves(dcoord) else 0
+    off_zy = int(O) ^ signed_eval(shape, only, d_at)
+    off_anti = signed_eval(shape, anti, d_at)
     y, z = _masks(sw)
     Z, Y = z & -z, y & -y
     typ = C if isinstance(O, C) else int  # conditional_return on a runtime offset is runtime
@@ -333,8 +333,8 @@ def cpp_runtime_sliced_decay(Cl, coord):
     try:
         R = M.run("composition", dec, sliced)
     except (M.Reject, M.Abort, LayoutError) as e:
-        raise _Refused(str(e))
-    return R, _sw(sw, off_zy) + off_anti
+        raise Refused(str(e))
+    return R, swizzle_value(sw, off_zy) + off_anti
 
 
 @region
@@ -343,14 +343,14 @@ def swizzle_slice_runtime_sliced(Cl=None, coord=None, *rest):
     sliced part slice(c, L) holds a runtime integer and the diced part is static (F-235's
     region is the runtime one); CuTe's decay (``cpp_runtime_sliced_decay``) compiles."""
     if rest or not (isinstance(Cl, ComposedLayoutBase) and isinstance(Cl.outer, Swizzle)) or \
-            coord is None or not _has_underscore(coord) or _all_underscore(coord) or \
+            coord is None or not has_underscore(coord) or _all_underscore(coord) or \
             swizzle_slice_runtime_diced(Cl, coord):
         return False
     try:
         if not _runtime(spec.slice_(Cl.inner, coord)):
             return False
         cpp_runtime_sliced_decay(Cl, coord)
-    except (LayoutError, _Refused):
+    except (LayoutError, Refused):
         return False
     return True
 
@@ -363,7 +363,7 @@ def cpp_runtime_decayed_slice(inputs, answer, reference):
     got, off = answer.value
     try:
         want, woff = cpp_runtime_sliced_decay(*inputs[:2])
-    except (LayoutError, _Refused):
+    except (LayoutError, Refused):
         return False
     S = spec
     return isinstance(got, LayoutBase) and int(off) == woff and \

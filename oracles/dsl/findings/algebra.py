@@ -5,24 +5,24 @@ import layoutcheck.oracles.cpp.model as M
 import layoutcheck.spec as spec
 from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.cpp.findings.algebra import (
-    _inner_in,
     cute_accepts_non_additive,
     cute_sense_rejected,
     cute_weak_stride_branch,
+    inner_pair_in,
     past_end_as_written,
     rejected_as_written,
 )
-from layoutcheck.oracles.dsl.model import DSL_ERRORS, _static, _zero_size_complement, answer, matches
+from layoutcheck.oracles.dsl.model import DSL_ERRORS, all_static, answer, matches, zero_size_complement
 from layoutcheck.oracles.postconditions import is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.regions import (
-    _inner_composition,
-    _top,
     cute_composition_check,
     divide_divisor_not_complementable,
+    inner_composition,
     not_complementable_cute,
     not_injective,
     product_not_complementable,
+    top_modes,
 )
 
 from layoutcheck.errors import LayoutError
@@ -78,9 +78,9 @@ def dsl_left_inverse_not_quasi(L=None, *rest):
 @region
 def dsl_zero_size_complement(A=None, T=None, *rest, op=None):
     """F-125: the complement inside the DSL's divide or product has a zero-size mode (see
-    _zero_size_complement), which the DSL computes on instead of refusing."""
+    zero_size_complement), which the DSL computes on instead of refusing."""
     try:
-        return _zero_size_complement(op or "", _static(A), _static(T))
+        return zero_size_complement(op or "", all_static(A), all_static(T))
     except (M.Reject, M.Abort, TypeError, ValueError):
         return False
 
@@ -112,15 +112,15 @@ def dsl_past_end_as_written(*inputs, op=None):
 def dsl_inner_weak_stride_branch(*inputs, op=None):
     """F-082 inside the DSL's divides and products: the inner composition passes CuTe's checks
     only through the weak stride branch."""
-    st = tuple(_static(x) for x in inputs)
-    return _inner_in(cute_weak_stride_branch, op, st) and _dsl_model(op, *inputs) is not None
+    st = tuple(all_static(x) for x in inputs)
+    return inner_pair_in(cute_weak_stride_branch, op, st) and _dsl_model(op, *inputs) is not None
 
 
 @region
 def dsl_inner_non_additive(*inputs, op=None):
     """F-088 inside the DSL's divides and products."""
-    st = tuple(_static(x) for x in inputs)
-    return _inner_in(cute_accepts_non_additive, op, st) and _dsl_model(op, *inputs) is not None
+    st = tuple(all_static(x) for x in inputs)
+    return inner_pair_in(cute_accepts_non_additive, op, st) and _dsl_model(op, *inputs) is not None
 
 
 @region
@@ -144,7 +144,7 @@ def product_cute_rejects_composable(A, B=None, *rest):
 
     def rejected(comp, b):
         return spec.is_composable(comp, b, sense="cute") and cute_composition_check(comp, b) is not None
-    return B is not None and _inner_composition(A, B, rejected)
+    return B is not None and inner_composition(A, B, rejected)
 
 
 def _rank(L):
@@ -165,7 +165,7 @@ def _zip_leaf_after_tuple(A, B, raked):
         P = spec.logical_product(A, B, sense="cute")
     except LayoutError:
         return False
-    m0, m1 = _top(P)
+    m0, m1 = top_modes(P)
     first, second = (m1, m0) if raked else (m0, m1)
     if not isinstance(first.shape, tuple):
         return False  # zip(leaf, y) gives ((leaf, y)) in the DSL

@@ -2,9 +2,9 @@
 shares with CuTe C++ are in ``oracles/cpp/findings/composed.py``)."""
 
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.findings.composed import _dice_coord, _eval, _inner_known, _zy_layouts
+from layoutcheck.oracles.cpp.findings.composed import dice_coord, inner_known, signed_eval, zy_layouts
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
-from layoutcheck.oracles.regions import _fn, _sw
+from layoutcheck.oracles.regions import function_values, swizzle_value
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.integers import C
@@ -53,28 +53,28 @@ def dsl_offset_twice(inputs, answer, reference):
     sliced, off = S.slice_and_offset(Cl.inner, coord)
     got, got_off = answer.value
     pts = [int(S.crd2idx(i, sliced.shape, sliced.stride)) for i in range(size(sliced.shape))]
-    outer = (lambda v: _sw(Cl.outer, v)) if isinstance(Cl.outer, Swizzle) else \
-        (lambda v: _eval(Cl.outer.shape, Cl.outer.stride, v))
+    outer = (lambda v: swizzle_value(Cl.outer, v)) if isinstance(Cl.outer, Swizzle) else \
+        (lambda v: signed_eval(Cl.outer.shape, Cl.outer.stride, v))
     new = int(Cl.offset) + int(off)
     origin = outer(new)
     if int(got_off) != origin or origin == 0:
         return False
-    fn = _fn(got)
+    fn = function_values(got)
     if fn == [outer(new + p) for p in pts]:
         return True
     if isinstance(Cl.outer, Swizzle):  # the collide branch's composed part
-        shape, _anti, only = _zy_layouts(Cl.outer)
-        d_at = int(S.crd2idx(_dice_coord(coord), S.dice(Cl.inner, coord).shape,
+        shape, _anti, only = zy_layouts(Cl.outer)
+        d_at = int(S.crd2idx(dice_coord(coord), S.dice(Cl.inner, coord).shape,
                              S.dice(Cl.inner, coord).stride))
-        off_zy = int(Cl.offset) ^ _eval(shape, only, d_at)
-        return fn == [_sw(Cl.outer, off_zy + p) for p in pts]
+        off_zy = int(Cl.offset) ^ signed_eval(shape, only, d_at)
+        return fn == [swizzle_value(Cl.outer, off_zy + p) for p in pts]
     return False
 
 
 @symptom
 def dsl_inner_finding(inputs, answer, reference, op=None):
     """The same for the DSL (its op on the inner layout, explained by a DSL finding)."""
-    return _inner_known("cute-dsl", inputs, answer, op) is not None
+    return inner_known("cute-dsl", inputs, answer, op) is not None
 
 
 @region

@@ -2,7 +2,7 @@
 (those it shares with CuTe C++ are in ``oracles/cpp/findings/coordinates.py``)."""
 
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.findings.coordinates import _left_symptom
+from layoutcheck.oracles.cpp.findings.coordinates import layout_left_symptom
 from layoutcheck.oracles.predicates import answered, region, symptom
 
 from layoutcheck.layout import LayoutBase
@@ -11,7 +11,7 @@ from layoutcheck.layout import LayoutBase
 @symptom
 def size_one_gets_stride_zero(inputs, answer, reference, op=None):
     """The CuTe DSL (every integer static at trace time): every size-1 leaf gets stride 0."""
-    return _left_symptom(inputs, answer, op, lambda s: int(s) == 1)
+    return layout_left_symptom(inputs, answer, op, lambda s: int(s) == 1)
 
 
 @region

@@ -8,10 +8,10 @@ are True only when the answer is exactly that.
 
 import layoutcheck.oracles.dsl.model as dsl_model
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.findings.recast import _same_as_model_product
+from layoutcheck.oracles.cpp.findings.recast import same_as_model_product
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
-from layoutcheck.oracles.regions import _fn
-from layoutcheck.spec.division import _append_to
+from layoutcheck.oracles.regions import function_values
+from layoutcheck.spec.division import append_to
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
@@ -49,13 +49,13 @@ def tile_to_shape_unchecked(inputs, answer, reference):
     block, trg = inputs[0], inputs[1]
     order = inputs[2] if len(inputs) > 2 else None
     R = len(trg) if isinstance(trg, tuple) else 1
-    padded = _append_to(S.as_layout(block), R)
+    padded = append_to(S.as_layout(block), R)
     bs = S.product_each(padded.shape if isinstance(padded.shape, tuple) else (padded.shape,))
     ts = S.product_each(trg)
     q = tuple(C(-(-int(t) // int(b))) for t, b in zip(ts, bs))
     tiler = S.make_ordered_layout(q, order if order is not None else tuple(C(i) for i in range(R)))
     want = S.blocked_product(padded, tiler, sense="cute")
-    return answered(answer) and isinstance(answer.value, LayoutBase) and _fn(answer.value) == _fn(want) \
+    return answered(answer) and isinstance(answer.value, LayoutBase) and function_values(answer.value) == function_values(want) \
         and size(answer.value.shape) == size(want.shape)
 
 
@@ -65,7 +65,7 @@ def tile_to_shape_unchecked(inputs, answer, reference):
 @symptom
 def dsl_tile_to_shape_wrong_product(inputs, answer, reference):
     """The DSL's product inside tile_to_shape (oracles/dsl/findings/algebra.py's model)."""
-    return _same_as_model_product(inputs, answer, dsl_model.answer)
+    return same_as_model_product(inputs, answer, dsl_model.answer)
 
 
 @region

@@ -14,13 +14,13 @@ from layoutcheck.oracles.postconditions import is_left_inverse, is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
 from layoutcheck.oracles.protocol import is_invalid_answer
 from layoutcheck.oracles.regions import (
-    _condition,
-    _inner_composition,
     cute_composition_check,
     divide_divisor_not_complementable,
+    inner_composition,
     not_complementable_cute,
     not_injective,
     product_not_complementable,
+    refusal_condition,
     stride_divisibility_fails,
 )
 
@@ -48,7 +48,7 @@ def composition_not_composable(A, B=None, *rest):
 def product_not_composable(A, B=None, *rest):
     """The spec (CuTe's sense) rejects logical_product(A, B) because comp(A, size(A) cosize(B))
     and B are not composable (condition is_composable)."""
-    return B is not None and _condition(spec.logical_product, A, B, sense="cute") == "is_composable"
+    return B is not None and refusal_condition(spec.logical_product, A, B, sense="cute") == "is_composable"
 
 
 @region
@@ -56,7 +56,7 @@ def product_stride_divisibility_fails(A, B=None, *rest):
     """logical_product(A, B) composes comp(A, size(A) cosize(B)) with B: that inner
     composition fails pycute's stride-divisibility condition (F-070); a Tile tuple mode by
     mode."""
-    return B is not None and _inner_composition(A, B, stride_divisibility_fails)
+    return B is not None and inner_composition(A, B, stride_divisibility_fails)
 
 
 # --- cute-dsl findings F-081..F-089 (CuTe DSL, nvidia-cutlass-dsl 4.8.x) -------------------
@@ -125,7 +125,7 @@ def pycute_left_inverse_wrong(L=None, *rest):
 def pycute_product_non_additive(A, B=None, *rest):
     """F-088 inside pycute's logical_product: the inner composition
     comp(A, size(A) cosize(B)) ∘ B is the by-mode case of pycute_accepts_non_additive."""
-    return B is not None and _inner_composition(A, B, pycute_accepts_non_additive)
+    return B is not None and inner_composition(A, B, pycute_accepts_non_additive)
 
 
 @region
