@@ -44,7 +44,7 @@ if [ "$MODE" = prepare ]; then
     "$PYTHON" -m pip download -q --no-deps --only-binary=:all: -d "$CARRY/wheels" "${ver:-nvidia-cutlass}"
   LAYOUTCHECK_CACHE="$CARRY/cache" "$PYTHON" -m layoutcheck gpu --compile-only \
     ${LAYOUTCHECK_GPU_ARGS:-} >/dev/null
-  # issue 16: the swizzle / bank-conflict kernels (gpu_checks/swizzle_gpu.py)
+  # the swizzle / bank-conflict kernels (gpu_checks/swizzle_gpu.py)
   LAYOUTCHECK_CACHE="$CARRY/cache" "$PYTHON" -m layoutcheck.gpu_checks.swizzle_gpu --compile-only >/dev/null
   du -sh "$CARRY"
   echo "prepared $CARRY: carry it as .layoutcheck/gpu-carry"
@@ -108,7 +108,7 @@ rc=$?
 cat "$OUTDIR/report.txt"
 say "check finished with status $rc in $(( $(date +%s) - T0 )) s"
 
-# issue 16: swizzled addresses (plain CUDA and CuTe), bank-conflict addresses and their timing
+# swizzled addresses (plain CUDA and CuTe), bank-conflict addresses and their timing
 # against a conflict-free control (gpu_checks/swizzle_gpu.py): swizzle.json / swizzle.txt
 say "running the swizzle and bank-conflict check"
 timeout 120 "$PYTHON" -m layoutcheck.gpu_checks.swizzle_gpu --report "$OUTDIR/swizzle.json" \

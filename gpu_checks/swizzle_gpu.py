@@ -1,4 +1,4 @@
-"""GPU checks of issue 16: swizzled addresses and shared-memory bank conflicts.
+"""GPU checks of swizzles: swizzled addresses and shared-memory bank conflicts.
 
 Three kernel sources, each compiled with NVRTC and nvcc for sm_90 (``--compile-only``) and
 executed through the host shim on the CPU (here) or with CuPy on a device:
@@ -464,7 +464,7 @@ def run(compile_only=False, seed=0, count=24, device=None, log=None, backends=No
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m layoutcheck.gpu_checks.swizzle_gpu",
-                                description="issue 16's GPU checks: swizzled addresses, bank conflicts")
+                                description="the GPU checks on swizzles, composed layouts, recast and tiling: swizzled addresses, bank conflicts")
     p.add_argument("--compile-only", action="store_true")
     p.add_argument("--report", metavar="FILE")
     p.add_argument("--seed", type=int, default=0)

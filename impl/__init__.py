@@ -28,7 +28,7 @@ from layoutcheck.impl.divide import (logical_divide, zipped_divide, tiled_divide
 from layoutcheck.impl.coords import (crd2idx, idx2crd, crd2crd, eval_coord, get_mode, dice,  # noqa: F401
                      slice_and_offset, shape_div, prefix_product, product, inner_product,
                      elem_scale, congruent, compatible, filter_profile, natural_coord)
-from layoutcheck.impl import recast as _recast, swizzle as _swizzle, tiling as _tiling  # noqa: E402  (issue 16)
+from layoutcheck.impl import recast as _recast, swizzle as _swizzle, tiling as _tiling  # noqa: E402
 from layoutcheck.impl.recast import *  # noqa: F401,F403
 from layoutcheck.impl.swizzle import *  # noqa: F401,F403
 from layoutcheck.impl.tiling import *  # noqa: F401,F403

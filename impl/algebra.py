@@ -60,7 +60,7 @@ def flat_pairs_of(L):
         return keep_flat_modes(L)
 
 
-# Speed notes (issues 4 and 14; the benchmarks time one pass over a corpus, per-call overhead
+# Speed notes (the benchmarks time one pass over a corpus, per-call overhead
 # decides the small layouts).  Inputs are checked once (``as_layout``); an impl Layout keeps
 # two normal forms of itself once computed: its flat modes (``flat_modes``, static ones and
 # zeros as the shared ``C1``/``C0``) and the modes of its coalesce (``coalesced_modes``).

@@ -1,4 +1,4 @@
-"""Recast and vectorization: the fast implementation (issue 16; same API as spec/recast.py).
+"""Recast and vectorization: the fast implementation (same API as spec/recast.py).
 
 upcast / downcast / recast_layout rewrite the leaves (the rule of cute/layout.hpp; there is
 no faster form of a per-leaf rewrite).  max_common_vector follows CuTe's algorithm instead of

@@ -1,4 +1,4 @@
-"""Swizzles, F2 strides, composed layouts and bank conflicts: the fast implementation (issue 16).
+"""Swizzles, F2 strides, composed layouts and bank conflicts: the fast implementation.
 
 Same API as ``layoutcheck.spec`` (spec/swizzle.py, spec/banks.py); never imports it.  A
 swizzle is evaluated with its two masks (``x ^ ((x & Y) >> S)``, vectorised over numpy

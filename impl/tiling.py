@@ -1,4 +1,4 @@
-"""Tiling helpers: the fast implementation (issue 16; same API as spec/tiling.py).
+"""Tiling helpers: the fast implementation (same API as spec/tiling.py).
 
 make_ordered_layout sorts the modes by order once and hands out strides as running products
 over groups of equal order (where spec/tiling.py re-multiplies the smaller orders for every

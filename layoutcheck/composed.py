@@ -1,4 +1,4 @@
-"""CuTe's vocabulary beyond plain layouts, as neutral values (issue 16): ``Swizzle``,
+"""CuTe's vocabulary beyond plain layouts, as neutral values: ``Swizzle``,
 ``ComposedLayoutBase``, ``SignedLayout`` and ``F2Layout``, with CuTe's notation in and out.
 
 Like ``layoutcheck.layout.LayoutBase`` these values check, print, parse, compare and hash,

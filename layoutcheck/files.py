@@ -1,4 +1,4 @@
-"""Reading and writing the files a run names (issue 12): report paths are checked before
+"""Reading and writing the files a run names: report paths are checked before
 any work (a directory, an unwritable folder or a device such as ``/dev/full`` is refused
 at once) and written atomically; JSON inputs (``--replay``) are read with a size bound.
 Every problem is one ``LayoutError`` line."""

@@ -76,7 +76,7 @@ def _plain(t, minimum):
 
 def check_inttuple(t, what, minimum, path=()):
     """Check a nested integer tuple; return it normalised (ints stay ints, C stays C)."""
-    if _plain(t, minimum):  # the common case, checked without rebuilding (issue 14)
+    if _plain(t, minimum):  # the common case, checked without rebuilding
         return t
     if isinstance(t, (tuple, list)):
         return tuple(check_inttuple(x, what, minimum, path + (i,)) for i, x in enumerate(t))

@@ -24,7 +24,7 @@ def format_tuple(t):
     return str(t) if isinstance(t, C) else str(int(t))
 
 
-# Bounds of the notation (parse raises only LayoutError, issue 12): CuTe's digits are ASCII,
+# Bounds of the notation (parse raises only LayoutError): CuTe's digits are ASCII,
 # so other Unicode digits ('٣', '３', '𝟑', '²') are refused with their position.
 MAX_TEXT = 10_000   # characters in one text
 MAX_DIGITS = 40     # digits in one integer (about 2^132)

@@ -1,4 +1,4 @@
-"""Comparison levels: what "agrees" means, per operation (issue 5).
+"""Comparison levels: what "agrees" means, per operation.
 
 Levels, strictest first (each implies the ones below it, except ``property``):
 
@@ -264,7 +264,7 @@ def _inverse_property(op, L, expected, R):
 
 
 # --- swizzles, composed layouts, F2 layouts, recast and tiling helpers -------------------------
-# Comparison of the answers of issue 16's operations (hooked into ``oracles/compare.py``).
+# Comparison of the answers of the operations on swizzles, composed layouts, recast and tiling (hooked into ``oracles/compare.py``).
 #
 # Answer kinds (``ANSWERS`` in protocol.py):
 # ``composed``         a ``ComposedLayoutBase``, or a layout where CuTe decays one (a

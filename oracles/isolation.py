@@ -1,4 +1,4 @@
-"""Worker processes for oracles that run someone else's code in Python (issue 12).
+"""Worker processes for oracles that run someone else's code in Python.
 
 An implementation under test can call ``sys.exit(0)`` (at import or in a function), die on
 a signal (a segfault in native code, ``os._exit``), loop forever or eat memory.  None of that

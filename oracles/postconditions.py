@@ -1,4 +1,4 @@
-"""What CuTe promises about each operation's result: the post-conditions, in one place (issue 11 §4).
+"""What CuTe promises about each operation's result: the post-conditions, in one place.
 
 ``violation(op, inputs, answer)`` is None when ``answer`` (the neutral value an oracle
 returned for ``op`` on ``inputs``) keeps every post-condition below, else one line naming
@@ -30,7 +30,7 @@ but a broken structure is no agreement).  Sources, per op:
 * blocked_product / raked_product: ``cute/layout.hpp`` ``@post rank(result) == max(rank(A),
   rank(B))``.
 * right_inverse / left_inverse: flat (CuTe builds them by coalesce).
-* The ops of issue 11 (coordinates, slicing, IntTuples) are graded by structure, which is
+* The ops beyond the algebra (coordinates, slicing, IntTuples) are graded by structure, which is
   stronger than any post-condition, so none is listed here.
 """
 

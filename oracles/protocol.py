@@ -1,4 +1,4 @@
-"""The oracle protocol (DESIGN.md, issue 5): operations, outcomes, and the base class.
+"""The oracle protocol (DESIGN.md): operations, outcomes, and the base class.
 
 An oracle takes arguments in the neutral form (``LayoutBase`` layouts, tilers = a layout,
 an int, ``_`` or a tuple of tilers, coordinates = ints and ``_`` nested, IntTuples,
@@ -154,7 +154,7 @@ def decode_arg(text):
     """Any neutral argument from its CuTe text, without knowing its kind (what
     ``format_arg`` printed): a layout, a tiler (layouts, ints, ``_``), a coordinate or an
     IntTuple (integers >= 0, ``_``).  ``decode_arg(format_arg(x)) == x``."""
-    if looks_composed(text):  # issue 16: Sw<B,M,S>, A o O o B, F2 strides
+    if looks_composed(text):  # Sw<B,M,S>, A o O o B, F2 strides
         return parse_value(str(text))
 
     def build(node):
@@ -179,7 +179,7 @@ def parse_args(op, texts):
 
 
 def _composed_parsers():
-    """The argument kinds of issue 16 (layoutcheck/composed.py)."""
+    """The argument kinds of swizzles and composed layouts (layoutcheck/composed.py)."""
     return {"swizzle": parse_swizzle, "composed": parse_composed, "f2layout": parse_f2,
             "smem": parse_smem}
 

@@ -1,4 +1,4 @@
-"""Every oracle operation mapped onto a pycute-style Python API (issue 11, DESIGN.md table).
+"""Every oracle operation mapped onto a pycute-style Python API (DESIGN.md table).
 
 A ``PyApi`` wraps an imported module: it converts the neutral arguments into the module's
 values by their kind (``OPS`` in ``protocol.py``: a layout becomes ``mod.Layout(shape,
@@ -124,7 +124,7 @@ class PyApi:
         """A neutral argument of ``kind`` (an OPS argument kind) as the module's value."""
         if isinstance(x, Underscore):
             return self.underscore
-        if is_composed_value(x):  # issue 16 (oracles/vocab_pyapi.py)
+        if is_composed_value(x):  # a swizzle, composed or F2 layout
             return to_module_value(self, x)
         if isinstance(x, LayoutBase):
             return self.mod.Layout(_plain(x.shape), _plain(x.stride))
@@ -218,12 +218,12 @@ def package_function(mod, op, args):
 
 
 # --- swizzles, composed layouts, F2 layouts, recast and tiling helpers -------------------------
-# Issue 16's operations on pycute-style modules (hooked into ``oracles/pyapi.py``).
+# the operations on swizzles, composed layouts, recast and tiling on pycute-style modules (hooked into ``oracles/pyapi.py``).
 #
 # pycute (nvidia-cutlass 4.2.0.0, ``pycute/swizzle.py``) has ``Swizzle(bits, base, shift)``
 # (``__call__``, ``size()`` = 2^(bits+base+|shift|), ``cosize()``) and ``ComposedLayout(layoutB,
 # offset, layoutA)`` = ``layoutB(offset + layoutA(c))`` with ``size()`` and ``cosize()``; nothing
-# else of issue 16 (no algebra on composed layouts, no recast, no tiling helpers).
+# else of the vocabulary beyond the algebra (no algebra on composed layouts, no recast, no tiling helpers).
 #
 # NVlabs PyCuTe (``pycute/swizzle.py``, ``layout.py``, ``algebra.py``, ``htuple.py``) has
 # ``Swizzle`` (no ``size()``), ``F2`` strides, ``nullspace``, ``make_layout_like``,

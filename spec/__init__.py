@@ -7,7 +7,7 @@ from.  ``layoutcheck.impl`` has the same public API and never imports this packa
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 
-from layoutcheck.spec.limits import enumeration_limit, set_enumeration_limit  # noqa: F401   the guard (issue 12)
+from layoutcheck.spec.limits import enumeration_limit, set_enumeration_limit  # noqa: F401   the guard
 from layoutcheck.spec.tuples import *  # noqa: F401,F403   IntTuples (2.1.1, 2.2; seeds 000, 001)
 from layoutcheck.spec.integers import *  # noqa: F401,F403   CuTe integers (seeds 000, 003)
 from layoutcheck.spec.layout import *  # noqa: F401,F403   layouts, phi, Phi (2.1.2; seed 000)
@@ -23,7 +23,7 @@ from layoutcheck.spec.mutual_refinement import *  # noqa: F401,F403   compositio
 from layoutcheck.spec.categories import *  # noqa: F401,F403   the categories Tuple and Nest (3)
 from layoutcheck.spec.theorems import *  # noqa: F401,F403   their main theorems as checks (3)
 from layoutcheck.spec.examples import *  # noqa: F401,F403   the paper's numbered examples as checks
-from layoutcheck.spec.swizzle import *  # noqa: F401,F403   swizzles, F2 strides, composed layouts (issue 16)
+from layoutcheck.spec.swizzle import *  # noqa: F401,F403   swizzles, F2 strides, composed layouts
 from layoutcheck.spec.recast import *  # noqa: F401,F403   upcast / downcast / recast, max_common_vector, nullspace
 from layoutcheck.spec.tiling import *  # noqa: F401,F403   make_ordered_layout .. local_partition, zip, group
 from layoutcheck.spec.banks import *  # noqa: F401,F403   shared-memory bank conflicts of a warp's access

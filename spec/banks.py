@@ -1,4 +1,4 @@
-"""Shared-memory bank conflicts of one warp-wide access: the executable specification (issue 16).
+"""Shared-memory bank conflicts of one warp-wide access: the executable specification.
 
 The model (CUDA C++ Programming Guide, "Shared Memory" for compute capability 5.x and later,
 Hopper included): shared memory has 32 banks and successive 32-bit words map to successive

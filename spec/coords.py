@@ -1,4 +1,4 @@
-"""Coordinates, slicing and CuTe's IntTuple helpers (issue 11; the ops of DESIGN.md's table).
+"""Coordinates, slicing and CuTe's IntTuple helpers (the ops of DESIGN.md's table).
 
 Sources: seed 000 (a coordinate ``(i,(j,k))`` of shape ``(2,(3,4))`` maps to
 ``i*1 + j*2 + k*3`` with stride ``(1,(2,3))``; LayoutLeft is the exclusive prefix product;

@@ -43,7 +43,7 @@ def assembled(shape, stride):
     """The Layout ``shape:stride`` where both are put together from the shapes and strides
     of layouts that were already checked (a layout's modes, layouts side by side, its flat
     modes reordered or dropped): every entry and the congruence of each piece were checked
-    when those layouts were built, so LayoutBase's checks are not run again (issue 14: they
+    when those layouts were built, so LayoutBase's checks are not run again (they
     were a fifth of the spec's time).  Package-internal; computed entries go through
     ``Layout(shape, stride)``, which checks them."""
     L = object.__new__(Layout)
@@ -137,7 +137,7 @@ def _flattening(L):
     """(shape^b, stride^b, size, shape^b and stride^b as plain ints) of a spec Layout,
     computed once per layout object and kept on it.  Bookkeeping only: a layout is
     immutable, so its flattening never changes, and the layout function below still goes
-    through colex_inv and phi for every point (issue 14: Phi was re-flattening L at each)."""
+    through colex_inv and phi for every point (Phi was re-flattening L at each)."""
     try:
         return L._flattening
     except AttributeError:
@@ -269,7 +269,7 @@ def values(L):
     return [_Phi(f, n) for n in range(f[2])]
 
 
-# --- memoised tables (issue 14): pure functions of plain-int flat shapes and strides --------
+# --- memoised tables: pure functions of plain-int flat shapes and strides --------
 #
 # Phi_L depends only on the flattening's entries as integers (its values are dynamic ints
 # whatever the staticness of L), so the table of Phi_L and the colex order of a shape are

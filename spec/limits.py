@@ -1,4 +1,4 @@
-"""The enumeration guard of the executable spec (issue 12).
+"""The enumeration guard of the executable spec.
 
 The spec stays literal: it decides injectivity, surjectivity, composition ... by listing
 the domain or the codomain.  Before it lists more than ``enumeration_limit()`` points it

@@ -1,4 +1,4 @@
-"""Memoised spec operations (issue 14): a pure function of immutable inputs, computed once.
+"""Memoised spec operations: a pure function of immutable inputs, computed once.
 
 The spec's operations are pure functions of their arguments (layouts, tilers, integers,
 ``sense``), and those are immutable.  The fuzzer meets the same sub-layouts again and again

@@ -1,4 +1,4 @@
-"""Recast and vectorization: the executable specification (issue 16).
+"""Recast and vectorization: the executable specification.
 
 Sources: ``cute/layout.hpp`` of the CUTLASS 4.2 headers (the same text on 4.7):
 - ``upcast<N>``: "For stride-1 mode, divide size by N.  Divide all other strides by N", leaf by

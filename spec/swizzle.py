@@ -1,4 +1,4 @@
-"""Swizzles, F2 strides and composed layouts: the executable specification (issue 16).
+"""Swizzles, F2 strides and composed layouts: the executable specification.
 
 Literal and enumerating, like the rest of the spec.  Sources (CuTe features the paper lacks):
 - ``cute/swizzle.hpp`` (CUTLASS 4.2 headers of the nvidia-cutlass wheel; unchanged in 4.7):

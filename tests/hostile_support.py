@@ -1,4 +1,4 @@
-"""Helpers of the hostile-input suites (tests/test_hostile_*.py, issue 12).
+"""Helpers of the hostile-input suites (tests/test_hostile_*.py).
 
 ``cli(*argv)`` runs ``python -m layoutcheck ARGV`` as a child process with a wall-clock
 timeout and an address-space limit (``resource.RLIMIT_AS``), and returns what came back;

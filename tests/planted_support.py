@@ -1,4 +1,4 @@
-"""Planted answers (issue 11 §2, DESIGN.md "Answer-precise findings"): the pieces that
+"""Planted answers (DESIGN.md "Answer-precise findings"): the pieces that
 tests/test_planted.py and tests/test_known_precise.py share.
 
 * ``MODEL``: an oracle's answer without running the oracle: the models of pycute

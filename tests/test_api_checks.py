@@ -1,4 +1,4 @@
-"""fuzz/checks/coordinates.py, oracles/pyapi.py and the pycute findings of issue 11 (F-170..F-172).
+"""fuzz/checks/coordinates.py, oracles/pyapi.py and the pycute findings beyond the algebra (F-170..F-172).
 
 Every new check must be able to fail: each is run against the spec with one planted bug in
 the op it checks and has to report it, and against impl (no bug) and has to stay quiet.
@@ -141,7 +141,7 @@ def test_every_new_op_has_a_differential_check_and_a_strategy():
         assert f"diff.{op}" in names, op
 
 
-# --- the pycute findings of issue 11: recognised by their answer only -------------------------
+# --- the pycute findings beyond the algebra: recognised by their answer only -------------------------
 
 FINDINGS = [
     ("F-170", "slice_", ["(4,8):(1,4)", "_"], lambda L, c: Outcome.ok(LayoutBase(((L.shape,),), ((L.stride,),)))),

@@ -1,4 +1,4 @@
-"""The HTML report and an SVG picture in a real browser (issue 17): headless Chromium
+"""The HTML report and an SVG picture in a real browser: headless Chromium
 (Debian's ``chromium``, installed by .ci/setup where it can) loads each file, its DOM after
 loading holds the expected elements, and its screenshot is not blank and shows the red marks
 of the differing cells.  Skips with the reason when there is no Chromium here."""

@@ -1,4 +1,4 @@
-"""The campaign's budget (issue 11 §3, issue 12, issue 14): bounded evaluation, the memoised
+"""The campaign's budget: bounded evaluation, the memoised
 reference, steering away from known regions, adaptive allocation, the report's accounting."""
 
 import layoutcheck.fuzz.campaign.budget as budget

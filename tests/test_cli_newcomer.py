@@ -1,4 +1,4 @@
-"""What a newcomer stumbled on (issue 12): the pytest plugin's collection and known findings,
+"""What a newcomer stumbled on: the pytest plugin's collection and known findings,
 the demo's per-section progress and fuzz lines, the device script's default Python, the
 README's strategy promises, ``--against ""`` meaning the same everywhere."""
 

@@ -1,4 +1,4 @@
-"""Campaigns on Dask distributed (issue 17): a real 2-worker LocalCluster, a worker killed
+"""Campaigns on Dask distributed: a real 2-worker LocalCluster, a worker killed
 mid-unit, a unit that keeps killing its worker, and the forked-process engine, each against
 the same reference run; the merge rules on their own."""
 

@@ -1,4 +1,4 @@
-"""The example database on a real Redis server (issue 17): hypothesis' RedisExampleDatabase
+"""The example database on a real Redis server: hypothesis' RedisExampleDatabase
 shared by every worker of a Dask cluster and by a run in another folder ("another machine"),
 so a failure found by one is replayed first by the others.  The server is a real
 ``redis-server`` started on a loopback port by the test (skips with the reason if none)."""

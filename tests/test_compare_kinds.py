@@ -1,4 +1,4 @@
-"""compare() on the answer kinds of issue 11: ints, bools, IntTuples (structural), values,
+"""compare() on the answer kinds beyond layouts: ints, bools, IntTuples (structural), values,
 (layout, offset) pairs, and the required level of every new op."""
 
 from layoutcheck.oracles import OPS, REQUIRED, compare

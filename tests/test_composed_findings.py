@@ -1,4 +1,4 @@
-"""Re-checks of issue 16's findings (F-200..F-231, block "swizzles, recast, tiling").
+"""Re-checks of the findings on swizzles, composed layouts, recast and tiling (F-200..F-231, block "swizzles, recast, tiling").
 
 Fast tests: pycute and NVlabs PyCuTe run for real (pure Python); CuTe C++ and the DSL answers
 are the ones the oracles gave (recorded below, as the oracles print them), each recognised by
@@ -140,19 +140,19 @@ def test_swizzle_slice_findings_recorded():
                        (parse_value("Sw<3,4,3> o _0 o (_8,_2):(_2,_1)"), (spec._, 0))) is None
 
 
-def test_dsl_vocab_findings_recorded():
+def test_dsl_composed_findings_recorded():
     ids = {r[0] for r in RECORDED if r[1] == "cute-dsl"}
     assert {"F-209", "F-210", "F-211", "F-212", "F-213", "F-214", "F-215", "F-216", "F-217", "F-230"} <= ids
 
 
-def test_cpp_vocab_findings_recorded():
+def test_cpp_composed_findings_recorded():
     ids = {r[0] for r in RECORDED if r[1] == "cute-cpp"}
     assert {"F-202", "F-205", "F-207", "F-208", "F-222", "F-223", "F-224", "F-226", "F-227", "F-228"} <= ids
 
 
 # --- NVlabs PyCuTe (real) -------------------------------------------------------------------
 
-def test_nvlabs_vocab_findings():
+def test_nvlabs_composed_findings():
     nv = get_oracle("nvlabs")
     if nv.unavailable_reason():
         pytest.skip(nv.unavailable_reason())
@@ -183,7 +183,7 @@ def test_nvlabs_vocab_findings():
 # --- live (LAYOUTCHECK_SLOW=1) ----------------------------------------------------------------
 
 @pytest.mark.skipif(not SLOW, reason="runs cute-cpp and cute-dsl: LAYOUTCHECK_SLOW=1")
-def test_vocab_findings_live():
+def test_composed_findings_live():
     from layoutcheck.fuzz.checks.base import static_args
     for oracle in ("cute-cpp", "cute-dsl"):
         o = get_oracle(oracle)

@@ -1,4 +1,4 @@
-"""Issue 16's plumbing: notation through the protocol, the comparison of composed answers,
+"""The plumbing of swizzles, composed layouts, recast and tiling: notation through the protocol, the comparison of composed answers,
 the adapters (pycute / NVlabs / DSL text / C++ program text), the fuzz catalogue, and the GPU
 kernels on the host shim."""
 

@@ -1,4 +1,4 @@
-"""spec/coords.py and impl/coords.py (issue 11): worked values from the seeds and CuTe's
+"""spec/coords.py and impl/coords.py: worked values from the seeds and CuTe's
 documentation, the refusals (LayoutError conditions), spec == impl on generated inputs, and
 the text codec of the new argument kinds."""
 

@@ -1,4 +1,4 @@
-"""The cute-cpp case mix in the fuzz campaign (issue 14): the campaign's batches for cute-cpp go
+"""The cute-cpp case mix in the fuzz campaign: the campaign's batches for cute-cpp go
 through ``CuteCppOracle.case_mix`` (``oracles/cpp/cases.py``), set by $LAYOUTCHECK_CPP_MIX.
 No compile: the campaign test runs the impl oracle under cute-cpp's (batched) name."""
 

@@ -1,4 +1,4 @@
-"""cute-cpp's values of an all-static layout (issue 14): read from the type ``lc::vals<L(0), ...>``
+"""cute-cpp's values of an all-static layout: read from the type ``lc::vals<L(0), ...>``
 that the compiler names (``lc::static_values`` in prelude.hpp), the same ``L(i)`` that a
 driver program computes at run time; a static pass that does not compile hands the case to a
 driver, never answers it as CuTe's rejection.  Kernels are cached in $LAYOUTCHECK_CACHE."""

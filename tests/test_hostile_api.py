@@ -1,4 +1,4 @@
-"""Hostile API calls (issue 12): the notation raises only ``LayoutError`` (with the position
+"""Hostile API calls: the notation raises only ``LayoutError`` (with the position
 of the bad character), the spec refuses to enumerate past its limit with a ``LayoutError``
 naming the size and the limit, and no public spec function hangs or blows up on huge
 layouts.  Every case runs under ``hostile_support.capped`` (a timer and an address-space

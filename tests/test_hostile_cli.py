@@ -1,4 +1,4 @@
-"""Hostile command lines (issue 12): every bad input exits 2 with one line on stderr (after
+"""Hostile command lines: every bad input exits 2 with one line on stderr (after
 the subcommand's usage for a usage error), no traceback, no hang, bounded memory: each case
 runs ``python -m layoutcheck`` as a child under a time and memory cap (``hostile_support``).
 The issue's enumeration examples finish fast with an answer or a one-line refusal."""

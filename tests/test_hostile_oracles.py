@@ -1,4 +1,4 @@
-"""Hostile implementations under test (issue 12): a ``module:`` oracle that exits, crashes,
+"""Hostile implementations under test: a ``module:`` oracle that exits, crashes,
 hangs, eats memory or answers garbage never makes a gate pass, never hangs the harness and
 never blows up its memory.  Through the API (``IsolatedOracle``) for every hostile module,
 and through the command line (``op``, ``fuzz --case``, short campaigns, ``--jobs``), each
@@ -244,7 +244,7 @@ def test_jobs_lost_shard_is_an_error_not_a_hang(monkeypatch):
         return real(kw)
     monkeypatch.setattr(c, "_shard", dying)
     t0 = time.monotonic()
-    # issue 17: the lost shard's rows are errors ("incomplete: ..."), the run exits 2
+    # the lost shard's rows are errors ("incomplete: ..."), the run exits 2
     rep = c.run_campaign(oracles=["impl"], checks=["diff.size"], max_examples=5, jobs=2,
                          use_db=False)
     row = rep["results"][0]

@@ -1,4 +1,4 @@
-"""The HTML report (issue 17), validated with parsers in the default run: the page is well
+"""The HTML report, validated with parsers in the default run: the page is well
 formed (every element closed, in order), each inline SVG is XML, the page is self-contained,
 and it shows what the JSON report says: one table per oracle with each check's verdict,
 cases and rate, each failure with its case, picture, replay line and finding; the plot."""

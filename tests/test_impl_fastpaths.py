@@ -1,11 +1,11 @@
-"""The fast paths of impl's algebra (impl/algebra.py, compose.py, divide.py; issues 4 and 14)
+"""The fast paths of impl's algebra (impl/algebra.py, compose.py, divide.py)
 against the spec and against impl's own general paths.
 
 Each special case the optimisation added is checked on inputs built to reach it: the
 one-pass complement sorted by stride alone (ties of stride), composition with a coalesced
 left operand of one mode (``_scale_tree``), the one-mode right inverse, the padded rank
 products, and the static/dynamic propagation of the unary operations (printed form, the
-strictest level, seed 003).  Issue 14 (per-call overhead on small layouts): a leaf composed
+strictest level, seed 003).  Per-call overhead on small layouts): a leaf composed
 with one mode or split over several (only its end is checked for carries), tuple tilers
 taken apart entry by entry, the results that are an input (coalesce of a coalesced flat
 layout), the right inverse as a chain of strides, the normal forms an impl Layout keeps
@@ -116,7 +116,7 @@ def test_divide_product_forms_agree(A, T):
             same_structure(op, A, T)
 
 
-# --- issue 14: composition of a leaf, tuple tilers, inputs returned, right inverse -----------
+# --- composition of a leaf, tuple tilers, inputs returned, right inverse -----------
 
 LEFT = ["8:1", "8:_1", "(8):(1)", "(4,8):(1,4)", "(4,8):(_1,4)", "(4,8):(8,1)", "(4,8):(8,_1)",
         "(2,4,8):(32,8,1)", "(4,3):(1,5)", "1:0", "(1,4):(0,2)", "((2,2),4):((1,2),4)"]
@@ -178,7 +178,7 @@ def test_right_inverse_chain_of_strides(text):
     assert all(L(int(R(i))) == i for i in range(int(I.size(R))))
 
 
-# --- issue 14: kept normal forms and shared static ones ---------------------------------------
+# --- kept normal forms and shared static ones ---------------------------------------
 
 OPS1 = ["coalesce", "filter", "complement", "right_inverse", "left_inverse"]
 OPS2 = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",

@@ -1,4 +1,4 @@
-"""Answer-precise recognition of known findings (issue 11 §2; DESIGN.md "Answer-precise findings").
+"""Answer-precise recognition of known findings (DESIGN.md "Answer-precise findings").
 
 * The models of the implementations (oracles/pycute/model.py for pycute, oracles/cpp/model.py for
   CuTe C++, oracles/dsl/findings/algebra.py for the DSL) give the real answers: random cases and the

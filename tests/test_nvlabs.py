@@ -1,4 +1,4 @@
-"""The nvlabs oracle (NVIDIA's new PyCuTe, issue 13 §1): where it is loaded from, its isolation
+"""The nvlabs oracle (NVIDIA's new PyCuTe): where it is loaded from, its isolation
 from the old pycute, its API mapping, its declared conventions and the register's nvlabs
 findings.
 

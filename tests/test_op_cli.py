@@ -1,4 +1,4 @@
-"""`layoutcheck op NAME ARG... [--against ORACLES] [--json] [--sense]` (issue 5)."""
+"""`layoutcheck op NAME ARG... [--against ORACLES] [--json] [--sense]`."""
 
 import json
 import textwrap
@@ -104,7 +104,7 @@ def test_cute_cpp_compile_time_rejection_is_a_known_finding(capsys):
     assert (r["verdict"], r["finding"]) == ("known", "F-052")
 
 
-# --- issue 12 -----------------------------------------------------------------------------
+# ---
 
 def test_sense_cute_runs_impl_in_the_cute_sense_too(capsys):
     # Image(B) leaves [0, size A): only CuTe's sense composes; impl must follow the flag

@@ -1,5 +1,5 @@
 """The oracle protocol, the Python oracles (spec, impl, pycute, module:NAME) and the
-comparison levels (issue 5)."""
+comparison levels."""
 
 import textwrap
 

@@ -1,4 +1,4 @@
-"""The cute-cpp oracle: real CuTe C++ headers compiled with g++ (issues 5, 11, 13, 14).
+"""The cute-cpp oracle: real CuTe C++ headers compiled with g++.
 
 One module-scoped batch holds good cases, static and dynamic, a case CuTe rejects at
 compile time, cases that abort at run time, the cases of the findings F-040..F-049 and the

@@ -1,4 +1,4 @@
-"""The cute-dsl oracle: the CuTe DSL's layout algebra at trace time, no GPU (issue 5)."""
+"""The cute-dsl oracle: the CuTe DSL's layout algebra at trace time, no GPU."""
 
 import pytest
 from layoutcheck.oracles import compare, get_oracle, parse_args

@@ -1,4 +1,4 @@
-"""Pictures of layouts (issue 17): every SVG parses as XML, its cells hold exactly the values
+"""Pictures of layouts: every SVG parses as XML, its cells hold exactly the values
 the spec computes, in CuTe's grid order; ``show --svg / --tv / --banks``; the side-by-side
 picture of a failure marks exactly the differing cells; docs/F-030.svg is what the code draws
 for the register's F-030 case."""

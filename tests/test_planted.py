@@ -1,6 +1,6 @@
 """Planted answers from the family modules' ``PLANTED`` rows (tests/planted_support.py): for
 each row the oracle's recorded answer is recognised as exactly its finding, and every other
-wrong answer in the same region (another value, another refusal) is new -- issue 11 §2."""
+wrong answer in the same region (another value, another refusal) is new."""
 
 import pytest
 from layoutcheck.oracles import compare, get_oracle

@@ -1,4 +1,4 @@
-"""oracles/postconditions.py (issue 11 §4): the spec keeps every post-condition; an answer with
+"""oracles/postconditions.py: the spec keeps every post-condition; an answer with
 the right layout function but a broken structure grades ``none`` in ``compare``."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The campaign's fast hypothesis backend (fuzz/campaign/provider.py, issue 14): its draws stay in
+"""The campaign's fast hypothesis backend (fuzz/campaign/provider.py): its draws stay in
 their bounds and follow the weights, a run on it is a function of its seed, and a failure it
 finds is replayed and shrunk by hypothesis exactly as on hypothesis' own provider."""
 

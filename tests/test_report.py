@@ -1,4 +1,4 @@
-"""`layoutcheck report` and its standalone reproducers (issue 13 §4).
+"""`layoutcheck report` and its standalone reproducers.
 
 Every C++ reproducer of the register is compiled (cached by source hash in the toolchain's
 library folder) and run against the CuTe headers under test: it must exit non-zero exactly

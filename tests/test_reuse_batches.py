@@ -1,4 +1,4 @@
-"""Issue 14: the batched path's speed-ups keep judging every case.
+"""The batched path's speed-ups keep judging every case.
 
 - ``draw_cases`` draws a batch as a few lists of distinct cases (no repeats, seeded);
 - reuse batches (fuzz/campaign/pairs.py): cases an oracle answers without compiling (cute-cpp: runtime
@@ -130,7 +130,7 @@ def test_reuse_batches_are_judged_and_a_bug_only_they_reach_is_reported(install)
 def test_reused_cases_counts_the_reuse_cases_judged_not_those_picked(install, monkeypatch):
     """A reuse pick already judged (cute-cpp's hook makes every integer runtime, so (_4):(_1)
     and (4):(1) are one case) is not run again, not even twice in one batch, and
-    ``reused_cases`` counts the reuse cases judged, never the picks (stop 23's cold 300 s run
+    ``reused_cases`` counts the reuse cases judged, never the picks (a cold 300 s run
     printed 88,743 reused cases of 51,531 in all; on that code this test counted 3,072 reused
     of 2,549 picked and judged, and 28 cases judged twice)."""
     oracle = install(Batched())

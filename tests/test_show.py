@@ -106,7 +106,7 @@ def test_console_script_no_traceback():
     assert "unbalanced parentheses" in p.stderr
 
 
-# --- properties from the modes (issue 12): exact, checked against the enumerating spec -----
+# --- properties from the modes: exact, checked against the enumerating spec -----
 
 def _small_layouts():
     """Every flat layout of rank <= 3 with shapes in {1,2,3} and strides in {0..4}, and some

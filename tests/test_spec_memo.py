@@ -1,4 +1,4 @@
-"""The spec's memos (issue 14, spec/memo.py and the tables of spec/layout.py) change no answer:
+"""The spec's memos (spec/memo.py and the tables of spec/layout.py) change no answer:
 static and dynamic integers are kept apart, a kept refusal is raised again as it was, the
 enumeration limit is part of the key, and a table read equals the point-by-point Phi."""
 

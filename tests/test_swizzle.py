@@ -1,4 +1,4 @@
-"""Swizzles, composed layouts, F2 strides and bank conflicts (issue 16): spec and impl.
+"""Swizzles, composed layouts, F2 strides and bank conflicts: spec and impl.
 
 Worked values come from CuTe itself (printed by the CuTe C++ headers of the nvidia-cutlass
 4.2 wheel and the DSL 4.8.1: ``Sw<3,4,3> o _0 o (_8,_64):(_64,_1)`` at (1,2) is 66, its slice

@@ -1,4 +1,4 @@
-"""TiledCopy partitions (issue 16, upstream #3160) and the F2 form of a swizzle.
+"""TiledCopy partitions (upstream #3160) and the F2 form of a swizzle.
 
 Fast: the spec against CuTe's own printed answers (the 128x32 copy of #1545, #3160's 64x16
 swizzled tile), impl against the spec, the answers cute-cpp and cute-dsl gave (recorded as

@@ -1,5 +1,5 @@
 """make_ordered_layout, make_layout_like, tile_to_shape, local_tile / local_partition /
-inner / outer_partition, product_each, zip and group (issue 16): CuTe's documented examples,
+inner / outer_partition, product_each, zip and group: CuTe's documented examples,
 impl against the spec, and the covering laws."""
 
 from collections import Counter

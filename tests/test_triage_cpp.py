@@ -567,7 +567,7 @@ def test_F059_inside_tile_to_shape(cpp_triage):
 
 def test_F082_inside_tile_to_shape_for_the_dsl():
     """No DSL needed: the DSL's answer to the gate's case (`fuzz --against cute-dsl --budget
-    60`, stop 20) is its model's blocked_product of the pair inside; only that answer is known."""
+    60`) is its model's blocked_product of the pair inside; only that answer is known."""
     P = LayoutBase.parse
     args = (P("(_11,_1):(_8,_4)"), (spec.C(33), spec.C(2), spec.C(2)))
     with pytest.raises(spec.LayoutError) as e:

@@ -1,4 +1,4 @@
-"""How a time budget is shared across (check, oracle) pairs (issue 11 §3).
+"""How a time budget is shared across (check, oracle) pairs.
 
 Equal slices waste the budget: a pair that has long stopped producing anything new gets as
 much time as one that keeps finding new behaviour.  The campaign runs in two phases:

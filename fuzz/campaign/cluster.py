@@ -1,4 +1,4 @@
-"""Campaigns on a cluster (issue 17): work units on Dask distributed, merged into one report.
+"""Campaigns on a cluster: work units on Dask distributed, merged into one report.
 
 A run is cut into *units*: (oracle, checks, seed) with a budget (or a number of cases).  Each
 oracle gets ``shards`` units with seeds ``seed, seed + 1, ...``; a unit is one

@@ -1,4 +1,4 @@
-"""Where a campaign keeps its failures between runs (issue 17): the example database.
+"""Where a campaign keeps its failures between runs: the example database.
 
 ``open_store(spec)`` gives a store with ``load(pairs)`` (the stored cases, each an entry
 ``{"check", "oracle", "inputs"}``, inputs in CuTe notation) and ``commit(loaded, results)``
@@ -6,7 +6,7 @@
 failures are stored).  The spec is one of:
 
 - ``None`` or a file path: the working directory's JSON file (``.layoutcheck/failures.json``,
-  as before issue 17);
+  as in a single process);
 - ``redis://HOST:PORT/N``: hypothesis' ``RedisExampleDatabase`` on a real Redis server, so
   every worker and machine that names the same server replays the same failures first (a
   unit of a cluster run opens the server itself, replays what other units stored, and stores

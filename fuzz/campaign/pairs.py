@@ -18,7 +18,7 @@ __all__ = ["Pair", "Halt", "finish", "CHUNK", "BATCH", "AVERAGE", "MAX_RUN", "FI
            "REUSE_POOL", "REUSE_SHARE"]
 
 # An example is a list of cases (AVERAGE on average, BATCH at most; drawn, so it shrinks):
-# hypothesis' own cost per example is shared by them (issue 14).  A run stays within
+# hypothesis' own cost per example is shared by them.  A run stays within
 # hypothesis' health-check window (its first 10 valid examples): past it the engine also
 # runs "mutations" of each example, copies of its spans that, for a list of cases, mostly
 # replay cases already judged (they took half of the drawing).
@@ -189,7 +189,7 @@ class Pair:
     def _reuse_while_compiling(self, cases):
         """A drawn batch of a cute-cpp pair: its first-stage kernels compile on a background
         thread (the oracle's ``prepare``; g++ runs in subprocesses) while this thread judges
-        reuse batches, which need no compile, instead of waiting (issue 14: the main thread
+        reuse batches, which need no compile, instead of waiting (the main thread
         waited on g++ for about 220 of a cold run's 300 s, with one core mostly idle).  The
         reuse batches judged meanwhile are not charged to ``REUSE_SHARE``: they delay no new
         C++ type.  Only in budget mode, once the pair has judged a drawn batch (so its pools

@@ -1,4 +1,4 @@
-"""A cheaper source of random choices for the campaign's hypothesis runs (issue 14).
+"""A cheaper source of random choices for the campaign's hypothesis runs.
 
 ``FastProvider`` is a hypothesis backend (hypothesis' documented ``PrimitiveProvider``
 interface, registered as ``"layoutcheck"`` in ``AVAILABLE_PROVIDERS``): it makes the

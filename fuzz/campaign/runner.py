@@ -267,7 +267,7 @@ class _Runner:
                   phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False,
                   **backend_settings(fast))
         @hseed(seed_value)
-        @given(cases)  # many cases per example (issue 14)
+        @given(cases)  # many cases per example
         def prop(cases):
             self.batch([args for args in cases if args is not None])
         self.in_run = True

@@ -1,4 +1,4 @@
-"""Steering a pair away from the regions of known findings it has already hit (issue 11 §3).
+"""Steering a pair away from the regions of known findings it has already hit.
 
 Once a (check, oracle) pair has re-hit a known finding, every further case drawn inside that
 finding's *region* (``layoutcheck.findings.find_region``: the finding's ``when`` predicate,

@@ -8,8 +8,7 @@ the spec, in CuTe's sense for CuTe-family oracles).
 
 Laws are evaluated with ``targets.table`` (the layout function, independent of spec and
 impl), so they catch bugs even where the oracle and the spec differ in convention.  The
-building blocks live in ``checking.py``; the checks of the ops beyond the algebra (issue 11:
-coordinates, slices, IntTuples, profiles, ``_`` tilers) in ``api_checks.py``, appended here.
+building blocks live in ``checking.py``; the checks of the ops beyond the algebra (coordinates, slices, IntTuples, profiles, ``_`` tilers) in ``api_checks.py``, appended here.
 """
 
 from collections import Counter

@@ -1,4 +1,4 @@
-"""Bounded evaluation (issue 12): nothing a check enumerates may be larger than its inputs allow.
+"""Bounded evaluation: nothing a check enumerates may be larger than its inputs allow.
 
 An oracle can answer ``coalesce(8:1)`` with ``(2^40):(1)``; enumerating that answer's layout
 function takes gigabytes before anything fails.  So every layout the checks evaluate

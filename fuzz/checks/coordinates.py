@@ -1,4 +1,4 @@
-"""Checks for the ops beyond the algebra (issue 11 §1-2): coordinates, slicing, IntTuples,
+"""Checks for the ops beyond the algebra: coordinates, slicing, IntTuples,
 profiles and tilers holding ``_``.
 
 ``COORDINATE_CHECKS`` (appended to ``properties.CHECKS``) holds one differential check per op

@@ -1,4 +1,4 @@
-"""Mutation test of issue 16's checks: are realistic swizzle / recast / vectorization / tiling
+"""Mutation test of the checks on swizzles, composed layouts, recast and tiling: are realistic swizzle / recast / vectorization / tiling
 bugs caught?
 
 Each mutant is a one-place source patch of a copy of ``layoutcheck.impl`` (its swizzle,
@@ -143,7 +143,7 @@ def _oracle(module):
 
 
 def fuzz_one(module, budget, seed, op=None):
-    """In this process: every vocab check against the module until the first failure, the
+    """In this process: every check of swizzles, recast and tiling against the module until the first failure, the
     checks of the mutated op first (``op``: the table's operation column), then the rest."""
     oracle, spec = _oracle(module), get_oracle("spec")
     ref = reference_for("impl", spec)
@@ -209,7 +209,7 @@ def main(argv=None):
     chosen = [("M00", None, "", "", "-", "none (unpatched copy: must pass)")] + \
         [m for m in MUTANTS if not a.only or m[0] in a.only.split(",")]
     rows = []
-    with tempfile.TemporaryDirectory(prefix="lc-vocab-mutants-") as root:
+    with tempfile.TemporaryDirectory(prefix="lc-composed-mutants-") as root:
         for m in chosen:
             r = run_one(root, m, a.budget, a.seed)
             rows.append(r)

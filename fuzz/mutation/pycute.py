@@ -11,7 +11,7 @@ when the run exits 1 (a new failure) on a counterexample that unpatched pycute p
 time to catch is the campaign's time to its first new failure.  ``pycute_m00`` is the
 unpatched copy: it must come out clean, otherwise every mutant would look caught.
 
-M01-M40 patch the algebra; M41-M95 (issue 11) the rest of pycute's API (IntTuple helpers,
+M01-M40 patch the algebra; M41-M95 the rest of pycute's API (IntTuple helpers,
 coordinate maps, slicing, default strides, profile coalesce / filter, ``_`` tilers),
 structure-only bugs (right function, broken post-condition) and bugs inside the regions of
 known findings (F-070, F-071, F-073, F-075, F-076, F-171, F-172), which only an
@@ -143,7 +143,7 @@ MUTANTS = [
     ("M40", "layout.py", "    in_bound = current_idx <= shape * stride",
      "    in_bound = current_idx < shape * stride", "complement",
      "bound check off by one (only rejects non-complementable input: equivalent at the gate)"),
-    # --- issue 11: the API beyond the algebra, structure-only bugs, bugs inside known regions
+    # --- the API beyond the algebra, structure-only bugs, bugs inside known regions
     # --- IntTuple helpers (int_tuple.py) ---
     ("M41", "int_tuple.py", "    if len(t) == 0:\n      return ()\n", "    if len(t) == 0:\n      return (t,)\n",
      "flatten", "the empty tuple flattens to ((),)"),

@@ -18,7 +18,7 @@ Use them in your own tests::
     @given(lst.layouts(max_size=64, injective=True))
     def test_my_coalesce(L): ...
 
-How they are built (issue 14: drawing was most of a campaign's CPU time): each public
+How they are built (drawing was most of a campaign's CPU time): each public
 strategy is one ``@st.composite`` over plain helpers that take ``draw`` (no nested
 strategy objects per draw, no spans of their own), and each logical choice is one integer
 choice where that keeps the distribution: a leaf shape is an index into a table of small

@@ -1,4 +1,4 @@
-"""One hypothesis choice at a time, for the strategies' plain helpers (issue 14).
+"""One hypothesis choice at a time, for the strategies' plain helpers.
 
 ``draw_int(draw, lo, hi)`` and ``draw_bool(draw)`` are ``draw(st.integers(lo, hi))`` and
 ``draw(st.booleans())``: inside a ``@st.composite`` they make the same choice on the test

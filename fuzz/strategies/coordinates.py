@@ -1,4 +1,4 @@
-"""Hypothesis strategies for the ops beyond the algebra (issue 11): coordinates, slices,
+"""Hypothesis strategies for the ops beyond the algebra: coordinates, slices,
 IntTuple helpers, profiles and tilers holding ``_``.
 
 Every strategy returns an argument tuple in the neutral form of ``OPS`` (``oracles/protocol.py``):

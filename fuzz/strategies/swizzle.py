@@ -1,4 +1,4 @@
-"""Hypothesis strategies for issue 16's operations: swizzles, composed layouts, F2 layouts,
+"""Hypothesis strategies for the operations on swizzles, composed layouts, recast and tiling: swizzles, composed layouts, F2 layouts,
 bank-conflict access patterns, recast / vectorization pairs and tiling arguments.
 
 Each strategy draws argument tuples in the neutral form (layoutcheck/composed.py values,

@@ -1,4 +1,4 @@
-"""What every subcommand validates the same way (issue 12): numeric flags, ``--against``
+"""What every subcommand validates the same way: numeric flags, ``--against``
 lists, and (re-exported from ``layoutcheck.files``) output paths and bounded input files.
 Bad values raise ``LayoutError``: one line, exit 2, before any work is done (numeric flags
 are parsed as text and checked by the command, so a bad value is "bad input", while an

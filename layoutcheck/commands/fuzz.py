@@ -1,4 +1,4 @@
-"""`layoutcheck fuzz`: the differential and algebraic gate (issue 6); see layoutcheck.fuzz.campaign.runner.
+"""`layoutcheck fuzz`: the differential and algebraic gate; see layoutcheck.fuzz.campaign.runner.
 
 Every flag is checked before any work (exit 2, one line): the budget is finite, positive
 and at most a day; report paths are writable files; ``--case`` has the number of inputs its

@@ -31,7 +31,7 @@ def add_arguments(parser):
     parser.add_argument("--backend", choices=["nvrtc", "nvcc", "all"], default="all",
                         help="device compiler(s) to check (default: every usable one)")
     parser.add_argument("--swizzle", action="store_true",
-                        help="also run issue 16's swizzle and bank-conflict kernels "
+                        help="also run the swizzle and bank-conflict kernels "
                              "(gpu_checks/swizzle_gpu.py; a cold kernel cache compiles them "
                              "for more than 100 s)")
     add_cute_include_argument(parser)

@@ -1,4 +1,4 @@
-"""The fuzz report as one self-contained HTML page (issue 17): ``layoutcheck fuzz --html``
+"""The fuzz report as one self-contained HTML page: ``layoutcheck fuzz --html``
 and ``layoutcheck demo --html``.
 
 ``render(report)`` takes the report dict of ``campaign.run_campaign`` (or a replay) and

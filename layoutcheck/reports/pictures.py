@@ -1,4 +1,4 @@
-"""Pictures of layouts as SVG (issue 17): the grids of CuTe's ``print_layout`` /
+"""Pictures of layouts as SVG: the grids of CuTe's ``print_layout`` /
 ``print_latex`` drawn in our own style, for ``layoutcheck show --svg`` and the HTML report.
 
 - ``layout_svg(L)``: a grid of offsets.  Rank 2: row m, column n holds L(m, n) (a nested mode

@@ -1,4 +1,4 @@
-"""Standalone reproducer sources (``layoutcheck report``, issue 13 §4): a C++ file for CuTe
+"""Standalone reproducer sources (``layoutcheck report``): a C++ file for CuTe
 C++ and a Python script for pycute, NVlabs PyCuTe and the CuTe DSL.
 
 Each program computes one case with the implementation under test and checks *claims*
@@ -29,7 +29,7 @@ PY_CALLS = {
     "layout_left": "Layout({0})", "values": "{0}", "crd2crd": "crd2crd({args})",
 }
 DSL_CALLS = {"values": "{0}", "layout_left": "cute.make_layout({0})"}
-# issue 16: swizzles and composed layouts (their values in _cpp / _py below)
+# swizzles and composed layouts (their values in _cpp / _py below)
 CPP_CALLS.update({
     "swizzle_apply": "{0}({1})", "composed_size": "size({0})", "composed_cosize": "cosize({0})",
     "composed_slice_and_offset": "slice_and_offset({1}, {0})", "composed_upcast": "upcast<{1}>({0})",
@@ -163,7 +163,7 @@ def _cpp_claim(k, c):
     if kind == "text":
         want = _c(c["value"])
         return [f'  if (text != "{want}") {{ ++bad; {_say("answer %s, expected " + want + " (" + why + ")", "text.c_str()")} }}']
-    if kind == "offset_values":  # issue 16: R = (S, offset), S(i) + offset by the spec
+    if kind == "offset_values":  # R = (S, offset), S(i) + offset by the spec
         return [_cpp_array(f"want{k}", c["table"]),
                 f"  for (long long i = 0; i < {len(c['table'])}; ++i) {{",
                 "    long long got = (long long)get<0>(R)(i) + (long long)get<1>(R);",

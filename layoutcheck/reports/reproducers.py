@@ -1,4 +1,4 @@
-"""Upstream-ready reports and standalone reproducers (issue 13 §4; ``layoutcheck report``).
+"""Upstream-ready reports and standalone reproducers (``layoutcheck report``).
 
 A *case* is (oracle, op, args): a finding's ``repro`` field in ``layoutcheck/findings.toml``
 (``{ oracle, op, args }``, an array when several) or a failure of a fuzz report.  For a case:
@@ -138,7 +138,7 @@ def claims(case, expected):
 
 
 def _answer_claims(op, args, E):
-    if ANSWERS.get(op) == "composed_offset":  # issue 16: a slice is judged by S(i) + offset
+    if ANSWERS.get(op) == "composed_offset":  # a slice is judged by S(i) + offset
         return [dict(kind="offset_values", table=[int(v) + int(E[1]) for v in answer_values(E[0])],
                      why="C at the slice's points, by the spec")]
     if op == "right_inverse":
@@ -185,7 +185,7 @@ def _property_claims(op, args):
             out += [dict(kind="values", table=_table(A), why="the first mode is A"),
                     dict(kind="points", pairs=pairs, why=f"the second mode comp(B(j)), comp = {comp}")]
         return out
-    if op == "layout_swizzle_composition":  # issue 16: composition(L, Sw)(x) = L(Sw(x))
+    if op == "layout_swizzle_composition":  # composition(L, Sw)(x) = L(Sw(x))
         truth = [_extended(A, spec.swizzle_apply(B, x)) for x in range(_size(A))]
         return [dict(kind="size", value=_size(A), why="size(L)"),
                 dict(kind="values", table=truth, why="L(Sw(i))")]
@@ -195,7 +195,7 @@ def _property_claims(op, args):
         return [dict(kind="quasi_inverse", L=_table(A))]
     if op == "right_inverse":
         return [dict(kind="right_inverse", L=_table(A))]
-    if op == "composed_right_inverse":  # issue 16: C(R(i)) == i, with C's values by the spec
+    if op == "composed_right_inverse":  # C(R(i)) == i, with C's values by the spec
         return [dict(kind="right_inverse", L=[int(v) for v in spec.composed_values(A)])]
     raise LayoutError(f"no reproducer check for {op} outside its precondition (the spec refuses "
                       "it and layoutcheck knows no defining property to test instead)")

@@ -1,4 +1,4 @@
-"""A cute-cpp-aware case mix (issue 14): what a generator should send to CuTe C++.
+"""A cute-cpp-aware case mix: what a generator should send to CuTe C++.
 
 The fuzzer's strategies draw staticness per integer, so most drawn cases mix ``_N`` and
 ``N`` and each is a C++ type of its own: one compile per case (~50 ms of CPU).  Cases whose

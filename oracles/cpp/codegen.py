@@ -80,7 +80,7 @@ OPS = {
     "congruent": Op({2: "cute::congruent({0}, {1})"}),
     "compatible": Op({2: "cute::compatible({0}, {1})"}),
     "flatten": Op({1: "cute::flatten({0})"}),
-    # issue 16 (layout.hpp, int_tuple.hpp): recast and vectorization, tiling helpers; the ops on
+    # layout.hpp, int_tuple.hpp: recast and vectorization, tiling helpers; the ops on
     # swizzles, composed layouts and tensors run in oracles/cpp/composed.py
     "upcast": Op({2: "cute::upcast<{1}>({0})"}, literal=(1,)),
     "downcast": Op({2: "cute::downcast<{1}>({0})"}, literal=(1,)),
@@ -181,7 +181,7 @@ def kernel(op, args, kinds):
     return Kernel(op, body, static), w.values
 
 
-STATIC_VALUES_LIMIT = 1024  # values of a static layout up to this size: from its type (issue 14)
+STATIC_VALUES_LIMIT = 1024  # values of a static layout up to this size: from its type
 
 
 def _size(L):

@@ -1,6 +1,6 @@
-"""cute-cpp for issue 16's operations on swizzles, composed layouts and tensors.
+"""cute-cpp for the operations on swizzles, composed layouts, recast and tiling on swizzles, composed layouts and tensors.
 
-The layout-only ops of issue 16 (upcast, max_common_vector, tile_to_shape, ...) are rows of
+The layout-only ops beyond the algebra (upcast, max_common_vector, tile_to_shape, ...) are rows of
 ``oracles/cpp/codegen.py``'s table.  The ops here need types that table's prelude does not
 include (``cute/swizzle_layout.hpp``, ``cute/tensor.hpp``) and answers it does not print
 (``Swizzle``, ``ComposedLayout``, decayed layouts with negative strides, tensor offsets), so
@@ -290,7 +290,7 @@ def _parse(op, tag, text):
 
 
 def run_cases(toolchain, cases, timeout=300, jobs=1):
-    """One Outcome per (op, args) of issue 16's C++ ops, in translation units of at most
+    """One Outcome per (op, args) of the C++ ops on swizzles, composed layouts, recast and tiling, in translation units of at most
     ``TU_CASES`` cases, ``jobs`` compiled at a time (a batch is cut into at least ``jobs``
     units: a unit compiles on one core)."""
     results = [None] * len(cases)

@@ -1,4 +1,4 @@
-// layoutcheck's runtime for issue 16's cute-cpp cases (oracles/cpp/composed.py): swizzles,
+// layoutcheck's runtime for the cute-cpp cases on swizzles, composed layouts, recast and tiling (oracles/cpp/composed.py): swizzles,
 // composed layouts, tensors.  Precompiled once per toolchain.  Every answer line is
 // "@@K TAG text": V values, T an integer or a tuple, L a layout or composed layout, P a
 // (layout, offset) pair.  Written for layoutcheck.

@@ -107,7 +107,7 @@ CONVENTIONS = cute_conventions() + [
                "flatten of an integer is the integer itself",
                "algorithm/tuple_algorithms.hpp flatten: a non-tuple argument is returned unchanged",
                "F-174"),
-# --- issue 16: swizzles, composed layouts, recast, tiling ------------------------------------
+# --- swizzles, composed layouts, recast, tiling ------------------------------------
 # CuTe C++ cited from the 4.2 headers of the nvidia-cutlass wheel (layout.hpp,
 # swizzle_layout.hpp), the DSL from its own docstrings and error texts (nvidia-cutlass-dsl
 # 4.8.1), NVlabs PyCuTe from the snapshot's docstrings (pycute/layout.py, htuple.py).

@@ -50,7 +50,7 @@ TU_SIZE = {True: 48, False: 24}  # kernels per translation unit: static, driver
 # How g++ runs, not what it computes (so not in the toolchain key): -pipe (no temporary
 # assembler files) and a garbage collector that waits for 512 MiB of heap (GCC's "ggc"
 # params; a unit of 48 static kernels uses about 350 MB, and collecting took 14% of its
-# time in -ftime-report; measured 12-20% less CPU per unit, issue 14).  The precompiled
+# time in -ftime-report; measured 12-20% less CPU per unit).  The precompiled
 # header stays valid with these (checked with -Winvalid-pch -H).
 SPEED_FLAGS = ("-pipe", "--param", "ggc-min-expand=400", "--param", "ggc-min-heapsize=524288")
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS kernels (key TEXT PRIMARY KEY, state TEXT NOT NULL, "

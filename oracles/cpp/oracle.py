@@ -1,4 +1,4 @@
-"""``cute-cpp``: the real CuTe C++ headers, compiled with g++ (issue 5; fast path issue 14).
+"""``cute-cpp``: the real CuTe C++ headers, compiled with g++ .
 
 Integers follow how the input was written: a static ``C`` (``_4``) becomes ``Int<4>{}``, a
 plain int (``4``) a runtime ``int``.  Each case is a *kernel* (``oracles/cpp/codegen.py``)
@@ -142,7 +142,7 @@ class CuteCppOracle(Oracle):
 
     def case_mix(self, op, cases, seed):
         """The fuzz campaign's batches for this oracle: drawn cases with mixed staticness
-        mostly made all-static or all-dynamic (``oracles/cpp/cases.py``, issue 14)."""
+        mostly made all-static or all-dynamic (``oracles/cpp/cases.py``)."""
         return campaign_mix(op, cases, seed)
 
     def prepare(self, cases, until=None):
@@ -203,7 +203,7 @@ class CuteCppOracle(Oracle):
     # --- the batch ------------------------------------------------------------------------
 
     def _run_many(self, cases):
-        if any(composed_handles(op) for op, _ in cases):  # issue 16: oracles/cpp/composed.py
+        if any(composed_handles(op) for op, _ in cases):  # oracles/cpp/composed.py
             return self._run_composed(cases)
         t0 = time.perf_counter()
         results = [None] * len(cases)
@@ -242,7 +242,7 @@ class CuteCppOracle(Oracle):
         return results
 
     def _run_composed(self, cases):
-        """Issue 16's swizzle / composed-layout / tensor ops in their own programs
+        """The swizzle / composed-layout / tensor ops in their own programs
         (oracles/cpp/composed.py); the rest as usual."""
         mine = [i for i, (op, _) in enumerate(cases) if composed_handles(op)]
         rest = [i for i in range(len(cases)) if i not in set(mine)]

@@ -33,7 +33,7 @@ inline void skip_line() {
 
 // --- a case that dies: CuTe's runtime assert (SIGABRT) or a division by zero (SIGFPE) ------
 // The driver answers it "@@abort <signal>" and goes on with the next case in the same process
-// (issue 14: a restart per abort cost ~30 ms). The kernels are pure functions of their line:
+// (a restart per abort cost ~30 ms). The kernels are pure functions of their line:
 // nothing outlives a case but the input buffer and stdout. Other signals still end the run,
 // and the Python side restarts after that case (oracles/cpp/driver.py Library.run).
 inline sigjmp_buf case_env;
@@ -142,7 +142,7 @@ void values(L const& layout) {
 }
 
 // --- static answers: named by a diagnostic at compile time (no code generated) ------------
-// The values of a static layout (issue 14): L(i) for every i in [0, size(L)), with i a
+// The values of a static layout: L(i) for every i in [0, size(L)), with i a
 // runtime-typed long long as in values() above, evaluated by the compiler (the same C++ code in
 // a constant expression); held in the type vals<L(0), L(1), ...>.  A case whose evaluation is
 // not a constant expression (a division by zero, an overflow) is run by a driver instead.

@@ -1,4 +1,4 @@
-"""Where the CuTe C++ oracle's compiler, headers and cache are (issue 13 §2).
+"""Where the CuTe C++ oracle's compiler, headers and cache are.
 
 The headers come from ``--cute-include DIR`` (``apply_cute_include`` sets the environment
 variable ``LAYOUTCHECK_CUTE_INCLUDE`` so worker processes inherit it), else that variable,

@@ -1,4 +1,4 @@
-"""Issue 16's operations on the CuTe DSL at trace time (hooked into ``oracles/dsl/oracle.py``).
+"""the operations on swizzles, composed layouts, recast and tiling on the CuTe DSL at trace time (hooked into ``oracles/dsl/oracle.py``).
 
 nvidia-cutlass-dsl 4.8.1: ``cute.make_swizzle(b, m, s)``; ``cute.make_composed_layout(inner,
 offset, outer)`` -- the DSL calls the swizzle (applied last) ``inner`` and the layout (applied

@@ -103,7 +103,7 @@ class InProcessDsl(Oracle):
         elif op == "complement" and len(args) == 1:
             return Outcome.unsupported("the DSL's complement(L, cotarget) has no default cotarget "
                                        "(CuTe C++ uses cosize(L)); give N explicitly")
-        elif op in DSL_CALLS or op in UNSUPPORTED_DSL:  # issue 16 (oracles/dsl/calls.py)
+        elif op in DSL_CALLS or op in UNSUPPORTED_DSL:  # swizzles, composed layouts, recast, tiling (oracles/dsl/calls.py)
             args, why = dsl_case(op, args)
             if why:
                 return Outcome.unsupported(why)
@@ -157,7 +157,7 @@ def _plain(t):
     return tuple(_plain(e) for e in t) if isinstance(t, tuple) else int(t)
 
 
-# --- the ops beyond the algebra (issue 11; DESIGN.md's table) ------------------------------
+# --- the ops beyond the algebra (DESIGN.md's table) ------------------------------
 # op -> {argument count: fn(cute, *dsl_args) -> text}; an absent op or arity is unsupported
 # (the DSL 4.8 has no crd2crd, prefix_product, inner_product, elem_scale, compatible, nor
 # filter with a profile, nor idx2crd with a stride).  A pair answers "layout|offset".

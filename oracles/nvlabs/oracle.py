@@ -190,7 +190,7 @@ def nvlabs_calls():
         "compatible": opt("compatible"),
         "slice_": Call(("Layout._offset_and_slice", "rank"), _slice),
         "slice_and_offset": Call(("Layout._offset_and_slice",), _slice_and_offset),
-        **_composed_calls(),  # issue 16: Swizzle, F2 strides, nullspace, recast, ...
+        **_composed_calls(),  # Swizzle, F2 strides, nullspace, recast, ...
     }
 
 

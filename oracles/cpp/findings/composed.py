@@ -1,4 +1,4 @@
-"""Predicates of the findings of issue 16 on swizzles and composed layouts (F-200..F-209,
+"""Predicates of the findings on swizzles and composed layouts (F-200..F-209,
 F-226..F-228 in the block "swizzles, recast, tiling" of findings.toml; recast, vectorization
 and tiling: oracles/dsl/findings/recast.py).
 

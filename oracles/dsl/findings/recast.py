@@ -1,4 +1,4 @@
-"""Predicates of the findings of issue 16 on recast, vectorization and tiling (F-210..F-225,
+"""Predicates of the findings on recast, vectorization and tiling (F-210..F-225,
 F-229 in the block "swizzles, recast, tiling" of findings.toml; swizzles and composed layouts:
 oracles/cpp/findings/composed.py).  Symptoms recompute what the implementation does -- CuTe's upcast /
 downcast / tile_to_shape arithmetic without its checks, NVlabs PyCuTe's tie-breaking -- and

@@ -1,4 +1,4 @@
-"""Predicates of the findings in pycute's API beyond the algebra (issue 11; F-170..F-172).
+"""Predicates of the findings in pycute's API beyond the algebra (F-170..F-172).
 
 Region predicates (``when``: ``fn(*inputs)``) and symptom predicates (``answer``:
 ``fn(inputs, answer, reference)``), per DESIGN.md "Answer-precise findings": a symptom is
