@@ -196,7 +196,7 @@ class CuteCppOracle(Oracle):
 
     def batch_cases(self, op):
         """Cases per fuzz batch for ``op``: the heavy TiledCopy and partition programs
-        (cpp_vocab.HEAVY)
+        (composed.HEAVY)
         come in small batches; None: the campaign's default."""
         return HEAVY_BATCH if op in HEAVY else None
 
