@@ -26,7 +26,7 @@ def summary(name, rows):
     caught = [r for r in mutants if r["caught"]]
     times = [r["catch_s"] for r in caught if r.get("catch_s") is not None]
     m00 = next((r for r in rows if r["id"] == "M00"), None)
-    clean = m00 is None or not (m00.get("caught") or m00.get("check"))
+    clean = m00 is None or not (m00.get("caught") or m00.get("check") or m00.get("exit") or m00.get("error"))
     lines = [f"{name} table: **{len(caught)}/{len(mutants)} mutants caught "
              f"({100 * len(caught) / max(1, len(mutants)):.1f}%)**"]
     if times:
