@@ -7,7 +7,7 @@ The campaign applies the mix itself (``fuzz/campaign/pairs.py`` calls ``CuteCppO
 set by ``$LAYOUTCHECK_CPP_MIX``); this script sets that variable from ``--mixed`` /
 ``--static`` (``--off``: the cases exactly as the strategies draw them) and ``--cache``
 (``$LAYOUTCHECK_CACHE``: a fresh folder for a cold kernel library), runs
-``layoutcheck.fuzz.run_campaign(["cute-cpp"], ...)`` and prints the case count, the share of
+``layoutcheck.fuzz.campaign.run_campaign(["cute-cpp"], ...)`` and prints the case count, the share of
 all-static / mixed / all-dynamic cases the oracle answered, and the oracle's stats.
 """
 
@@ -43,7 +43,7 @@ def main(argv=None):
         return original(self, cases)
 
     cute_cpp.CuteCppOracle._run_many = counted
-    from layoutcheck.fuzz import run_campaign
+    from layoutcheck.fuzz.campaign import run_campaign
     report = run_campaign(["cute-cpp"], budget=a.budget, seed=a.seed, use_db=False,
                           command="benchmarks/cpp_campaign_mix.py")
     s, n = report["summary"], max(1, sum(shares.values()))

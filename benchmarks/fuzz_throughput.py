@@ -59,9 +59,9 @@ def main(argv=None):
     a = ap.parse_args(argv)
     import layoutcheck.fuzz.campaign.budget as budget
     import layoutcheck.fuzz.campaign.runner as campaign
-    import layoutcheck.fuzz.checks.targets as targets
+    import layoutcheck.oracles.reference as reference
     spent = {}
-    _timed(targets.MemoReference, "run", spent, "reference")
+    _timed(reference.MemoReference, "run", spent, "reference")
     _timed(budget.Observed, "run", spent, "oracle")
     _timed(campaign._Runner, "judge", spent, "judge")
     import layoutcheck.fuzz.campaign.pairs as pairs

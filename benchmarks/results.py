@@ -226,10 +226,22 @@ def _record_output(section, tee, status, versions, fmt, command, tools):
     out = _strip_ansi(tee.copy.getvalue()).strip()
     if not out or {"-h", "--help"} & set(sys.argv[1:]):
         return
-    body = out if fmt == "markdown" else f"```{'json' if fmt == 'json' else 'text'}\n{out}\n```"
+    body = _tables_apart(out) if fmt == "markdown" else \
+        f"```{'json' if fmt == 'json' else 'text'}\n{out}\n```"
     if status:
         body += f"\n\nExit status {status}."
     record(section, body, versions=versions, command=command, tools=tools)
+
+
+def _tables_apart(text):
+    """A blank line before each markdown table that follows a line of text (a table does not
+    interrupt a paragraph everywhere)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("|") and out and out[-1].strip() and not out[-1].startswith("|"):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
 
 
 def _strip_ansi(s):
