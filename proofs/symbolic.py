@@ -145,7 +145,7 @@ def colex_bound(shape, xs, t):
     return _memo(("colex_bound", t) + tuple(shape) + tuple(xs), build)
 
 
-_MEMO = {}
+MEMO = {}
 _MEMO_MAX = 200000
 
 
@@ -158,11 +158,11 @@ def _memo(parts, build):
     """The term ``build()`` once per tuple of terms (keyed by their AST ids, the terms kept
     alive with the entry; cleared with each fresh context): the same term either way."""
     key = (parts[0],) + tuple(map(_key, parts[1:]))
-    hit = _MEMO.get(key)
+    hit = MEMO.get(key)
     if hit is None:
-        if len(_MEMO) >= _MEMO_MAX:
-            _MEMO.clear()
-        hit = _MEMO[key] = (build(), parts)
+        if len(MEMO) >= _MEMO_MAX:
+            MEMO.clear()
+        hit = MEMO[key] = (build(), parts)
     return hit[0]
 
 
@@ -175,14 +175,14 @@ def nested_colex(shape, xs):
     tails, eu, cb = [z3.IntVal(0)], [], []
     for i in reversed(range(len(xs))):
         key = (tuple(map(_key, shape[i:])), tuple(map(_key, xs[i:])))
-        hit = _MEMO.get(key)
+        hit = MEMO.get(key)
         if hit is None:
             tail = xs[i] + shape[i] * tails[0]
             hit = (tail, euclid(tail, xs[i], tails[0], shape[i]),
                    colex_bound(shape[i:], xs[i:], tail), list(shape[i:]), list(xs[i:]))
-            if len(_MEMO) >= _MEMO_MAX:
-                _MEMO.clear()
-            _MEMO[key] = hit
+            if len(MEMO) >= _MEMO_MAX:
+                MEMO.clear()
+            MEMO[key] = hit
         tails.insert(0, hit[0])
         eu.insert(0, hit[1])
         cb.insert(0, hit[2])

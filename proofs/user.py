@@ -245,7 +245,7 @@ def _runs_past(A, T, env):
     """Where CuTe's logical_divide(A, T) fails: a mode whose composition with (tile,
     complement(tile, size)) trips CuTe's static checks, or whose tiled index map reaches
     outside [0, size of the mode) (the result runs past the tensor)."""
-    ms = spec.algebra._modes(A) if isinstance(T, tuple) else [A]
+    ms = spec.algebra.top_modes(A) if isinstance(T, tuple) else [A]
     Ts = T if isinstance(T, tuple) else (T,)
     for k, (m, t) in enumerate(zip(ms, Ts)):
         if t == "_":
@@ -253,7 +253,7 @@ def _runs_past(A, T, env):
         if isinstance(t, tuple):
             r = _runs_past(m, t, env)
         else:
-            tl = spec.algebra._tiler(concrete_tiler(t, env))
+            tl = spec.algebra.as_tiler(concrete_tiler(t, env))
             n = spec.size(m)
             B = spec.make_layout(tl, spec.complement(tl, n, "cute"))
             top = max(spec.values(B))

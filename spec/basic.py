@@ -161,7 +161,7 @@ def permute(L, sigma):
     of ``0..rank-1`` raises ``LayoutError(condition="is_permutation")``.
     """
     ms = modes(L)
-    sigma = T._check_perm(sigma, len(ms))
+    sigma = T.check_permutation(sigma, len(ms))
     return assembled(tuple(ms[j].shape for j in sigma), tuple(ms[j].stride for j in sigma))
 
 

@@ -203,7 +203,7 @@ def dice(L, c):
     return Layout(_dice(c, L.shape, True), _dice(c, L.stride, True))
 
 
-def _slice_layout(L, c):
+def slice_layout(L, c):
     """CuTe's ``slice(c, L)``: always a layout (``():()`` when c has no ``_``; L for c = ``_``)."""
     if isinstance(c, Underscore):
         return L
@@ -215,7 +215,7 @@ def slice_and_offset(L, c):
     L(full coordinate) = offset + slice(L)(the ``_`` entries)."""
     L = as_layout(L)
     check_coord(c, L.shape)
-    return (_slice_layout(L, c), crd2idx(c, L.shape, L.stride))
+    return (slice_layout(L, c), crd2idx(c, L.shape, L.stride))
 
 
 # --- IntTuple helpers (cute/int_tuple.hpp; seed 001; Def 2.1.1.1) ----------------------------

@@ -59,7 +59,7 @@ def logical_product(A, T_, sense="paper"):
     if sense == "paper" and not is_complementable(A, N) and is_complementable(A):
         # Observation 2.3.9.2: any valid N' >= size(A) cosize(B) gives the same A^c ∘ B;
         # the paper relies on it (Example 2.3.9.5), so take the least valid one.
-        m = F._sorted_squeezed(A)  # the modes of sort(squeeze(A)), kept on A
+        m = F.sorted_squeezed(A)  # the modes of sort(squeeze(A)), kept on A
         last = m[-1][0] * m[-1][1]
         N = -(-N // last) * last
     Ac = memo_complement(A, N, sense)

@@ -210,7 +210,7 @@ def is_disjoint(A, B):
     return is_flat_compact(concat(A, B))
 
 
-def _sorted_squeezed(A):
+def sorted_squeezed(A):
     """The modes of sort(squeeze(A)), kept on A (the complement's predicate and construction
     and the product's choice of N each read them)."""
     A = as_layout(A)
@@ -224,7 +224,7 @@ def _sorted_squeezed(A):
 def is_flat_complementable(A, N=None):
     """Def 2.1.6.11 (N is None) and Def 2.1.6.25 (N-complementable): with
     sort(squeeze(A)) = (s_i):(d_i), s_i d_i divides d_{i+1}, and s_m d_m divides N."""
-    m = _sorted_squeezed(A)
+    m = sorted_squeezed(A)
     if any(d == 0 for _, d in m):
         # Example 2.1.6.15: a mode with s_i != 1 and d_i = 0 has no complement.  Def
         # 2.1.6.11 read literally misses a lone stride-0 mode (finding F-012).
@@ -252,7 +252,7 @@ def flat_complement(A, N=None):
                           "sort(squeeze(A)) = (s):(d), s_i*d_i must divide d_(i+1)"
                           + ("" if N is None else " and s_m*d_m must divide N") + ")",
                           condition="is_complementable")
-    m = _sorted_squeezed(A)
+    m = sorted_squeezed(A)
     one = C(1)  # the complement starts at stride _1 (CuTe: a static 1)
     if not m:
         modes = [(one if N is None else N, one)]

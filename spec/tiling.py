@@ -175,11 +175,11 @@ def tile_to_shape(block, trg_shape, order=None):
     return blocked_product(padded, tiler, sense="cute")
 
 
-def _repeat_underscore(n):
+def repeat_underscore(n):
     return _ if n == 1 else tuple(_ for _k in range(n))
 
 
-def _pad(coord, n):
+def pad_coordinate(coord, n):
     if len(coord) > n:
         raise LayoutError(f"the coordinate {coord} has more entries than the {n} modes it "
                           "slices", condition="congruent")
@@ -191,16 +191,16 @@ def inner_partition(L, tiler, coord):
     (layout, offset)."""
     Z = zipped_divide(as_layout(L), tiler, sense="cute")
     r0, r1 = T.rank(Z.shape[0]), T.rank(Z.shape[1])
-    c = _pad(coord, r1) if isinstance(coord, tuple) else coord
-    return slice_and_offset(Z, (_repeat_underscore(r0), c))
+    c = pad_coordinate(coord, r1) if isinstance(coord, tuple) else coord
+    return slice_and_offset(Z, (repeat_underscore(r0), c))
 
 
 def outer_partition(L, tiler, coord):
     """Slice the tile, keep the rest: zipped_divide(L, tiler)(coord, repeat<R1>(_))."""
     Z = zipped_divide(as_layout(L), tiler, sense="cute")
     r0, r1 = T.rank(Z.shape[0]), T.rank(Z.shape[1])
-    c = _pad(coord, r0) if isinstance(coord, tuple) else coord
-    return slice_and_offset(Z, (c, _repeat_underscore(r1)))
+    c = pad_coordinate(coord, r0) if isinstance(coord, tuple) else coord
+    return slice_and_offset(Z, (c, repeat_underscore(r1)))
 
 
 def local_tile(L, tiler, coord):
@@ -317,7 +317,7 @@ def _partition(L, thr_layout, val_layout, index):
     n = T.size(as_layout(thr_layout).shape)
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
         raise LayoutError(f"thread index {index!r} is outside [0, {n})", condition="in_domain")
-    return slice_and_offset(frg, (index, _, _repeat_underscore(T.rank(as_layout(L).shape))))
+    return slice_and_offset(frg, (index, _, repeat_underscore(T.rank(as_layout(L).shape))))
 
 
 def tiled_copy_partition_D(L, thr_layout, val_layout, index):

@@ -133,7 +133,7 @@ def divides(xp, x):
     return len(xp) <= len(x) and x[:len(xp)] == xp
 
 
-def _check_perm(sigma, m):
+def check_permutation(sigma, m):
     sigma = tuple(sigma)
     if sorted(sigma) != list(range(m)):
         raise LayoutError(f"{sigma} is not a permutation of 0..{m - 1} (0-based)",
@@ -147,7 +147,7 @@ def permute_tuple(x, sigma):
     The paper's σ = (1 2)(3 4) is ``(1, 0, 3, 2)`` here (Example 2.1.1.9).
     """
     x = concat_tuples(x)
-    sigma = _check_perm(sigma, len(x))
+    sigma = check_permutation(sigma, len(x))
     return tuple(x[sigma[i]] for i in range(len(x)))
 
 

@@ -125,8 +125,8 @@ def _slice_points(shape, coord):
         return step * n
     go(coord, shape, 1)
     points = [base[0]]
-    for size, step in free:
-        points = [p + k * step for k in range(size) for p in points]
+    for extent, step in free:
+        points = [p + k * step for k in range(extent) for p in points]
     return points
 
 

@@ -440,7 +440,7 @@ def _mk(modes, draw, static, max_rank=3, max_depth=2):
     return LayoutBase(shape, stride)
 
 
-def _draw_layout(draw, kw):
+def draw_layout(draw, kw):
     """``draw(layouts(**kw))`` without building a strategy (the bounds checked first)."""
     _check_bounds(kw.get("max_leaves", 5), kw.get("max_size", 256), kw.get("max_stride", 64),
                   kw.get("degenerate", True))
@@ -448,7 +448,7 @@ def _draw_layout(draw, kw):
 
 
 def _composable_pair(draw, sense="paper", max_size=256, static=None, near_miss=False, **kw):
-    A = _draw_layout(draw, dict(kw, max_size=max_size, static=static))
+    A = draw_layout(draw, dict(kw, max_size=max_size, static=static))
     modes = _runs(draw, A.shape)
     extra = draw_int(draw, 0, 3)
     if extra == 1:
@@ -489,12 +489,12 @@ def composable_triples(draw, max_size=128, static=None):
     return A, B, _mk(_runs(draw, B.shape), draw, static)
 
 
-def _tiler(draw, A, static=None, by_mode=None):
+def draw_tiler(draw, A, static=None, by_mode=None):
     rank = len(A.shape) if isinstance(A.shape, tuple) else 1
     if (by_mode or (by_mode is None and draw_int(draw, 0, 3) == 0)) and rank >= 1 \
             and isinstance(A.shape, tuple) and rank > 0:
         k = draw_int(draw, 1, rank)
-        return tuple(_tiler(draw, LayoutBase(A.shape[i], A.stride[i]), static, by_mode=False)
+        return tuple(draw_tiler(draw, LayoutBase(A.shape[i], A.stride[i]), static, by_mode=False)
                      for i in range(k))
     modes = _runs(draw, A.shape)
     if draw_int(draw, 0, 4) == 0 and modes:
@@ -507,15 +507,15 @@ def tilers(draw, A, static=None, by_mode=None):
     """A tiler for ``logical_divide(A, T)``: a layout made of disjoint atom runs of A's shape
     (injective, complementable within size(A), admissible), an int ``n`` dividing size(A),
     or (by_mode) a tuple of such tilers, one per leading mode of A."""
-    return _tiler(draw, A, static, by_mode)
+    return draw_tiler(draw, A, static, by_mode)
 
 
 @_memoised
 @st.composite
 def divide_args(draw, max_size=256, static=None, near_miss=False, **kw):
     """``(A, T)`` for logical_divide and the derived divides (zipped/tiled/flat)."""
-    A = _draw_layout(draw, dict(kw, max_size=max_size, static=static))
-    T = _tiler(draw, A, static)
+    A = draw_layout(draw, dict(kw, max_size=max_size, static=static))
+    T = draw_tiler(draw, A, static)
     if near_miss and isinstance(T, LayoutBase):
         fs, fd = leaves(T.shape), leaves(T.stride)
         T = LayoutBase(tuple(fs), tuple(int(d) + 1 for d in fd))
@@ -562,7 +562,7 @@ def complement_args(draw, max_size=256, static=None, valid=True, **kw):
     """``(L, N)`` for ``complement(L, N)``: L complementable (Def 2.1.6.11) and N a multiple of
     cosize(L), a value just above it, or 1.  valid=False draws any layout (often not
     complementable: the spec must refuse it)."""
-    L = _draw_layout(draw, dict(kw, max_size=max_size, static=static, complementable=valid))
+    L = draw_layout(draw, dict(kw, max_size=max_size, static=static, complementable=valid))
     fs, fd = leaves(L.shape), leaves(L.stride)
     cos = 1 + sum((int(s) - 1) * int(d) for s, d in zip(fs, fd))
     how = draw_int(draw, 0, 4)

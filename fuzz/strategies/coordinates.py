@@ -70,21 +70,21 @@ def _plant(draw, c, shape, top=True):
     return c[:k] + (_plant(draw, c[k], shape[k], False),) + c[k + 1:]
 
 
-def _layout(max_size=64):
+def small_layouts(max_size=64):
     return S.layouts(max_size=max_size, max_leaves=4)
 
 
 @st.composite
 def eval_coord_args(draw):
     """(L, c): L(c) at a natural, hierarchical or integer coordinate, sometimes past the end."""
-    L = draw(_layout())
+    L = draw(small_layouts())
     return L, draw(coordinate_for(L.shape, beyond=True))
 
 
 @st.composite
 def get_mode_args(draw):
     """(L, i), i in [0, rank] (rank itself does not exist: both must refuse)."""
-    L = draw(_layout())
+    L = draw(small_layouts())
     r = len(L.shape) if isinstance(L.shape, tuple) else 1
     return L, draw(st.integers(0, r))
 
@@ -93,7 +93,7 @@ def get_mode_args(draw):
 def crd2idx_args(draw):
     """(c, shape) or (c, shape, stride): c may hold ``_`` (it counts as 0) and run past the
     end; the stride is LayoutLeft's when absent, else any congruent stride."""
-    L = draw(_layout())
+    L = draw(small_layouts())
     c = draw(coordinate_for(L.shape, underscore=draw(st.booleans()), beyond=True))
     if draw(st.booleans()):
         return c, L.shape
@@ -163,7 +163,7 @@ def crd2crd_args(draw):
 def slice_args(draw, need_underscore=True):
     """(L, c): a coordinate of L's domain with ``_`` at any depth (always one when
     ``need_underscore``: slice_ without a ``_`` is the coordinate function)."""
-    L = draw(_layout())
+    L = draw(small_layouts())
     return L, draw(coordinate_for(L.shape, underscore=True, need_underscore=need_underscore))
 
 
@@ -276,7 +276,7 @@ def _refine(draw, shape):
 def profile_args(draw):
     """(L, profile) for coalesce / filter by mode: a profile following a prefix of L's mode
     tree (a leaf coalesces the whole mode), sometimes one mode too many (both refuse)."""
-    L = S._draw_layout(draw, dict(max_size=128, max_leaves=5, max_depth=3))  # no own span
+    L = S.draw_layout(draw, dict(max_size=128, max_leaves=5, max_depth=3))  # no own span
 
     def walk(s, depth):
         if not isinstance(s, tuple) or depth == 0 or S.draw_int(draw, 0, 3) == 0:
@@ -299,11 +299,11 @@ def underscore_tiler_args(draw, product=False):
     depth, for every divide, product and composition with a Tile: T is built mode by mode
     (``strategies.tilers(A, by_mode=True)``: each entry admissible for its mode; for products
     A complementable) and some entries, always at least one, are replaced by ``_``."""
-    A = S._draw_layout(draw, dict(max_size=64, max_leaves=4, complementable=product,
+    A = S.draw_layout(draw, dict(max_size=64, max_leaves=4, complementable=product,
                                   degenerate=S.draw_bool(draw)))
     if not isinstance(A.shape, tuple):
         return A, (_,)
-    T = S._tiler(draw, A, None, by_mode=True)  # tilers(A, by_mode=True) without a new strategy
+    T = S.draw_tiler(draw, A, None, by_mode=True)  # tilers(A, by_mode=True) without a new strategy
 
     def put(t):
         if isinstance(t, tuple):

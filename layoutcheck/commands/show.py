@@ -17,9 +17,10 @@ import z3
 from layoutcheck import impl
 from layoutcheck import spec as S
 from layoutcheck.commands.common import check_output_path, count, write_output
-from layoutcheck.composed import F2Layout, Swizzle, looks_composed
+from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, looks_composed
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import leaves
+from layoutcheck.spec.layout import parse as parse_layout
 from layoutcheck.reports.pictures import picture_for_show
 
 HELP = "show a layout's rank, depth, size, cosize, modes, properties and offsets"
@@ -160,7 +161,7 @@ def mode_properties(L, limit=1024):
 def describe(text, limit):
     """The shown facts as a dict (the JSON object)."""
     limit = count(0, MAX_LIMIT)(limit, "--limit")
-    L = S.parse(text)
+    L = parse_layout(text)
     n = int(S.size(L))
     shown = min(n, limit)
     info = {
@@ -238,9 +239,9 @@ def run(args):
     args.limit = count(0, MAX_LIMIT)(args.limit, "--limit")
     if not _picture(args):
         return 0
-    composed = looks_composed(args.layout)
-    info = describe_composed(S.parse(args.layout), args.limit) if composed else \
-        describe(args.layout, args.limit)
+    value = S.parse(args.layout) if looks_composed(args.layout) else None
+    composed = isinstance(value, (Swizzle, F2Layout, ComposedLayoutBase))
+    info = describe_composed(value, args.limit) if composed else describe(args.layout, args.limit)
     if args.json:
         print(json.dumps(info))
         return 0

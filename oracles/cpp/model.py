@@ -91,13 +91,13 @@ def _min(a, b):
     return _typed(min(int(a), int(b)), a, b)
 
 
-def _flat(t):
-    return [x for e in t for x in _flat(e)] if isinstance(t, tuple) else [t]
+def flat_leaves(t):
+    return [x for e in t for x in flat_leaves(e)] if isinstance(t, tuple) else [t]
 
 
-def _product(t):
+def cute_product(t):
     n = C(1)
-    for x in _flat(t):
+    for x in flat_leaves(t):
         n = n * x
     return n
 
@@ -159,7 +159,7 @@ def coalesce(L, profile=None):
             raise Reject("static assertion failed")
         ms = L.modes()
         return _make([coalesce(ms[i], p) for i, p in enumerate(profile)] + ms[len(profile):])
-    fs, fd = _flat(L.shape), _flat(L.stride)
+    fs, fd = flat_leaves(L.shape), flat_leaves(L.stride)
     if not fs:
         raise Reject("get<-1> of an empty tuple in coalesce")
     return _bw_coalesce(fs[:-1], fd[:-1], fs[-1], fd[-1])
@@ -167,7 +167,7 @@ def coalesce(L, profile=None):
 
 def _coalesce_x(L):
     """coalesce that keeps A's function past its end: a trailing size-1 mode seeds as _2:d."""
-    fs, fd = _flat(L.shape), _flat(L.stride)
+    fs, fd = flat_leaves(L.shape), flat_leaves(L.stride)
     if not fs:
         raise Reject("get<-1> of an empty tuple in coalesce_x")
     last = C(2) if _is(1, fs[-1]) else fs[-1]
@@ -190,7 +190,7 @@ def filter_(L, profile=None):
 
 
 def _coalesce_shape(t):  # coalesce(Shape): neighbours of equal staticness multiplied
-    fs = _flat(t)
+    fs = flat_leaves(t)
     out = [fs[0]]
     for a in fs[1:]:
         if _st(out[-1]) == _st(a):
@@ -200,13 +200,13 @@ def _coalesce_shape(t):  # coalesce(Shape): neighbours of equal staticness multi
     return out[0] if len(out) == 1 else tuple(out)
 
 
-def _compact_left(shape, start):  # compact_major<LayoutLeft>: a static size-1 mode gets _0
+def compact_left(shape, start):  # compact_major<LayoutLeft>: a static size-1 mode gets _0
     if not isinstance(shape, tuple):
         return C(0) if _is(1, shape) else start
     out = []
     for s in shape:
-        out.append(_compact_left(s, start))
-        start = start * _product(s)
+        out.append(compact_left(s, start))
+        start = start * cute_product(s)
     return tuple(out)
 
 
@@ -260,10 +260,10 @@ def composition(A, B):
 
 # --- complement -----------------------------------------------------------------------------
 
-def _cosize(L):
+def cute_cosize(L):
     """L(size(L) - 1) + 1 in CuTe arithmetic (the index walked through the flat modes)."""
-    shapes, strides = _flat(L.shape), _flat(L.stride)
-    i, total = _product(L.shape) - C(1), C(0)
+    shapes, strides = flat_leaves(L.shape), flat_leaves(L.stride)
+    i, total = cute_product(L.shape) - C(1), C(0)
     for k, (s, d) in enumerate(zip(shapes, strides)):
         c = i if k == len(shapes) - 1 else i % s
         i = i if k == len(shapes) - 1 else _div(i, s)
@@ -277,11 +277,11 @@ def complement(L, cotarget=None, injective_check=True):
     shape (the CuTe DSL does, and returns that layout)."""
     f = filter_(L)
     if cotarget is None:
-        cotarget = _cosize(f)
+        cotarget = cute_cosize(f)
     if _is(0, f.stride):  # the irreducible stride-0 layout: a compact layout of the cotarget
         shape = _coalesce_shape(cotarget)
-        return _L(shape, _compact_left(shape, C(1)))
-    shapes, strides = _flat(f.shape), _flat(f.stride)
+        return _L(shape, compact_left(shape, C(1)))
+    shapes, strides = flat_leaves(f.shape), flat_leaves(f.stride)
     R = len(shapes)
     if R > 1 and not all(map(_st, strides)):
         raise Reject("static assertion failed: Dynamic-stride complement only for rank-1 layouts")
@@ -300,7 +300,7 @@ def complement(L, cotarget=None, injective_check=True):
     out_s.append(new)
     step = strides[0] * shapes[0]
     rest = _coalesce_shape(_cdiv(cotarget, step))
-    return coalesce(_L((tuple(out_s), rest), (tuple(out_d), _compact_left(rest, step))))
+    return coalesce(_L((tuple(out_s), rest), (tuple(out_d), compact_left(rest, step))))
 
 
 # --- divides and products -------------------------------------------------------------------
@@ -318,7 +318,7 @@ def logical_divide(A, T):
     if isinstance(T, Underscore) or T is None:
         return A
     if not isinstance(T, _L):  # make_layout(n): compact, so a static _1 gets stride _0
-        T = _L(T, _compact_left(T, C(1)))
+        T = _L(T, compact_left(T, C(1)))
     return composition(A, _make([T, complement(T, coalesce(A).shape)]))
 
 
@@ -328,8 +328,8 @@ def logical_product(A, T):
     if isinstance(T, Underscore) or T is None:
         return A
     if not isinstance(T, _L):  # make_layout(n): compact, so a static _1 gets stride _0
-        T = _L(T, _compact_left(T, C(1)))
-    return _make([A, composition(complement(A, _product(A.shape) * _cosize(T)), T)])
+        T = _L(T, compact_left(T, C(1)))
+    return _make([A, composition(complement(A, cute_product(A.shape) * cute_cosize(T)), T)])
 
 
 def _zip2_by(t, guide):
@@ -417,7 +417,7 @@ def left_inverse(L):
     for i in order:
         if _is(0, strides[i]):
             continue
-        have = _product(tuple(out_s))
+        have = cute_product(tuple(out_s))
         if int(strides[i]) % int(have):
             raise Reject("static assertion failed: Left inverse divisibility condition")
         out_s.append(_div(strides[i], have))
@@ -453,11 +453,11 @@ def _static(x):
     return x if x is None or isinstance(x, Underscore) else C(x)
 
 
-def _to(x):
+def to_model(x):
     if isinstance(x, LayoutBase):
         return _L(x.shape, x.stride)
     if isinstance(x, tuple):
-        return tuple(_to(e) for e in x)
+        return tuple(to_model(e) for e in x)
     return x
 
 
@@ -477,7 +477,7 @@ def run(op, *args, static=False):
         args = tuple(_static(a) for a in args)
     del _ABORTS[:], _WHERE[:]
     try:
-        r = OPS[op](*[_to(a) for a in args])
+        r = OPS[op](*[to_model(a) for a in args])
         result = LayoutBase(r.shape, r.stride)
     except Reject:
         raise

@@ -97,13 +97,13 @@ def _run(op, args):
     if op == "raked_product":
         return _coalesce_modes(M.run("raked_product", A, T))  # F-086
     if op == "complement":  # no injectivity check: a zero shape is returned (F-075)
-        r = M.checked(M.complement, M._to(A), T, injective_check=False)
-        if 0 in [int(s) for s in M._flat(r.shape)]:
+        r = M.checked(M.complement, M.to_model(A), T, injective_check=False)
+        if 0 in [int(s) for s in M.flat_leaves(r.shape)]:
             raise _Refused(f"unparseable output '{_text(r.shape)}:{_text(r.stride)}'")
         return LayoutBase(r.shape, r.stride)
     if op == "left_inverse":  # all strides 0: the DSL answers _1:_0 (C++: the last shape)
         c = M.run("coalesce", A)
-        if all(int(d) == 0 for d in M._flat(c.stride)):
+        if all(int(d) == 0 for d in M.flat_leaves(c.stride)):
             return LayoutBase(C(1), C(0))
     return M.run(op, *args)
 
@@ -120,7 +120,7 @@ ZERO_COMPLEMENT = "zero-size complement: SIGFPE or a refusal"
 
 
 def _has_zero(L):
-    return any(int(x) == 0 for x in M._flat(L.shape))
+    return any(int(x) == 0 for x in M.flat_leaves(L.shape))
 
 
 def zero_size_complement(op, A, T):
@@ -136,10 +136,10 @@ def zero_size_complement(op, A, T):
         return False
     Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, C(1))
     if op.endswith("_divide"):
-        r = M.checked(M.complement, M._to(Tl), M.coalesce(M._to(A)).shape, injective_check=False)
+        r = M.checked(M.complement, M.to_model(Tl), M.coalesce(M.to_model(A)).shape, injective_check=False)
     elif op.endswith("_product"):
-        a = M._to(A)
-        r = M.checked(M.complement, a, M._product(a.shape) * M._cosize(M._to(Tl)), injective_check=False)
+        a = M.to_model(A)
+        r = M.checked(M.complement, a, M.cute_product(a.shape) * M.cute_cosize(M.to_model(Tl)), injective_check=False)
     else:
         return False
     return _has_zero(r)

@@ -410,12 +410,12 @@ def _reaches_past_end(op, A, T):
     if op == "composition":
         return max(S.values(Tl)) >= S.size(A)
     if op.endswith("_divide"):
-        comp = M.checked(M.complement, M._to(Tl), M.coalesce(M._to(A)).shape)
+        comp = M.checked(M.complement, M.to_model(Tl), M.coalesce(M.to_model(A)).shape)
         inner = LayoutBase((Tl.shape, comp.shape), (Tl.stride, comp.stride))
         return max(S.values(inner)) >= S.size(A)
     if op.endswith("_product"):
-        a = M._to(A)
-        comp = M.checked(M.complement, a, M._product(a.shape) * M._cosize(M._to(Tl)))
+        a = M.to_model(A)
+        comp = M.checked(M.complement, a, M.cute_product(a.shape) * M.cute_cosize(M.to_model(Tl)))
         return max(S.values(Tl)) >= S.size(LayoutBase(comp.shape, comp.stride))
     return False
 
@@ -453,14 +453,14 @@ def cpp_inner_composition(op, A, T):
     layouts (the C++ model's complement); None for a Tile tuple or where it is refused."""
     if isinstance(T, tuple) or not isinstance(A, LayoutBase) or T is None:
         return None
-    Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, M._compact_left(T, C(1)))
+    Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, M.compact_left(T, C(1)))
     try:
         if op.endswith("_divide"):
-            comp = M.checked(M.complement, M._to(Tl), M.coalesce(M._to(A)).shape)
+            comp = M.checked(M.complement, M.to_model(Tl), M.coalesce(M.to_model(A)).shape)
             return A, LayoutBase((Tl.shape, comp.shape), (Tl.stride, comp.stride))
         if op.endswith("_product"):
-            a = M._to(A)
-            comp = M.checked(M.complement, a, M._product(a.shape) * M._cosize(M._to(Tl)))
+            a = M.to_model(A)
+            comp = M.checked(M.complement, a, M.cute_product(a.shape) * M.cute_cosize(M.to_model(Tl)))
             return LayoutBase(comp.shape, comp.stride), Tl
     except (M.Reject, M.Abort, LayoutError):
         return None

@@ -191,10 +191,10 @@ def cpp_unchecked_partition(op, L, tiler, coord):
     Z = S.zipped_divide(S.as_layout(L), tiler, sense="cute")
     r0, r1 = T.rank(Z.shape[0]), T.rank(Z.shape[1])
     if op == "outer_partition":
-        c = (ST._pad(coord, r0) if isinstance(coord, tuple) else coord, ST._repeat_underscore(r1))
+        c = (ST.pad_coordinate(coord, r0) if isinstance(coord, tuple) else coord, ST.repeat_underscore(r1))
     else:
-        c = (ST._repeat_underscore(r0), ST._pad(coord, r1) if isinstance(coord, tuple) else coord)
-    return SC._slice_layout(Z, c), SC.crd2idx(c, Z.shape, Z.stride)
+        c = (ST.repeat_underscore(r0), ST.pad_coordinate(coord, r1) if isinstance(coord, tuple) else coord)
+    return SC.slice_layout(Z, c), SC.crd2idx(c, Z.shape, Z.stride)
 
 
 @region
