@@ -6,17 +6,10 @@ are ``layoutcheck.integers.C`` (CuTe ``Int<N>``), the others plain ``int``.
 """
 
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.layout import LayoutBase, leaves, size
 
 __all__ = ["random_layout", "injective_layout", "composable_pair", "divisible_pair", "copy_pair",
            "shrink", "flat_layout"]
-
-
-def _size(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _mark(rng, values, static_p):
@@ -58,7 +51,7 @@ def _random_shape(rng, max_rank, max_extent, max_size):
     shape = []
     for _ in range(rng.randint(1, max_rank)):
         s = rng.randint(1, max_extent)
-        shape.append(1 if _size(shape) * s > max_size else s)
+        shape.append(1 if size(tuple(shape)) * s > max_size else s)
     return shape
 
 
@@ -66,7 +59,7 @@ def random_layout(rng, *, max_rank=4, max_extent=8, max_size=512, static_p=0.4, 
     """Any layout: extents 1..max_extent, strides from 0 to past the size (aliasing, gaps
     and zero strides included), flattened rank <= max_rank, size <= max_size."""
     shape = _random_shape(rng, max_rank, max_extent, max_size)
-    size = _size(shape)
+    extent = size(tuple(shape))
     stride, prefix = [], 1
     for s in shape:
         kind = rng.random()
@@ -75,7 +68,7 @@ def random_layout(rng, *, max_rank=4, max_extent=8, max_size=512, static_p=0.4, 
         elif kind < 0.5:
             stride.append(0)
         else:
-            stride.append(rng.randint(1, 2 * size + 1))
+            stride.append(rng.randint(1, 2 * extent + 1))
         prefix *= s
     shape, stride = _mark(rng, shape, static_p), _mark(rng, stride, static_p)
     return LayoutBase(*_nest(rng, shape, stride, nest_p))
@@ -112,7 +105,7 @@ def _run(rng, refined):
     """(s, d): d the product of a prefix of ``refined``, s the product of the next run."""
     k = rng.randint(0, len(refined) - 1)
     j = rng.randint(k + 1, len(refined))
-    return _size(refined[k:j]), _size(refined[:k])
+    return size(refined[k:j]), size(refined[:k])
 
 
 def _disjoint_runs(rng, refined, count):
@@ -120,7 +113,7 @@ def _disjoint_runs(rng, refined, count):
     modes then address disjoint digits of A's coordinates, so no carries cross between
     them and A o B is CuTe's mode-by-mode composition."""
     cuts = sorted(rng.sample(range(len(refined) + 1), min(2 * count, len(refined) + 1)))
-    modes = [(_size(refined[a:b]), _size(refined[:a])) for a, b in zip(cuts[::2], cuts[1::2])]
+    modes = [(size(refined[a:b]), size(refined[:a])) for a, b in zip(cuts[::2], cuts[1::2])]
     rng.shuffle(modes)
     return modes or [_run(rng, refined)]
 
@@ -132,7 +125,7 @@ def composable_pair(rng, *, max_rank=3, max_extent=8, max_size=256, static_p=0.5
     in section 4)."""
     rank = rng.randint(1, max_rank)
     shape = [rng.randint(1, max_extent) for _ in range(rank)]
-    while _size(shape) > max_size:
+    while size(shape) > max_size:
         shape[shape.index(max(shape))] //= 2
     stride = [rng.choice([0, 1, 2, 3, 5, 8, 13]) * rng.choice([1, 4, 16]) for _ in shape]
     refined = _refined(rng, shape)
@@ -197,6 +190,6 @@ def copy_pair(rng, *, max_rank=4, max_extent=8, max_size=512, static_p=0.4):
     D = injective_layout(rng, max_rank=max_rank, max_extent=max_extent, max_size=max_size,
                          static_p=static_p)
     shape = [int(x) for x in leaves(D.shape)]
-    stride = [rng.choice([0, 1, rng.randint(1, 2 * _size(shape) + 1)]) for _ in shape]
+    stride = [rng.choice([0, 1, rng.randint(1, 2 * size(shape) + 1)]) for _ in shape]
     S = LayoutBase(*_nest(rng, _mark(rng, shape, static_p), _mark(rng, stride, static_p), 0.3))
     return S, D

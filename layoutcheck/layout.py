@@ -29,6 +29,8 @@ def leaves(t):
 def size(x) -> int:
     """CuTe's ``size``: the product of an IntTuple's leaves, or of the shape of anything that
     has one (a layout; a composed layout's domain is its inner layout's)."""
+    if isinstance(x, list):  # a flat list of extents
+        x = tuple(x)
     shape = getattr(x, "shape", None)
     if shape is None and hasattr(x, "inner"):
         shape = x.inner.shape

@@ -51,7 +51,7 @@ from layoutcheck.spec import Layout
 
 from layoutcheck import impl
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout
-from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.layout import LayoutBase, leaves, size
 
 __all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "answer_values"]
 
@@ -169,7 +169,7 @@ def _pair_level(op, inputs, e, a):
 def _layout_level(op, inputs, e, a):
     ve, va, sampled = _eval_pair(e, a)
     note = " (sampled)" if sampled else ""
-    same_fn = _size(e.shape) == _size(a.shape) and ve == va
+    same_fn = size(e.shape) == size(a.shape) and ve == va
     if same_fn and _same_modes(e.shape, a.shape):
         return "function", "structure differs, layout function equal" + note
     if same_fn:
@@ -179,8 +179,8 @@ def _layout_level(op, inputs, e, a):
         if ok:
             return "property", f"a different {op} that satisfies the defining property"
         return "none", why
-    if _size(e.shape) != _size(a.shape):
-        return "none", f"sizes differ: {_size(e.shape)} vs {_size(a.shape)}"
+    if size(e.shape) != size(a.shape):
+        return "none", f"sizes differ: {size(e.shape)} vs {size(a.shape)}"
     first = next(i for i, (x, y) in enumerate(zip(ve, va)) if x != y)
     return "none", f"layout functions differ (first at sampled position {first}: {ve[first]} vs {va[first]})"
 
@@ -196,7 +196,7 @@ def _same_modes(a, b, top=True):
         top = False                      # one mode, whose size-1 entries carry nothing
     a, b = _unwrap(_drop_ones(_unwrap(a), top)), _unwrap(_drop_ones(_unwrap(b), top))
     if not isinstance(a, tuple) or not isinstance(b, tuple):
-        return _size(a) == _size(b)
+        return size(a) == size(b)
     return len(a) == len(b) and all(_same_modes(x, y, False) for x, y in zip(a, b))
 
 
@@ -210,16 +210,7 @@ def _drop_ones(s, top):
     integers keeps them (``(2,2,1)`` for ``(2,2)``).  The top level keeps its rank."""
     if top or not isinstance(s, tuple):
         return s
-    return tuple(x for x in s if _size(x) != 1) or s
-
-
-def _size(s):
-    if isinstance(s, tuple):
-        n = 1
-        for x in s:
-            n *= _size(x)
-        return n
-    return int(s)
+    return tuple(x for x in s if size(x) != 1) or s
 
 
 def _evaluator(L):
@@ -237,7 +228,7 @@ def _eval_pair(e, a):
     """Both layout functions on the same indices.  Vectorised through impl.values (itself
     checked against the spec's Phi by the diff.values check and the agreement tests)."""
 
-    n = min(_size(e.shape), _size(a.shape))
+    n = min(size(e.shape), size(a.shape))
     idx, sampled = _indices(n)
     idx = np.asarray(idx, dtype=np.int64)
     return impl.values(e, idx).tolist(), impl.values(a, idx).tolist(), sampled
@@ -245,10 +236,10 @@ def _eval_pair(e, a):
 
 def _inverse_property(op, L, expected, R):
     fL, fR = _evaluator(L), _evaluator(R)
-    nL, nR = _size(L.shape), _size(R.shape)
+    nL, nR = size(L.shape), size(R.shape)
     if op == "right_inverse":
-        if nR != _size(expected.shape):
-            return False, f"size {nR} differs from the reference's {_size(expected.shape)}"
+        if nR != size(expected.shape):
+            return False, f"size {nR} differs from the reference's {size(expected.shape)}"
         idx, _ = _indices(nR)
         for i in idx:
             j = fR(i)
@@ -289,13 +280,6 @@ def _composed_kind(op, kind):
     return kind in ("composed", "composed_offset", "f2layout") or op == "max_common_layout"
 
 
-def _leaf_product(s):
-    n = 1
-    for x in leaves(s):
-        n *= int(x)
-    return n
-
-
 def answer_values(x):
     """The function of a composed answer on its whole domain, as an int64 array."""
     if isinstance(x, ComposedLayoutBase) and isinstance(x.inner, SignedLayout):
@@ -328,8 +312,8 @@ def _kind_ok(x):
 
 
 def _fn_level(e, a, e_off=0, a_off=0):
-    if _leaf_product(_shape(e)) > EVAL_LIMIT or _leaf_product(_shape(a)) > EVAL_LIMIT:
-        return None, f"too large to compare ({_leaf_product(_shape(e))} points)"
+    if size(_shape(e)) > EVAL_LIMIT or size(_shape(a)) > EVAL_LIMIT:
+        return None, f"too large to compare ({size(_shape(e))} points)"
     ve, va = answer_values(e) + int(e_off), answer_values(a) + int(a_off)
     if ve.shape != va.shape:
         return "none", f"sizes differ: {ve.size} vs {va.size}"
@@ -369,10 +353,10 @@ def _composed_layout_level(op, inputs, e, a):
 def _rinv_property(inputs, e, a, detail):
     if not inputs or not isinstance(inputs[0], ComposedLayoutBase):
         return "none", detail
-    if _leaf_product(_shape(a)) != _leaf_product(_shape(e)):
-        return "none", f"size {_leaf_product(_shape(a))} differs from the reference's {_leaf_product(_shape(e))}"
+    if size(_shape(a)) != size(_shape(e)):
+        return "none", f"size {size(_shape(a))} differs from the reference's {size(_shape(e))}"
     Cl = inputs[0]
-    n = _leaf_product(Cl.inner.shape)
+    n = size(Cl.inner.shape)
     r = answer_values(a)
     if r.size and (r.min() < 0 or r.max() >= n):
         return "none", "R maps outside the domain of C"
@@ -401,12 +385,12 @@ def _mcl_level(inputs, e, a):
         return "printed", ""
     if e == a:
         return "structure", "same values, staticness differs"
-    if _leaf_product(a.shape) != _leaf_product(e.shape):
-        return "none", f"size {_leaf_product(a.shape)} differs from the reference's {_leaf_product(e.shape)}"
+    if size(a.shape) != size(e.shape):
+        return "none", f"size {size(a.shape)} differs from the reference's {size(e.shape)}"
     A, B = inputs[0], inputs[1]
     r = np.asarray(impl.values(a), dtype=np.int64)
     for L, name in ((A, "A"), (B, "B")):
-        if r.size and r.max() >= _leaf_product(L.shape):
+        if r.size and r.max() >= size(L.shape):
             return "none", f"R maps outside the domain of {name}"
         got = np.asarray(impl.values(L, r), dtype=np.int64)
         bad = np.nonzero(got != np.arange(r.size))[0]
@@ -426,8 +410,8 @@ def _f2_level(e, a):
         return "none", f"not an F2 layout: {a!r}"
     if str(e) == str(a):
         return "printed", ""
-    if _leaf_product(e.shape) > EVAL_LIMIT or _leaf_product(a.shape) > EVAL_LIMIT:
-        return "none", f"too large to compare ({_leaf_product(e.shape)} points)"
+    if size(e.shape) > EVAL_LIMIT or size(a.shape) > EVAL_LIMIT:
+        return "none", f"too large to compare ({size(e.shape)} points)"
     ve, va = impl.f2_values(e), impl.f2_values(a)
     if len(ve) != len(va):
         return "none", f"sizes differ: {len(ve)} vs {len(va)}"

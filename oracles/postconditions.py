@@ -41,13 +41,6 @@ from layoutcheck.notation import format_tuple
 __all__ = ["violation", "compatible_shapes", "POSTCONDITIONS"]
 
 
-def _size(s):
-    n = 1
-    for x in leaves(s):
-        n *= int(x)
-    return n
-
-
 def _rank(L):
     return len(L.shape) if isinstance(L.shape, tuple) else 1
 
@@ -74,7 +67,7 @@ def compatible_shapes(a, b):
         return len(a) == len(b) and all(compatible_shapes(x, y) for x, y in zip(a, b))
     if isinstance(a, tuple):
         return False
-    return int(a) == _size(b)
+    return int(a) == size(b)
 
 
 def _values(L):
@@ -96,8 +89,8 @@ def _flat_minimal(R, what):
 
 def _coalesce(inputs, R):
     L = inputs[0]
-    if _size(R.shape) != _size(L.shape):
-        return f"size {_size(R.shape)} != size(L) = {_size(L.shape)}"
+    if size(R.shape) != size(L.shape):
+        return f"size {size(R.shape)} != size(L) = {size(L.shape)}"
     profile = inputs[1] if len(inputs) > 1 else None
     if not isinstance(profile, tuple):
         return _flat_minimal(R, "coalesce result")
@@ -105,7 +98,7 @@ def _coalesce(inputs, R):
 
 
 def _coalesce_mode(m, r):
-    return _flat_minimal(r, "coalesced mode") if _size(r.shape) == _size(m.shape) else \
+    return _flat_minimal(r, "coalesced mode") if size(r.shape) == size(m.shape) else \
         f"a coalesced mode {r} has not the size of {m}"
 
 
@@ -157,7 +150,7 @@ def _complement(inputs, R):
     image = set(_values(L))
     if any(v in image for v in rv[1:]):
         return f"complement {R} meets the image of L"
-    kept = _size(tuple(s for s, d in zip(leaves(L.shape), leaves(L.stride)) if int(d) != 0 and int(s) != 1))
+    kept = size(tuple(s for s, d in zip(leaves(L.shape), leaves(L.stride)) if int(d) != 0 and int(s) != 1))
     target = int(N) if N is not None else max(_values(L)) + 1
     if len(rv) * kept < target:
         return f"size {len(rv)} < N / size(filter(L)) = {target} / {kept}"

@@ -28,16 +28,9 @@ from layoutcheck.fuzz.checks.base import (
 from layoutcheck.fuzz.checks.targets import table
 from layoutcheck.oracles.postconditions import evaluate as extended
 
-from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.layout import LayoutBase, leaves, size
 
 __all__ = ["Check", "CheckFailed", "Skip", "CHECKS", "checks_for"]
-
-
-def _size(L):
-    n = 1
-    for s in leaves(L.shape):
-        n *= int(s)
-    return n
 
 
 def _modes(L):
@@ -103,7 +96,7 @@ def law_composition_pointwise(ctx, args):
     rv, bv = table(R), table(B)
     if len(rv) != len(bv):
         fail("size(composition(A, B)) != size(B)", A=A, B=B, composition=R)
-    n = _size(A)  # beyond [0, size A) CuTe extends A's last mode (a convention): not checked
+    n = size(A)  # beyond [0, size A) CuTe extends A's last mode (a convention): not checked
     for i, b in enumerate(bv):
         if b < n and rv[i] != extended(A, b):
             fail(f"composition(A, B)({i}) = {rv[i]} but A(B({i})) = A({b}) = {extended(A, b)}",
@@ -207,9 +200,9 @@ def law_product_modes(ctx, args):
     if len(m) != 2 or table(m[0]) != table(A):
         fail("mode 0 of logical_product(A, B) is not A", A=A, B=B, logical_product=P)
     pv = table(P)
-    if len(pv) != _size(A) * _size(B):
+    if len(pv) != size(A) * size(B):
         fail("size(logical_product(A, B)) != size(A) * size(B)", A=A, B=B, logical_product=P)
-    if len(set(table(B))) == _size(B) and len(set(pv)) != len(pv):
+    if len(set(table(B))) == size(B) and len(set(pv)) != len(pv):
         fail("logical_product of injective layouts is not injective", A=A, B=B,
               logical_product=P)
 

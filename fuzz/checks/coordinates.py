@@ -16,16 +16,12 @@ from hypothesis import strategies as st
 from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail
 from layoutcheck.fuzz.checks.targets import table
 
-from layoutcheck.layout import LayoutBase, Underscore, _, leaves
+from layoutcheck.layout import LayoutBase, Underscore, _, leaves, size
 
 __all__ = ["COORDINATE_CHECKS", "API_STRATEGIES"]
 
 
 # --- independent arithmetic ---------------------------------------------------------------
-
-def _size(s):
-    return prod(int(x) for x in leaves(s)) if isinstance(s, tuple) else int(s)
-
 
 def _profile(t):
     return tuple(_profile(x) for x in t) if isinstance(t, tuple) else None
@@ -52,14 +48,14 @@ def _colex(c, shape):
     total, p = 0, 1
     for ci, si in zip(c, shape):
         total += _colex(ci, si) * p
-        p *= _size(si)
+        p *= size(si)
     return total
 
 
 def _in_domain(c, shape):
     if isinstance(c, tuple):
         return isinstance(shape, tuple) and len(c) == len(shape) and all(map(_in_domain, c, shape))
-    return isinstance(c, Underscore) or 0 <= c < _size(shape)
+    return isinstance(c, Underscore) or 0 <= c < size(shape)
 
 
 def _modes(L):
@@ -217,7 +213,7 @@ def law_shape_structure(ctx, args):
 def _compatible(a, b):
     if isinstance(a, tuple):
         return isinstance(b, tuple) and len(a) == len(b) and all(map(_compatible, a, b))
-    return int(a) == _size(b)
+    return int(a) == size(b)
 
 
 def law_crd2crd(ctx, args):

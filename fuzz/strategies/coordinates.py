@@ -16,7 +16,7 @@ from math import prod
 import layoutcheck.fuzz.strategies.algebra as S
 from hypothesis import strategies as st
 
-from layoutcheck.layout import _, leaves
+from layoutcheck.layout import _, leaves, size
 
 __all__ = ["coordinate_for", "eval_coord_args", "get_mode_args", "crd2idx_args", "idx2crd_args",
            "crd2crd_args", "slice_args", "layout_left_args", "shape_div_args",
@@ -24,10 +24,6 @@ __all__ = ["coordinate_for", "eval_coord_args", "get_mode_args", "crd2idx_args",
            "shape_pair_args", "profile_args", "underscore_tiler_args", "int_tuples"]
 
 _SMALL = st.integers(1, 6)
-
-
-def _size(s):
-    return prod(int(x) for x in leaves(s)) if isinstance(s, tuple) else int(s)
 
 
 @st.composite
@@ -45,7 +41,7 @@ def coordinate_for(draw, shape, underscore=False, need_underscore=False, beyond=
             return _
         if kind == "tuple":
             return tuple(go(x, False) for x in s)
-        hi = _size(s) - 1
+        hi = size(s) - 1
         if beyond and top and draw(st.integers(0, 3)) == 0:
             return draw(st.integers(hi + 1, 2 * hi + 3))
         return draw(st.integers(0, hi))
@@ -105,7 +101,7 @@ def idx2crd_args(draw):
     """(i, shape) with i in [0, size); or (i, shape, stride) with positive strides (compact
     strides, LayoutRight-like or arbitrary) and any i >= 0."""
     shape = draw(S.shapes(max_size=64, max_leaves=4))
-    n = _size(shape)
+    n = size(shape)
     if draw(st.booleans()):
         return draw(st.integers(0, n - 1)), shape
     how = draw(st.integers(0, 2))
@@ -137,7 +133,7 @@ def _regroup(draw, shape, top=True):
     """A shape of the same size as ``shape``, mode by mode: below the top a tuple mode is
     often collapsed to its size (an int), a leaf sometimes split in two; at the top level
     the whole shape is sometimes one int or two factors."""
-    n = _size(shape)
+    n = size(shape)
     if isinstance(shape, tuple) and (not top or draw(st.integers(0, 2))):
         if not top and draw(st.booleans()):
             return n
@@ -155,7 +151,7 @@ def crd2crd_args(draw):
     src = draw(S.shapes(max_size=64, max_leaves=4))
     dst = draw(_regroup(src))
     if draw(st.integers(0, 3)) == 0:
-        return draw(st.integers(0, _size(dst) - 1)), dst
+        return draw(st.integers(0, size(dst) - 1)), dst
     return draw(coordinate_for(src)), dst, src
 
 
@@ -191,7 +187,7 @@ def shape_div_args(draw):
     a = draw(S.shapes(max_size=256, max_leaves=4))
     how = draw(st.integers(0, 3))
     if how == 0 and isinstance(a, tuple):
-        return a, tuple(draw(st.sampled_from(_divisors(_size(x)) + [_size(x) * 2])) for x in a)
+        return a, tuple(draw(st.sampled_from(_divisors(size(x)) + [size(x) * 2])) for x in a)
     flat = [int(x) for x in leaves(a)]
     if how <= 1:
         k = draw(st.integers(0, len(flat)))
@@ -226,7 +222,7 @@ def inner_product_args(draw):
     b = _rebuild(a, [draw(st.integers(0, 9)) for _ in leaves(a)]) if a != () else ()
     how = draw(st.integers(0, 9))
     if how == 0 and isinstance(a, tuple) and a:
-        b = tuple(_size(x) for x in b)  # same rank, nesting dropped
+        b = tuple(size(x) for x in b)  # same rank, nesting dropped
     elif how == 1 and isinstance(a, tuple) and len(a) > 1:
         b = b[:-1]
     elif how == 2:

@@ -20,8 +20,8 @@ from layoutcheck.commands.common import check_output_path, count, write_output
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, looks_composed
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import leaves
-from layoutcheck.spec.layout import parse as parse_layout
 from layoutcheck.reports.pictures import picture_for_show
+from layoutcheck.spec.layout import parse as parse_layout
 
 HELP = "show a layout's rank, depth, size, cosize, modes, properties and offsets"
 

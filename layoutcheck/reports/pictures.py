@@ -28,7 +28,7 @@ from layoutcheck.composed import ComposedLayoutBase, parse_smem
 from layoutcheck.errors import LayoutError
 from layoutcheck.files import check_output_path, write_output
 from layoutcheck.findings import load
-from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.layout import LayoutBase, size
 from layoutcheck.oracles import Outcome, get_oracle
 from layoutcheck.oracles.protocol import format_value
 from layoutcheck.reports.reproducers import Case, claims, reference
@@ -44,13 +44,6 @@ PAD = 34
 FONT = "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\""
 
 
-def _size(shape):
-    n = 1
-    for s in leaves(shape):
-        n *= int(s)
-    return n
-
-
 COLUMN = 16  # a rank-1 layout is one column of at most this many cells, then wraps
 
 
@@ -62,17 +55,17 @@ def _rows_of(L):
     """M: how many rows the 2-D grouping of L has (size of mode 0 for rank >= 2; a rank-1
     layout is one column, wrapped every COLUMN cells)."""
     if _ranked(L):
-        return _size(L.shape[0])
-    return min(_size(L.shape), COLUMN)
+        return size(L.shape[0])
+    return min(size(L.shape), COLUMN)
 
 
 def _values(x):
     """Every offset of a layout or a composed layout, index order."""
     if isinstance(x, ComposedLayoutBase):
-        n = _size(x.inner.shape)
+        n = size(x.inner.shape)
         _limit(n)
         return [int(v) for v in composed_values(x)]
-    _limit(_size(x.shape))
+    _limit(size(x.shape))
     return [int(v) for v in impl.values(impl.Layout(x.shape, x.stride))]
 
 
@@ -181,7 +174,7 @@ def _grouping_note(L):
     if isinstance(L.shape, tuple) and len(L.shape) > 2:
         return "rows: mode 0; columns: modes 1.. in colexicographic order"
     if not isinstance(L.shape, tuple) or len(L.shape) < 2:
-        more = f", wrapped every {COLUMN} cells" if _size(L.shape) > COLUMN else ""
+        more = f", wrapped every {COLUMN} cells" if size(L.shape) > COLUMN else ""
         return f"one column: rank 1 (CuTe appends a _1:_0 mode){more}"
     return None
 
@@ -218,7 +211,7 @@ def tv_svg(TV, tile=None, title=None):
     TV = _as_layout(TV)
     if not isinstance(TV.shape, tuple) or len(TV.shape) != 2:
         raise LayoutError(f"--tv needs a rank-2 (thread, value) layout, got {TV}")
-    threads = _size(TV.shape[0])
+    threads = size(TV.shape[0])
     values = _values(TV)
     cos = max(values) + 1
     M, N = tile or default_tile(cos)
@@ -350,7 +343,7 @@ def failure_svg(row):
     try:
         if E is not None and A is not None:
             rows = (_rows_of(E), _rows_of(A))
-            if _size(E.shape) == _size(A.shape):  # one grouping for both: cells line up
+            if size(E.shape) == size(A.shape):  # one grouping for both: cells line up
                 rows = (_rows_of(A),) * 2 if _ranked(A) and not _ranked(E) else (rows[0],) * 2
             return compare_svg(_values(E), _values(A), rows,
                                (f"{exp_key}: {E}", f"{act_key}: {A}"), heading=case)

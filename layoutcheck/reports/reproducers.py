@@ -35,7 +35,7 @@ from pathlib import Path
 import layoutcheck.reports.repro_code as repro_code
 from layoutcheck import spec
 from layoutcheck.errors import LayoutError
-from layoutcheck.layout import LayoutBase, leaves
+from layoutcheck.layout import LayoutBase, leaves, size
 from layoutcheck.oracles import OPS, REQUIRED, get_oracle, parse_args
 from layoutcheck.oracles.compare import answer_values
 from layoutcheck.oracles.cpp.toolchain import Toolchain
@@ -117,13 +117,6 @@ def _extended(L, x):
     return total
 
 
-def _size(L):
-    n = 1
-    for s in leaves(L.shape):
-        n *= int(s)
-    return n
-
-
 def reference(case):
     spec = get_oracle("spec", sense=None if case.oracle in ("spec", "impl") else "cute")
     return spec.run(case.op, *case.args)
@@ -143,13 +136,13 @@ def _answer_claims(op, args, E):
                      why="C at the slice's points, by the spec")]
     if op == "right_inverse":
         return [dict(kind="right_inverse", L=_table(args[0])),
-                dict(kind="size", value=_size(E), why="size of the spec's right inverse")]
+                dict(kind="size", value=size(E), why="size of the spec's right inverse")]
     if op == "left_inverse":
         return [dict(kind="left_inverse", L=_table(args[0]))]
     if op == "values":
         return [dict(kind="values", table=list(E), why="L(i) by the spec")]
     if isinstance(E, LayoutBase) and (op in BY_FUNCTION or REQUIRED.get(op) in ("function", "coalesced")):
-        return [dict(kind="size", value=_size(E), why="size of the spec's answer"),
+        return [dict(kind="size", value=size(E), why="size of the spec's answer"),
                 dict(kind="values", table=_table(E), why=f"the spec's answer {E}")]
     text = _plain(format_arg(E))
     out = [dict(kind="text", value=text, why="the spec's answer")]
@@ -169,25 +162,25 @@ def _property_claims(op, args):
         B = LayoutBase(B, 1)
     if op == "composition" and isinstance(B, LayoutBase):
         truth = [_extended(A, b) for b in _table(B)]
-        return [dict(kind="size", value=_size(B), why="size(B)"),
+        return [dict(kind="size", value=size(B), why="size(B)"),
                 dict(kind="values", table=truth, why="A(B(i))")]
     if op in DIVIDES and isinstance(B, LayoutBase):
         truth = [_extended(A, b) for b in _table(B)]
-        return [dict(kind="size", value=_size(A), why="size(A): a divide rearranges A"),
+        return [dict(kind="size", value=size(A), why="size(A): a divide rearranges A"),
                 dict(kind="values", table=truth, why="the tile A(B(i))")]
     if op in PRODUCTS + ("blocked_product", "raked_product") and isinstance(B, LayoutBase):
-        out = [dict(kind="size", value=_size(A) * _size(B), why="size(A) size(B)")]
+        out = [dict(kind="size", value=size(A) * size(B), why="size(A) size(B)")]
         if op in PRODUCTS:
             cos = max(_table(B)) + 1
-            comp = spec.complement(_spec_layout(A), _size(A) * cos, sense="cute")
-            pairs = [(_size(A) * j, _extended(LayoutBase(comp.shape, comp.stride), b))
+            comp = spec.complement(_spec_layout(A), size(A) * cos, sense="cute")
+            pairs = [(size(A) * j, _extended(LayoutBase(comp.shape, comp.stride), b))
                      for j, b in enumerate(_table(B))]
             out += [dict(kind="values", table=_table(A), why="the first mode is A"),
                     dict(kind="points", pairs=pairs, why=f"the second mode comp(B(j)), comp = {comp}")]
         return out
     if op == "layout_swizzle_composition":  # composition(L, Sw)(x) = L(Sw(x))
-        truth = [_extended(A, spec.swizzle_apply(B, x)) for x in range(_size(A))]
-        return [dict(kind="size", value=_size(A), why="size(L)"),
+        truth = [_extended(A, spec.swizzle_apply(B, x)) for x in range(size(A))]
+        return [dict(kind="size", value=size(A), why="size(L)"),
                 dict(kind="values", table=truth, why="L(Sw(i))")]
     if op == "complement":
         return [dict(kind="compact", A=_table(A))]
