@@ -28,3 +28,14 @@ from layoutcheck.spec.recast import *  # noqa: F401,F403   upcast / downcast / r
 from layoutcheck.spec.tiling import *  # noqa: F401,F403   make_ordered_layout .. local_partition, zip, group
 from layoutcheck.spec.banks import *  # noqa: F401,F403   shared-memory bank conflicts of a warp's access
 from layoutcheck.spec.overloads import *  # noqa: F401,F403   CuTe's overloads on swizzles and composed layouts
+
+
+import sys  # noqa: E402
+
+# The spec's public names: every module's own, once each (where two modules export a name, the
+# one imported last above is the package's).
+_MODULES = ("tuples", "integers", "layout", "basic", "properties", "nested", "flat", "algebra",
+            "division", "coords", "mutual_refinement", "categories", "theorems", "examples",
+            "swizzle", "recast", "tiling", "banks", "overloads")
+__all__ = sorted({"LayoutError", "C", "enumeration_limit", "set_enumeration_limit", "parse_tiler",
+                  *(name for m in _MODULES for name in sys.modules[f"{__name__}.{m}"].__all__)})

@@ -338,7 +338,7 @@ class Pair:
                        message=f"harness error: {type(self.error).__name__}: {self.error}")
         elif self.not_reached:
             row.update(status="skipped", not_reached=True,
-                       message="not reached: the budget was spent before this pair's turn")
+                       message="not reached: the time budget was spent before this pair's turn")
         elif self.rounds and not self.runner.cases and not self.runner.steer.skipped \
                 and self.runner.best is None:  # ran, judged nothing: never a pass
             row.update(status="skipped", not_reached=True,

@@ -352,13 +352,15 @@ def _oracles(names):
 
 def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_examples=None,
                  checks=None, kinds=None, use_db=True, db_path=None, jobs=1, progress=None,
-                 command=None, fail_fast=False, against=None, cluster=None):
+                 command=None, fail_fast=False, against=None, cluster=None, time_cap=None):
     """Run the gate; return the report dict (see the module docstring).
 
     oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
     checks; budget (seconds, shared across all pairs by ``budget.Scheduler``; the run ends
-    within budget + ``budget.grace(budget)``) is ignored when max_examples is set (then the
-    run is a pure function of seed); jobs > 1 shards by seed across processes;
+    within budget + ``budget.grace(budget)``) is ignored when max_examples is set: then every
+    pair judges the same cases on any machine (a function of seed and the options), and
+    ``time_cap`` (seconds, optional) only stops it from starting pairs past the cap, which are
+    reported as not reached (never as passed); jobs > 1 shards by seed across processes;
     progress(done, total, result) is called after each pair (with a budget: after each
     pair's guaranteed slice, with its result so far); fail_fast stops at the first new
     failure (the remaining pairs are reported as skipped).  cluster ("local[:N]",
@@ -381,10 +383,11 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
                                     cluster, store, progress)
     else:
         results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
-                             progress, fail_fast)
+                             progress, fail_fast, time_cap)
     seconds = time.monotonic() - t0
-    report = {"command": command or "run_campaign", "seed": seed, "budget_s": budget,
-              "max_examples": max_examples, "jobs": jobs,
+    report = {"command": command or "run_campaign", "seed": seed,
+              "budget_s": None if max_examples is not None else budget,
+              "max_examples": max_examples, "time_cap_s": time_cap, "jobs": jobs,
               "oracles": {n: reasons[n] for n in names}, "results": results,
               "summary": summary(results, seconds, None if max_examples else budget),
               "oracle_stats": oracle_stats(objs, names, results,
@@ -441,7 +444,7 @@ def _precompile(live, until):
 
 
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
-               fail_fast=False):
+               fail_fast=False, time_cap=None):
     pairs = [(c, n) for n in names for c in selected]
     t0 = time.monotonic()
     deadline = None if max_examples is not None else t0 + budget
@@ -469,8 +472,11 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
         show(i, None)
     failed = lambda: fail_fast and any(p.runner.best for _, p in live)  # noqa: E731
     if max_examples is not None:
+        cap = None if time_cap is None else t0 + time_cap
         for i, p in live:
-            if not failed():
+            if cap is not None and time.monotonic() > cap:
+                p.not_reached = True  # cut by the cap: reported, never a pass
+            elif not failed():
                 p.step(None, limit=max_examples)
                 show(i, p)
             else:

@@ -41,6 +41,7 @@ from layoutcheck.reports.html import render
 HELP = "fuzz oracles against the spec and the algebra's laws within a time budget (a CI gate)"
 
 MAX_EXAMPLES = 10_000_000
+DEFAULT_BUDGET_S = 60.0
 MAX_JOBS = 64
 
 
@@ -57,14 +58,17 @@ def add_arguments(parser):
                         help="comma-separated check names (see --list)")
     parser.add_argument("--kind", choices=["differential", "law"], default=None,
                         help="only differential checks (vs spec) or only algebraic laws")
-    parser.add_argument("--budget", default=60.0,
-                        help=f"seconds for the whole run, shared across checks (default 60, "
-                             f"at most {MAX_BUDGET_S:g})")
+    parser.add_argument("--budget", default=None,
+                        help=f"seconds for the whole run, shared across checks (default 60, at "
+                             f"most {MAX_BUDGET_S:g}); with --max-examples, a cap: checks not "
+                             "started by then are reported as not reached")
     parser.add_argument("--seed", default=0,
                         help="base seed (default 0)")
     parser.add_argument("--max-examples", default=None,
-                        help="cases per check instead of a time budget: the run is then "
-                             f"a function of --seed only (1..{MAX_EXAMPLES})")
+                        help="cases per check instead of a time budget: every check judges the "
+                             "same cases on any machine, a function of --seed and the options "
+                             "(the mode for CI; the example database is then used only when "
+                             f"--db names it) (1..{MAX_EXAMPLES})")
     parser.add_argument("--report", metavar="FILE", help="write the JSON report here")
     parser.add_argument("--junit", metavar="FILE", help="write JUnit XML here")
     parser.add_argument("--replay", metavar="FILE",
@@ -171,10 +175,14 @@ def run(args):
     elif args.replay is not None:
         report = replay_report(args.replay, oracles if args.against is not None else None, command)
     else:
-        report = run_campaign(oracles=oracles, ops=_split(args.ops), budget=args.budget,
+        reproducible = args.max_examples is not None
+        report = run_campaign(oracles=oracles, ops=_split(args.ops),
+                              budget=DEFAULT_BUDGET_S if args.budget is None else args.budget,
+                              time_cap=args.budget if reproducible else None,
                               seed=args.seed, max_examples=args.max_examples,
                               checks=_split(args.checks), kinds=[args.kind] if args.kind else None,
-                              use_db=not args.no_db, jobs=args.jobs,
+                              use_db=not args.no_db and (not reproducible or args.db is not None),
+                              jobs=args.jobs,
                               progress=progress_printer(sys.stderr), command=command,
                               fail_fast=args.fail_fast, cluster=args.cluster, db_path=args.db)
     unavailable = [n for n, state in report["oracles"].items() if state != "available"]
