@@ -54,4 +54,4 @@ __all__ = [
 # CuTe's overloads on swizzles and composed layouts: these names take any of them
 from layoutcheck.impl.overloads import (composition, logical_divide, zipped_divide, tiled_divide,  # noqa: E402,F401,F811
                                         right_inverse, slice_and_offset, upcast, downcast, size,
-                                        cosize, values, parse)
+                                        cosize, values)

@@ -334,7 +334,7 @@ def parse_f2(text):
 def parse_value(text):
     """Any value of this module or a plain layout, recognised by its text."""
     if not isinstance(text, str):
-        raise LayoutError(f"expected text, got {type(text).__name__}")
+        raise LayoutError(f"expected a string of CuTe notation, got {type(text).__name__}")
     t = text.strip()
     if _SW.match(t):
         return parse_swizzle(t)

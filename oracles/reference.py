@@ -42,11 +42,11 @@ class PackageOracle(Oracle):
             raise LayoutError(f"no package oracle {name!r}; known: {', '.join(PACKAGES)}")
         self.name = name
         self.sense = sense
+        self._package = PACKAGES[name]
         self._module_name = f"layoutcheck.{name}"
 
     def _run_many(self, cases):
-        mod = PACKAGES[self.name]
-        return [self._one(mod, op, args) for op, args in cases]
+        return [self._one(self._package, op, args) for op, args in cases]
 
     def _one(self, mod, op, args):
         fn = package_function(mod, op, args)

@@ -13,7 +13,7 @@ from layoutcheck.spec import division as division
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, looks_composed, parse_value
 
 __all__ = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "right_inverse",
-           "slice_and_offset", "upcast", "downcast", "size", "cosize", "values", "parse"]
+           "slice_and_offset", "upcast", "downcast", "size", "cosize", "values"]
 
 
 def _value(x):
@@ -21,15 +21,6 @@ def _value(x):
     return parse_value(x) if isinstance(x, str) and looks_composed(x) else x
 
 
-def parse(text):
-    """Any value the project prints: a layout (this package's ``Layout``), a swizzle, a
-    composed layout (this package's ``ComposedLayout``), an F2 layout or a signed layout."""
-    value = parse_value(text)
-    if isinstance(value, ComposedLayoutBase):
-        return swizzle.as_composed(value)
-    if type(value).__name__ == "LayoutBase":
-        return layout.as_layout(value)
-    return value
 
 
 def composition(A, B, sense="paper"):

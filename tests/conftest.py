@@ -15,11 +15,14 @@ settings.register_profile("slow", max_examples=2000, deadline=None,
 settings.load_profile("slow" if os.environ.get("LAYOUTCHECK_SLOW") else "ci")
 
 # NVIDIA's new PyCuTe is not on the package index: the oracle reads $LAYOUTCHECK_NVLABS_PATH.
-# The machines that run this suite provide a snapshot beside the checkout; elsewhere the tests
-# that need it skip and say so.
-_SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "vendor" / "nvlabs-pycute"
-if not os.environ.get("LAYOUTCHECK_NVLABS_PATH") and (_SNAPSHOT / "pycute").is_dir():
-    os.environ["LAYOUTCHECK_NVLABS_PATH"] = str(_SNAPSHOT)
+# The machines that run this suite provide a snapshot in a folder ``shared/vendor/nvlabs-pycute``
+# beside the checkout or one of its parents; elsewhere the tests that need it skip and say so.
+if not os.environ.get("LAYOUTCHECK_NVLABS_PATH"):
+    for _folder in Path(__file__).resolve().parents[1:]:
+        _snapshot = _folder / "shared" / "vendor" / "nvlabs-pycute"
+        if (_snapshot / "pycute").is_dir():
+            os.environ["LAYOUTCHECK_NVLABS_PATH"] = str(_snapshot)
+            break
 
 
 def pytest_collection_modifyitems(config, items):

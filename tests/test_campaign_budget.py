@@ -11,7 +11,7 @@ from layoutcheck.fuzz.campaign.report import summary_lines
 from layoutcheck.fuzz.checks.base import CheckFailed
 from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.reference import PackageOracle
+from layoutcheck.oracles.reference import MemoReference, PackageOracle
 
 from layoutcheck.layout import LayoutBase
 
@@ -109,7 +109,7 @@ class _Counting:
 
 def test_the_reference_is_memoised_by_static_and_dynamic_value():
     owner = _Counting()
-    ref = T.MemoReference(owner, owner)
+    ref = MemoReference(owner, owner)
     for text in ("4:1", "4:1", "_4:_1", "_4:_1"):
         ref.run("coalesce", L(text))
     assert owner.calls == 2 and ref.stats() == {"hits": 2, "misses": 2}
@@ -118,7 +118,7 @@ def test_the_reference_is_memoised_by_static_and_dynamic_value():
 
 def test_a_crash_of_the_reference_is_never_memoised():
     owner = _Counting(Outcome.crashed("worker died"))
-    ref = T.MemoReference(owner, owner)
+    ref = MemoReference(owner, owner)
     ref.run("coalesce", L("4:1"))
     ref.run("coalesce", L("4:1"))
     assert owner.calls == 2

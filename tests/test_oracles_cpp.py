@@ -160,7 +160,7 @@ def test_kernels_are_cached_in_the_persistent_library(batch):
 @needs_cpp
 def test_bisect_when_diagnostics_point_nowhere(monkeypatch):
     """Forces a compile (the library answers nothing and keeps nothing) with blame off."""
-    monkeypatch.setattr(cpp_driver, "_blame", lambda *a: {})
+    monkeypatch.setattr(cpp_driver, "blame", lambda *a: {})
     o = get_oracle("cute-cpp")
     monkeypatch.setattr(o.library, "lookup", lambda keys: [k for k in dict.fromkeys(keys)])
     monkeypatch.setattr(o.library, "_record", lambda rows: o.library.memo.update(rows))
@@ -259,7 +259,7 @@ def test_answers_are_parsed_exactly_no_compile():
 
 def test_garbage_output_is_a_crash_not_a_refusal_no_compile():
     case = ("size", parse_args("size", ["4:1"]))
-    out = cute_cpp._outcome(case, "L garbage")
+    out = cute_cpp.outcome(case, "L garbage")
     assert out.kind == "crashed" and "cannot read" in out.message
 
 
@@ -338,7 +338,7 @@ def test_a_hanging_case_is_a_crash_and_the_run_goes_on_no_compile(tmp_path):
     out = lib.run("fake.bin", ["0 1", "0 99", "0 3"])
     assert out == [("T 1", None), (None, cpp_driver.HANG), ("T 3", None)]
     case = ("size", parse_args("size", ["4:1"]))
-    assert cute_cpp._crashed("x").kind == "crashed" and cute_cpp._outcome(case, "T 4").value == 4
+    assert cute_cpp._crashed("x").kind == "crashed" and cute_cpp.outcome(case, "T 4").value == 4
 
 
 @pytest.mark.skipif(not os.environ.get("LAYOUTCHECK_EXTRA_CUTE_INCLUDES"),
