@@ -1,4 +1,4 @@
-"""`layoutcheck demo`, the README's first command, on a short budget."""
+"""`layoutcheck demo`, the README's first command, with few cases per check."""
 
 import json
 import subprocess
@@ -7,7 +7,7 @@ import sys
 
 def test_demo_runs_every_part_and_reports(tmp_path):
     report = tmp_path / "demo.json"
-    r = subprocess.run([sys.executable, "-m", "layoutcheck", "demo", "--budget", "5", "--against", "impl,pycute",
+    r = subprocess.run([sys.executable, "-m", "layoutcheck", "demo", "--cases", "3", "--against", "impl,pycute",
                         "--max-rank", "2", "--report", str(report)],
                        capture_output=True, text=True, timeout=900, cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -147,7 +147,7 @@ def test_cli_fuzz_and_demo_write_html(tmp_path, capsys):
     assert page.find("tr", **{"data-check": "diff.size", "data-verdict": "pass"})
     capsys.readouterr()
     demo = tmp_path / "demo.html"
-    r = subprocess.run([sys.executable, "-m", "layoutcheck", "demo", "--budget", "1", "--against",
+    r = subprocess.run([sys.executable, "-m", "layoutcheck", "demo", "--cases", "1", "--against",
                         "impl", "--max-rank", "1", "--html", str(demo), "--report",
                         str(tmp_path / "demo.json")], capture_output=True, text=True, timeout=600,
                        cwd=tmp_path)
