@@ -9,7 +9,7 @@ in place of the layout-only functions of its modules.
 
 from __future__ import annotations
 
-from typing import Any, Sequence, TypeAlias
+from typing import Any, Sequence
 
 import numpy as np
 from layoutcheck.impl import algebra, compose, coords, layout, recast, swizzle
@@ -19,20 +19,16 @@ from layoutcheck.impl.swizzle import ComposedLayout
 
 from layoutcheck.composed import (
     ComposedLayoutBase,
-    ComposedValue,
     F2Layout,
     SignedLayout,
     Swizzle,
     looks_composed,
     parse_value,
 )
-from layoutcheck.layout import Coord, IntTuple, LayoutBase, LayoutLike, Tiler
+from layoutcheck.layout import Coord, IntTuple, LayoutBase, LayoutLike, TilerOrNone
 
 __all__ = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "right_inverse",
            "slice_and_offset", "upcast", "downcast", "size", "cosize", "values"]
-
-# An argument of an overload: a layout, a swizzle, a composed or F2 layout, or the text of one.
-Value: TypeAlias = LayoutLike | ComposedValue
 
 
 def _value(x: Any) -> Any:
@@ -42,7 +38,7 @@ def _value(x: Any) -> Any:
 
 
 
-def composition(A: Value, B: Tiler | Swizzle | str, sense: str = "paper") -> Layout | ComposedLayout:
+def composition(A: LayoutLike | Swizzle | ComposedLayoutBase, B: TilerOrNone | Swizzle | str, sense: str = "paper") -> Layout | ComposedLayout:
     A, B = _value(A), _value(B)
     if isinstance(A, Swizzle):
         return swizzle.swizzle_composition(A, B)
@@ -53,42 +49,42 @@ def composition(A: Value, B: Tiler | Swizzle | str, sense: str = "paper") -> Lay
     return compose.composition(A, B, sense=sense)
 
 
-def logical_divide(A: Value, T: Tiler | str, sense: str = "paper") -> Layout | ComposedLayout:
+def logical_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str, sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_logical_divide(A, T)
     return division.logical_divide(A, T, sense=sense)
 
 
-def zipped_divide(A: Value, T: Tiler | str, sense: str = "paper") -> Layout | ComposedLayout:
+def zipped_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str, sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_zipped_divide(A, T)
     return division.zipped_divide(A, T, sense=sense)
 
 
-def tiled_divide(A: Value, T: Tiler | str, sense: str = "paper") -> Layout | ComposedLayout:
+def tiled_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str, sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_tiled_divide(A, T)
     return division.tiled_divide(A, T, sense=sense)
 
 
-def right_inverse(L: Value) -> Layout | ComposedLayout:
+def right_inverse(L: LayoutLike | ComposedLayoutBase) -> Layout | ComposedLayout:
     L = _value(L)
     if isinstance(L, ComposedLayoutBase):
         return swizzle.composed_right_inverse(L)
     return algebra.right_inverse(L)
 
 
-def slice_and_offset(L: Value, coord: Coord) -> tuple[Layout | ComposedLayout, int]:
+def slice_and_offset(L: LayoutLike | ComposedLayoutBase, coord: Coord) -> tuple[Layout | ComposedLayout, int]:
     L = _value(L)
     if isinstance(L, ComposedLayoutBase):
         return swizzle.composed_slice_and_offset(L, coord)
     return coords.slice_and_offset(L, coord)
 
 
-def upcast(L: Value, N: int) -> Layout | Swizzle | ComposedLayout:
+def upcast(L: LayoutLike | Swizzle | ComposedLayoutBase, N: int) -> Layout | Swizzle | ComposedLayout:
     L = _value(L)
     if isinstance(L, Swizzle):
         return swizzle.swizzle_upcast(L, N)
@@ -97,7 +93,7 @@ def upcast(L: Value, N: int) -> Layout | Swizzle | ComposedLayout:
     return recast.upcast(L, N)
 
 
-def downcast(L: Value, N: int) -> Layout | Swizzle | ComposedLayout:
+def downcast(L: LayoutLike | Swizzle | ComposedLayoutBase, N: int) -> Layout | Swizzle | ComposedLayout:
     L = _value(L)
     if isinstance(L, Swizzle):
         return swizzle.swizzle_downcast(L, N)
@@ -106,21 +102,21 @@ def downcast(L: Value, N: int) -> Layout | Swizzle | ComposedLayout:
     return recast.downcast(L, N)
 
 
-def size(x: Value | IntTuple, *path: int) -> int:
+def size(x: LayoutLike | ComposedLayoutBase | IntTuple, *path: int) -> int:
     x = _value(x)
     if isinstance(x, ComposedLayoutBase) and not path:
         return swizzle.composed_size(x)
-    return layout.size(x, *path)
+    return layout.size(x, *path)  # type: ignore[arg-type]  # composed with a path: refused there
 
 
-def cosize(L: Value, *path: int) -> int:
+def cosize(L: LayoutLike | ComposedLayoutBase, *path: int) -> int:
     L = _value(L)
     if isinstance(L, ComposedLayoutBase) and not path:
         return swizzle.composed_cosize(L)
-    return layout.cosize(L, *path)
+    return layout.cosize(L, *path)  # type: ignore[arg-type]  # composed with a path: refused there
 
 
-def values(L: Value, *args: Any, **kwargs: Any) -> Sequence[int] | np.ndarray:
+def values(L: LayoutLike | Swizzle | F2Layout | ComposedLayoutBase, *args: Any, **kwargs: Any) -> Sequence[int] | np.ndarray:
     L = _value(L)
     if isinstance(L, Swizzle):
         return swizzle.swizzle_values(L)

@@ -20,7 +20,7 @@ from layoutcheck.integers import C, IntTuple
 from layoutcheck.notation import TileNode, format_tuple, parse_layout_parts, parse_tile_parts
 
 __all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "size", "default_stride", "parse_tile",
-           "Underscore", "_", "IntTuple", "Coord", "Tiler", "LayoutLike"]
+           "Underscore", "_", "IntTuple", "Coord", "Tiler", "TilerOrNone", "LayoutLike"]
 
 
 
@@ -204,6 +204,9 @@ class LayoutBase:
 # A tiler: a layout, an integer n (the layout n:_1), ``_`` (leave the mode alone), or a tuple of
 # tilers (mode by mode).
 Tiler: TypeAlias = LayoutBase | int | Underscore | tuple["Tiler", ...]
+# A tiler as the spec's and impl's operations take it: ``_`` may also be written None (pycute's
+# spelling), at any level.
+TilerOrNone: TypeAlias = LayoutBase | int | Underscore | None | tuple["TilerOrNone", ...]
 # What ``as_layout`` of the spec and of impl accepts: a layout, its CuTe text or (shape, stride).
 LayoutLike: TypeAlias = LayoutBase | str | tuple[IntTuple, IntTuple]
 
