@@ -38,7 +38,8 @@ def _value(x: Any) -> Any:
 
 
 
-def composition(A: LayoutLike | Swizzle | ComposedLayoutBase, B: TilerOrNone | Swizzle | str, sense: str = "paper") -> Layout | ComposedLayout:
+def composition(A: LayoutLike | Swizzle | ComposedLayoutBase, B: TilerOrNone | Swizzle | str,
+                sense: str = "paper") -> Layout | ComposedLayout:
     A, B = _value(A), _value(B)
     if isinstance(A, Swizzle):
         return swizzle.swizzle_composition(A, B)
@@ -49,21 +50,24 @@ def composition(A: LayoutLike | Swizzle | ComposedLayoutBase, B: TilerOrNone | S
     return compose.composition(A, B, sense=sense)
 
 
-def logical_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str, sense: str = "paper") -> Layout | ComposedLayout:
+def logical_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str,
+                   sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_logical_divide(A, T)
     return division.logical_divide(A, T, sense=sense)
 
 
-def zipped_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str, sense: str = "paper") -> Layout | ComposedLayout:
+def zipped_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str,
+                  sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_zipped_divide(A, T)
     return division.zipped_divide(A, T, sense=sense)
 
 
-def tiled_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str, sense: str = "paper") -> Layout | ComposedLayout:
+def tiled_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str,
+                 sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_tiled_divide(A, T)
@@ -116,7 +120,8 @@ def cosize(L: LayoutLike | ComposedLayoutBase, *path: int) -> int:
     return layout.cosize(L, *path)  # type: ignore[arg-type]  # composed with a path: refused there
 
 
-def values(L: LayoutLike | Swizzle | F2Layout | ComposedLayoutBase, *args: Any, **kwargs: Any) -> Sequence[int] | np.ndarray:
+def values(L: LayoutLike | Swizzle | F2Layout | ComposedLayoutBase, *args: Any,
+           **kwargs: Any) -> Sequence[int] | np.ndarray:
     L = _value(L)
     if isinstance(L, Swizzle):
         return swizzle.swizzle_values(L)

@@ -11,7 +11,7 @@ of the printed form only (``str``), which is the strictest comparison level.
 
 from __future__ import annotations
 
-from typing import Any, Callable, NoReturn, Self, TypeAlias, TypeGuard
+from typing import Any, Callable, NoReturn, Self, TypeAlias, TypeGuard, overload
 
 import numpy as np
 
@@ -24,6 +24,10 @@ __all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "size", "defau
 
 
 
+@overload
+def leaves(t: IntTuple) -> tuple[int, ...]: ...
+@overload
+def leaves(t: object) -> tuple[Any, ...]: ...
 def leaves(t: object) -> tuple[Any, ...]:
     """The flattening of a nested tuple (its leaves, left to right)."""
     if isinstance(t, tuple):
