@@ -23,7 +23,6 @@ __all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "size", "defau
            "Underscore", "_", "IntTuple", "Coord", "Tiler", "TilerOrNone", "LayoutLike"]
 
 
-
 @overload
 def leaves(t: IntTuple) -> tuple[int, ...]: ...
 @overload
