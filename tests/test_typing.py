@@ -87,13 +87,27 @@ def test_the_check_finds_a_public_function_without_hints():
     assert got == {"shown": [], "bare": ["x", "return"], "K.__init__": ["n", "return"], "K.ok": []}
 
 
+def mypy(tree, cache):
+    """mypy with pyproject.toml's [tool.mypy] on the mirror ``tree``: (exit status, its lines
+    with this repository's paths)."""
+    r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--no-error-summary",
+                        "--hide-error-context"], cwd=tree, capture_output=True, text=True, timeout=600)
+    return r.returncode, [source_path(line) for line in (r.stdout + r.stderr).splitlines() if line.strip()]
+
+
 @needs_mypy
 def test_mypy_finds_no_error_in_the_typed_modules(tmp_path):
     tree = mirror(tmp_path / "tree")
     shutil.copy(REPO / "pyproject.toml", tree / "pyproject.toml")
-    r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"),
-                        "--no-error-summary", "--hide-error-context"],
-                       cwd=tree, capture_output=True, text=True, timeout=600)
-    lines = [source_path(line) for line in (r.stdout + r.stderr).splitlines() if line.strip()]
-    assert r.returncode == 0, "mypy (pyproject.toml [tool.mypy]):\n" + "\n".join(lines[-80:])
+    status, lines = mypy(tree, tmp_path / "cache")
+    assert status == 0, "mypy (pyproject.toml [tool.mypy]):\n" + "\n".join(lines[-80:])
     assert not lines, lines
+    # and it fails on a planted type error and on an unannotated helper of a typed module
+    # (the second run reuses the first one's cache: seconds)
+    path = tree / "layoutcheck" / "notation.py"
+    path.write_text(path.read_text() + "\n\ndef _planted(x):\n    return x\n\n\n"
+                    "def planted_too(x: int) -> str:\n    return x\n")
+    status, lines = mypy(tree, tmp_path / "cache")
+    assert status != 0
+    assert any("layoutcheck/notation.py" in x and "[no-untyped-def]" in x for x in lines), lines
+    assert any("layoutcheck/notation.py" in x and "[return-value]" in x for x in lines), lines
