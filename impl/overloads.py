@@ -20,12 +20,11 @@ from layoutcheck.impl.swizzle import ComposedLayout
 from layoutcheck.composed import (
     ComposedLayoutBase,
     F2Layout,
-    SignedLayout,
     Swizzle,
     looks_composed,
     parse_value,
 )
-from layoutcheck.layout import Coord, IntTuple, LayoutBase, LayoutLike, TilerOrNone
+from layoutcheck.layout import Coord, IntTuple, LayoutLike, TilerOrNone
 
 __all__ = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "right_inverse",
            "slice_and_offset", "upcast", "downcast", "size", "cosize", "values"]
