@@ -12,10 +12,14 @@ instead and returns what CuTe returns.  A failed precondition raises
 ``LayoutError(condition=NAME)`` with ``NAME`` the predicate that failed.
 """
 
+from __future__ import annotations
+
 from operator import itemgetter
+from typing import Iterable, Sequence
 
 from layoutcheck.impl.basic import concat, is_compact, is_injective
 from layoutcheck.impl.layout import (
+    FlatModes,
     C0,
     C1,
     Layout,
@@ -31,7 +35,14 @@ from layoutcheck.impl.layout import (
 )
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.layout import LayoutBase, Underscore, _  # noqa: F401  one sentinel for the package
+from layoutcheck.layout import (  # noqa: F401  one sentinel for the package
+    Coord,
+    IntTuple,
+    LayoutBase,
+    LayoutLike,
+    Underscore,
+    _,
+)
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "is_disjoint", "right_inverse", "left_inverse", "slice_", "Underscore", "_",
@@ -40,17 +51,17 @@ __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementabl
 _SENSES = ("paper", "cute")
 
 
-def is_underscore(x):
+def is_underscore(x: object) -> bool:
     # pycute's None means the same.
     return x is None or isinstance(x, Underscore)
 
 
-def check_sense(sense):
+def check_sense(sense: str) -> None:
     if sense not in _SENSES:
         raise LayoutError(f"sense must be one of {_SENSES}, not {sense!r}")
 
 
-def flat_pairs_of(L):
+def flat_pairs_of(L: LayoutLike) -> FlatModes:
     """The flattened modes of a layout argument (cached on impl Layouts, see ``flat_modes``)."""
     if type(L) is not Layout:
         L = as_layout(L)
@@ -78,7 +89,7 @@ _UNIT = new_layout(C1, C0)
 _stride_of = itemgetter(1)
 
 
-def raw_layout(ss, ds):
+def raw_layout(ss: Sequence[int], ds: Sequence[int]) -> tuple[IntTuple, IntTuple]:
     """(shape, stride) of the layout with modes ss:ds: ``_1:_0`` when empty, ``s:d`` for one
     mode, else a tuple (CuTe's result convention)."""
     if len(ss) == 1:
@@ -88,7 +99,7 @@ def raw_layout(ss, ds):
     return ONE
 
 
-def build_layout(ss, ds):
+def build_layout(ss: Sequence[int], ds: Sequence[int]) -> Layout:
     """The impl Layout with modes ss:ds, by the convention of ``raw_layout``."""
     if len(ss) == 1:
         L = alloc_layout(Layout)
@@ -105,7 +116,7 @@ def build_layout(ss, ds):
 
 # --- coalesce and filter (2.1.4, 2.3.3) ------------------------------------------------------
 
-def coalesced_pairs(ms, drop_zero=False):
+def coalesced_pairs(ms: Iterable[tuple[int, int]], drop_zero: bool = False) -> tuple[list[int], list[int]]:
     """One coalescing pass over flat modes (Construction 2.1.4.9): drop size-1 modes (and the
     stride-0 ones with ``drop_zero``), merge s:d into the previous kept mode s':d' when
     s' d' = d.  Returns the lists (shapes, strides).  The mode being grown is kept in locals
@@ -151,14 +162,14 @@ def _is_flat(t):
     return True
 
 
-def coalesced_pairs_of(s, d):
+def coalesced_pairs_of(s: IntTuple, d: IntTuple) -> tuple[list[int], list[int]]:
     """``coalesced_pairs`` of the flat modes of the layout s:d given by its parts."""
     if type(s) is not tuple:
-        return ([s], [d]) if +s != 1 else ([], [])
+        return ([s], [d]) if +s != 1 else ([], [])  # type: ignore[list-item, operator]  # leaves
     return coalesced_pairs(zip(fast_leaves(s), fast_leaves(d)))
 
 
-def coalesced_modes(L):
+def coalesced_modes(L: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The modes of coalesce(L) as two tuples (shapes, strides), for an impl Layout L; kept on
     L (composition, divide and the inverses start from them)."""
     try:
@@ -167,7 +178,7 @@ def coalesced_modes(L):
         return keep_coalesced_modes(L)
 
 
-def keep_coalesced_modes(L):
+def keep_coalesced_modes(L: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Compute and keep coalesce(L)'s modes (for a caller that found none kept)."""
     try:
         fm = L._fm
@@ -187,7 +198,7 @@ def _refines(Xp, X):
             and all(_refines(p, q) for p, q in zip(Xp, X)))
 
 
-def coalesce(L, profile=None, sense="paper"):
+def coalesce(L: LayoutLike, profile: IntTuple | LayoutBase | None = None, sense: str = "paper") -> Layout:
     """coal(L) (Construction 2.3.3.7, CuTe's coalesce): one pass over the flattened modes,
     dropping size-1 modes and merging s_i d_i = d_{i+1}; ``8:1`` for one mode, ``_1:_0`` for
     none.  ``sense="flat"``: the paper's flat coal^b (always a tuple, ``():()`` for size 1).
@@ -251,13 +262,13 @@ def _walk_coalesce(L, profile):
     return new_layout(tuple([x._shape for x in parts]), tuple([x._stride for x in parts]))
 
 
-def is_coalesced(L):
+def is_coalesced(L: LayoutLike) -> bool:
     """Def 2.3.3.1: L = 1:0, or s:d with s > 1, or flat of rank > 1 and flat-coalesced."""
     L = as_layout(L)
     return coalesce(L) == L
 
 
-def filter(L):
+def filter(L: LayoutLike) -> Layout:
     """CuTe's filter: drop stride-0 and size-1 modes, then coalesce (``_1:_0`` if empty)."""
     if type(L) is not Layout:
         L = as_layout(L)
@@ -269,7 +280,7 @@ def filter(L):
     return _kept(L, fm, ss, ds)
 
 
-def is_tractable(L):
+def is_tractable(L: LayoutLike) -> bool:
     """Def 2.1.8.1 / 2.3.10.1: in sort(L^b), d_i = 0 or s_i d_i divides d_{i+1}."""
     ms = sorted(flat_pairs_of(L), key=lambda m: (m[1], m[0]))
     return all(d == 0 or dn % (s * d) == 0 for (s, d), (_, dn) in zip(ms, ms[1:]))
@@ -282,7 +293,8 @@ def _check_N(N):
         raise LayoutError(f"the complement target N must be a positive integer, got {N!r}")
 
 
-def complement_parts(fm, N, drop_zero, round_up):
+def complement_parts(fm: Sequence[tuple[int, int]], N: int | None, drop_zero: bool,
+                     round_up: bool) -> tuple[list[int], list[int]] | None:
     """comp(L, N) (Construction 2.1.6.29) from L's flat modes ``fm`` as lists (shapes,
     strides), or None when L is not (N-)complementable.
 
@@ -294,8 +306,9 @@ def complement_parts(fm, N, drop_zero, round_up):
     are dropped, and no two modes merge (the product of one mode is d_i < s_i d_i, the next
     stride), so it is coalesced.  N=None is cosize(L) <= s_m d_m: the last mode is then 1.
     ``N`` is already checked."""
-    ss, ds = [], []
-    cur = C1  # s_{i-1} d_{i-1}, the stride of the next complement mode
+    ss: list[int] = []
+    ds: list[int] = []
+    cur: int = C1  # s_{i-1} d_{i-1}, the stride of the next complement mode
     # Sorted by stride alone: two modes of equal non-zero stride d fail d % (s d) whichever
     # comes first, so the order of (d, s) is not needed.
     if len(fm) == 2:  # a stable sort by stride, written out
@@ -333,13 +346,13 @@ def complement_parts(fm, N, drop_zero, round_up):
     return ss, ds
 
 
-def not_complementable(L, N):
+def not_complementable(L: LayoutLike, N: int | None) -> LayoutError:
     what = "complementable" if N is None else f"{N}-complementable"
     return LayoutError(f"{as_layout(L)} is not {what} (Def 2.1.6.11/2.1.6.25)",
                        condition="is_complementable")
 
 
-def is_complementable(L, N=None, sense="paper"):
+def is_complementable(L: LayoutLike, N: int | None = None, sense: str = "paper") -> bool:
     """Whether comp(L, N) exists (Def 2.1.6.11 / 2.1.6.25 / 2.3.6.8; see ``complement``)."""
     check_sense(sense)
     if N is not None:
@@ -348,7 +361,7 @@ def is_complementable(L, N=None, sense="paper"):
     return complement_parts(flat_pairs_of(L), N, cute, cute) is not None
 
 
-def complement(L, N=None, sense="paper"):
+def complement(L: LayoutLike, N: int | None = None, sense: str = "paper") -> Layout:
     """comp(L, N) (Construction 2.1.6.29, Def 2.3.6.5), CuTe's complement(L, N).
 
     From the sorted modes s_i:d_i: shapes (d_1, d_2/(s_1 d_1), ..., N/(s_m d_m)) with strides
@@ -367,7 +380,7 @@ def complement(L, N=None, sense="paper"):
     return build_layout(*found)
 
 
-def is_disjoint(A, B):
+def is_disjoint(A: LayoutLike, B: LayoutLike) -> bool:
     """A ⊥ B: the flat concatenation A ⋆ B is compact (Def 2.1.6.1)."""
     return is_compact(concat(A, B))
 
@@ -386,7 +399,7 @@ def _prefix_products(shapes):
     return out
 
 
-def right_inverse(L):
+def right_inverse(L: LayoutLike) -> Layout:
     """CuTe's right_inverse R: L(R(i)) == i for i < size(R).  Over coalesce(L) sorted by
     stride (stable), take each mode whose stride equals the running product, with the prefix
     product of L's shape as its stride: the chain of modes from stride 1, each next stride the
@@ -409,9 +422,11 @@ def right_inverse(L):
     return build_layout(rs, rd)
 
 
-def left_inverse(L):
+def left_inverse(L: LayoutLike) -> Layout:
     """CuTe's left_inverse R: R(L(i)) == i for an injective L.  Over coalesce(L) sorted by
     stride, the non-zero strides must form a divisor chain (CuTe's divisibility condition)."""
+    ss: Sequence[int]
+    ds: Sequence[int]
     ss, ds = coalesced_modes(L if type(L) is Layout else as_layout(L))
     if len(ss) == 1 and ds[0] != 0:  # s:d gives (d,s):(_0,_1), i.e. s:_1 when d = 1
         s, d = ss[0], ds[0]
@@ -428,6 +443,7 @@ def left_inverse(L):
             break
         span += (ss[i] - 1) * ds[i]
     pre = _prefix_products(ss)
+    size: int
     shapes, strides, size = [], [C0], C1
     for i in order:
         d = ds[i]
@@ -476,14 +492,14 @@ def _slice(c, t):
     return ()
 
 
-def slice_(L, coord):
+def slice_(L: LayoutLike, coord: Coord) -> Layout | int:
     """CuTe's ``L(coord)`` with ``_``: keep the modes where ``coord`` has ``_``, drop those with
     an integer; a tuple coordinate concatenates its entries' slices (CuTe's filter_tuple).
     Without any ``_`` it is the coordinate function, an integer."""
     L = as_layout(L)
     _check_coord(coord, L.shape)
     if not _has_underscore(coord):
-        return L(coord)
+        return L(coord)  # type: ignore[arg-type]  # no `_` in it
     if is_underscore(coord):
         return L
     return new_layout(_slice(coord, L.shape), _slice(coord, L.stride))

@@ -7,6 +7,10 @@ values, the rare compositions of at most 2^16 elements that the divisibility tes
 Tilers (an int ``n``, ``_``, a tuple of tilers) are taken apart here (``as_tiler``).
 """
 
+from __future__ import annotations
+
+from typing import Any, Sequence
+
 import numpy as np
 from layoutcheck.impl.algebra import (
     C0,
@@ -33,12 +37,12 @@ from layoutcheck.impl.layout import (
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, _
+from layoutcheck.layout import IntTuple, LayoutBase, LayoutLike, TilerOrNone, _
 
 __all__ = ["composition", "is_composable"]
 
 
-def as_tiler(T):
+def as_tiler(T: TilerOrNone | str) -> TilerOrNone:
     """A tiler argument, checked: an impl Layout, an int ``n`` (the layout ``n:_1``), ``_``
     (or None), or a tuple of tilers (its entries are checked where they are used)."""
     if type(T) is Layout or type(T) is tuple or (type(T) is int and T >= 1):
@@ -60,12 +64,12 @@ def as_tiler(T):
     raise LayoutError(f"a tiler is a layout, an integer or a tuple of tilers, not {T!r}")
 
 
-def modes_of(s, d):
+def modes_of(s: IntTuple, d: IntTuple) -> tuple[tuple[IntTuple, ...], tuple[IntTuple, ...]]:
     """The top-level modes of the layout s:d as (shapes, strides) tuples (a leaf is one mode)."""
-    return (s, d) if type(s) is tuple else ((s,), (d,))
+    return (s, d) if type(s) is tuple else ((s,), (d,))  # type: ignore[return-value]  # congruent
 
 
-def rank_error(T, s, d):
+def rank_error(T: tuple[Any, ...], s: IntTuple, d: IntTuple) -> LayoutError:
     return LayoutError(f"tiler has {len(T)} modes, layout {new_layout(s, d)} has rank "
                        f"{len(s) if type(s) is tuple else 1}", condition="rank")
 
@@ -188,7 +192,9 @@ def _carries(A, B):
                        condition="is_composable")
 
 
-def compose_raw(a_s, a_d, shape, stride, sense, A, B):
+def compose_raw(a_s: Sequence[int], a_d: Sequence[int], shape: IntTuple, stride: IntTuple, sense: str,
+                A: Layout | tuple[IntTuple, IntTuple] | None,
+                B: Layout | tuple[IntTuple, IntTuple] | None) -> tuple[IntTuple, IntTuple]:
     """composition(A, B) as raw (shape, stride), given a_s:a_d = coalesce(A) and B's parts
     (Def 2.3.7.1): right-distributive over B's leaves, each leaf split against coalesce(A);
     the leaves' images must not carry between A's modes (so that the result's function, a sum
@@ -202,11 +208,11 @@ def compose_raw(a_s, a_d, shape, stride, sense, A, B):
         a_s, a_d = [C1], [C0]
     elif len(a_s) == 1 and type(shape) is not tuple:  # one mode s:d with one leaf t:e, the
         s, d, t, e = a_s[0], a_d[0], shape, stride      # hot path: t:(e d), written out
-        if +e == 0:
+        if +e == 0:  # type: ignore[operator]  # (t:e a leaf)
             return t, e
-        if +t == 1:
+        if +t == 1:  # type: ignore[operator]
             return t, C0
-        if sense != "paper" or +e * (+t - 1) < +s:
+        if sense != "paper" or +e * (+t - 1) < +s:  # type: ignore[operator]
             return t, (d if e is C1 else e if d is C1 else e * d)
     used = [0] * len(a_s)
     try:
@@ -286,7 +292,7 @@ def _compose_exact(A, a, B, sense):
     return R if np.array_equal(values(R, dtype=np.int64), va) else None
 
 
-def composition(A, B, sense="paper"):
+def composition(A: LayoutLike, B: TilerOrNone | str, sense: str = "paper") -> Layout:
     """composition(A, B)(i) == A(B(i)) (Def 2.3.7.1, the paper's B∘A in CuTe's order).
 
     B is a layout, an int ``n`` (``n:1``), ``_``, or a tuple of tilers composed with A's
@@ -305,7 +311,8 @@ def composition(A, B, sense="paper"):
         t, e = B._shape, B._stride
         if len(a_s) == 1 and type(t) is not tuple:  # s:d with t:e is t:(e d), written out
             s, d = a_s[0], a_d[0]
-            if +e != 0 and +t != 1 and (sense != "paper" or +e * (+t - 1) < +s):
+            # (t:e a leaf)
+            if +e != 0 and +t != 1 and (sense != "paper" or +e * (+t - 1) < +s):  # type: ignore[operator]
                 R = alloc_layout(Layout)
                 set_shape(R, t)
                 set_stride(R, d if e is C1 else e if d is C1 else e * d)
@@ -365,7 +372,7 @@ def _compose_mode(s, d, T, sense):
     return compose_raw(a_s, a_d, t, e, sense, (s, d), B)
 
 
-def is_composable(A, B, sense="paper"):
+def is_composable(A: LayoutLike, B: TilerOrNone | str, sense: str = "paper") -> bool:
     """The precondition of ``composition`` in the paper's sense (a layout as in Def 2.3.7.1
     exists) or in CuTe's (its divisibility conditions hold)."""
     try:

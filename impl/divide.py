@@ -6,6 +6,8 @@ The workers take the left operand as raw parts (shape, stride, flat modes) and r
 functions build the one Layout returned.
 """
 
+from __future__ import annotations
+
 from layoutcheck.impl.algebra import (
     C0,
     C1,
@@ -22,7 +24,7 @@ from layoutcheck.impl.compose import as_tiler, compose_raw, modes_of, rank_error
 from layoutcheck.impl.layout import Layout, as_layout, flat_pairs, keep_flat_modes, new_layout
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.layout import _
+from layoutcheck.layout import LayoutLike, TilerOrNone, _
 
 __all__ = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
            "zipped_product", "tiled_product", "flat_product", "blocked_product",
@@ -115,12 +117,12 @@ def _apply(fn, A, T, sense):
     return _modewise(fn, A._shape, A._stride, fa, as_tiler(T), sense, A)
 
 
-def logical_divide(A, T, sense="paper"):
+def logical_divide(A: LayoutLike, T: TilerOrNone | str, sense: str = "paper") -> Layout:
     """A ⊘ B = (A∘B, A∘comp(B, size(A))) (Def 2.3.8.1); a tuple tiler divides mode by mode."""
     return new_layout(*_apply(_divide, A, T, sense))
 
 
-def logical_product(A, T, sense="paper"):
+def logical_product(A: LayoutLike, T: TilerOrNone | str, sense: str = "paper") -> Layout:
     """A ⊗ B = (A, comp(A, size(A)·cosize(B))∘B) (Def 2.3.9.1); tuple tilers mode by mode."""
     return new_layout(*_apply(_product, A, T, sense))
 
@@ -184,32 +186,32 @@ def _flat(fn, A, T, sense):
     return new_layout(s0 + s1, d0 + d1)
 
 
-def zipped_divide(A, T, sense="paper"):
+def zipped_divide(A: LayoutLike, T: TilerOrNone | str, sense: str = "paper") -> Layout:
     """((tile), (rest)) (CuTe's zipped_divide)."""
     return new_layout(*_zipped(_divide, A, T, sense))
 
 
-def tiled_divide(A, T, sense="paper"):
+def tiled_divide(A: LayoutLike, T: TilerOrNone | str, sense: str = "paper") -> Layout:
     """((tile), rest_0, rest_1, ...) (CuTe's tiled_divide)."""
     return _tiled(_divide, A, T, sense)
 
 
-def flat_divide(A, T, sense="paper"):
+def flat_divide(A: LayoutLike, T: TilerOrNone | str, sense: str = "paper") -> Layout:
     """(tile_0, ..., rest_0, ...) (CuTe's flat_divide)."""
     return _flat(_divide, A, T, sense)
 
 
-def zipped_product(A, T, sense="paper"):
+def zipped_product(A: LayoutLike, T: TilerOrNone | str, sense: str = "paper") -> Layout:
     """((block), (rest)) (CuTe's zipped_product)."""
     return new_layout(*_zipped(_product, A, T, sense))
 
 
-def tiled_product(A, T, sense="paper"):
+def tiled_product(A: LayoutLike, T: TilerOrNone | str, sense: str = "paper") -> Layout:
     """((block), rest_0, rest_1, ...) (CuTe's tiled_product)."""
     return _tiled(_product, A, T, sense)
 
 
-def flat_product(A, T, sense="paper"):
+def flat_product(A: LayoutLike, T: TilerOrNone | str, sense: str = "paper") -> Layout:
     """(block_0, ..., rest_0, ...) (CuTe's flat_product)."""
     return _flat(_product, A, T, sense)
 
@@ -236,12 +238,12 @@ def _rank_product(A, B, sense, raked):
     return new_layout(tuple(zip(a_s, c_s)), tuple(zip(a_d, c_d)))
 
 
-def blocked_product(A, B, sense="paper"):
+def blocked_product(A: LayoutLike, B: LayoutLike, sense: str = "paper") -> Layout:
     """CuTe's blocked_product: logical_product of A and B padded to a common rank R, zipped
     mode by mode as ((A_0, C_0), (A_1, C_1), ...)."""
     return _rank_product(A, B, sense, raked=False)
 
 
-def raked_product(A, B, sense="paper"):
+def raked_product(A: LayoutLike, B: LayoutLike, sense: str = "paper") -> Layout:
     """CuTe's raked_product: as blocked_product with each mode's parts swapped, ((C_0, A_0), ...)."""
     return _rank_product(A, B, sense, raked=True)

@@ -6,12 +6,17 @@ Phi on the colex split of the index), never by per-element div/mod.  It writes i
 the working memory beyond the output stays below ``_TABLE`` elements (see ``values``).
 """
 
+from __future__ import annotations
+
+from typing import Any, Iterable, TypeAlias, cast, overload
+
 import numpy as np
+import numpy.typing as npt
 from layoutcheck.impl import tuples as T
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, leaves, parse_tile
+from layoutcheck.layout import IntTuple, LayoutBase, LayoutLike, Tiler, leaves, parse_tile
 
 __all__ = ["Layout", "parse", "parse_tiler", "as_layout", "shape", "stride", "cosize",
            "modes", "colex", "colex_inv", "phi", "Phi", "values", "image", "flatten", "mode", "get",
@@ -21,6 +26,9 @@ __all__ = ["Layout", "parse", "parse_tiler", "as_layout", "shape", "stride", "co
 # about 1.5 tables plus one column of block offsets.
 _TABLE = 1 << 21
 _I32_MAX = (1 << 31) - 1
+
+# The flattened modes of a layout, (s_i, d_i) left to right (``flat_pairs``).
+FlatModes: TypeAlias = tuple[tuple[int, int], ...]
 
 
 class Layout(LayoutBase):
@@ -32,8 +40,10 @@ class Layout(LayoutBase):
     """
 
     __slots__ = ("_fm", "_cm")
+    _fm: FlatModes
+    _cm: tuple[tuple[int, ...], tuple[int, ...]]
 
-    def __call__(self, x):
+    def __call__(self, x: int | np.integer | tuple[Any, ...]) -> int:
         if isinstance(x, tuple):
             return _crd2idx(x, self.shape, self.stride)
         if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
@@ -56,7 +66,7 @@ set_coalesced_modes = Layout.__dict__["_cm"].__set__
 alloc_layout = object.__new__
 
 
-def new_layout(shape, stride):
+def new_layout(shape: IntTuple, stride: IntTuple) -> Layout:
     """An impl Layout from parts already known to be valid (results of the algebra, or the
     parts of another checked ``LayoutBase``): skips the re-validation."""
     L = alloc_layout(Layout)
@@ -65,16 +75,16 @@ def new_layout(shape, stride):
     return L
 
 
-def fast_leaves(t):
+def fast_leaves(t: IntTuple) -> tuple[int, ...]:
     """The leaves of a nested tuple as a tuple (t itself when t is flat)."""
     if type(t) is not tuple:
-        return (t,)
+        return (t,)  # type: ignore[return-value]  # not a tuple: a leaf
     for x in t:
         if type(x) is tuple:
-            out = []
+            out: list[int] = []
             _flatten_into(t, out)
             return tuple(out)
-    return t
+    return t  # type: ignore[return-value]  # a flat tuple: its entries are leaves
 
 
 def _flatten_into(t, out):
@@ -99,18 +109,19 @@ def _canonical(x):
     return x
 
 
-def flat_pairs(shape, stride):
+def flat_pairs(shape: IntTuple, stride: IntTuple) -> FlatModes:
     """The modes (s_i, d_i) of the flattening of shape:stride, as a tuple of pairs (static one
     and zero strides as ``C1`` and ``C0``)."""
     if type(shape) is not tuple:
-        return ((shape, stride if type(stride) is int else _canonical(stride)),)
-    ds = fast_leaves(stride)
+        # (a leaf shape: the stride is a leaf too)
+        return ((shape, stride if type(stride) is int else _canonical(stride)),)  # type: ignore[return-value]
+    ds: Iterable[int] = fast_leaves(stride)
     if C in map(type, ds):
         ds = map(_canonical, ds)
     return tuple(zip(fast_leaves(shape), ds))
 
 
-def flat_modes(L):
+def flat_modes(L: Layout) -> FlatModes:
     """``flat_pairs`` of an impl Layout, kept on it (the value is immutable)."""
     try:
         return L._fm
@@ -118,24 +129,24 @@ def flat_modes(L):
         return keep_flat_modes(L)
 
 
-def keep_flat_modes(L):
+def keep_flat_modes(L: Layout) -> FlatModes:
     """Compute and keep L's flat modes (for a caller that found none kept: ``try: L._fm``)."""
     fm = flat_pairs(L._shape, L._stride)
     _set_fm(L, fm)
     return fm
 
 
-def parse(text):
+def parse(text: str) -> Layout:
     """Parse CuTe notation into an impl ``Layout``."""
     return Layout.parse(text)
 
 
-def parse_tiler(text):
+def parse_tiler(text: str) -> Tiler:
     """Parse a layout or a CuTe Tile (tuple of layouts / ints) into impl values."""
     return parse_tile(text, Layout)
 
 
-def as_layout(x):
+def as_layout(x: LayoutLike) -> Layout:
     """Accept any ``LayoutBase``, CuTe text or ``(shape, stride)``; return an impl Layout."""
     if type(x) is Layout:
         return x
@@ -152,17 +163,17 @@ def _as_tuple_or_layout(x):
     return as_layout(x) if isinstance(x, (str, LayoutBase)) else x
 
 
-def shape(L, *path):
+def shape(L: LayoutLike, *path: int) -> IntTuple:
     """shape<I...>(L) (seed 000)."""
     return T.tuple_get(as_layout(L).shape, *path)
 
 
-def stride(L, *path):
+def stride(L: LayoutLike, *path: int) -> IntTuple:
     """stride<I...>(L) (seed 000)."""
     return T.tuple_get(as_layout(L).stride, *path)
 
 
-def cosize(L, *path):
+def cosize(L: LayoutLike, *path: int) -> int:
     """cosize(L) = 1 + sum (s_i - 1) d_i (Def 2.1.2.9); equals L(size-1) + 1 (seed 000)."""
     L = as_layout(L)
     if path:
@@ -175,15 +186,15 @@ def cosize(L, *path):
     return C(total) if static else total
 
 
-def modes(L):
+def modes(L: LayoutLike) -> tuple[Layout, ...]:
     """The top-level modes of L as layouts (Def 2.3.1.9); a leaf layout is its own mode."""
     L = as_layout(L)
     if not T.is_tuple(L.shape):
         return (L,)
-    return tuple(new_layout(s, d) for s, d in zip(L.shape, L.stride))
+    return tuple(new_layout(s, d) for s, d in zip(L.shape, cast(tuple, L.stride)))  # congruent
 
 
-def colex(S, x):
+def colex(S: IntTuple, x: Iterable[Any]) -> int:
     """colex_S(x) = x_1 + x_2 s_1 + ... (Def 2.1.2.18)."""
     S = leaves(S)
     x = leaves(tuple(x))
@@ -198,7 +209,7 @@ def colex(S, x):
     return total
 
 
-def colex_inv(S, n):
+def colex_inv(S: IntTuple, n: int) -> tuple[int, ...]:
     """colex_S^{-1}(n) (Def 2.1.2.18)."""
     S = leaves(S)
     N = T.tuple_size(S)
@@ -211,7 +222,7 @@ def colex_inv(S, n):
     return tuple(out)
 
 
-def phi(L, x):
+def phi(L: LayoutLike, x: Iterable[Any]) -> int:
     """Coordinate function phi_L(x) = sum x_i d_i (Construction 2.1.2.13); flat or nested x."""
     L = as_layout(L)
     s, d = leaves(L.shape), leaves(L.stride)
@@ -221,7 +232,7 @@ def phi(L, x):
     return sum(xi * di for xi, di in zip(x, d))
 
 
-def Phi(L, n):
+def Phi(L: LayoutLike, n: int) -> int:
     """Layout function Phi_L = phi_L ∘ colex^{-1} (Construction 2.1.2.19)."""
     return as_layout(L)(n)
 
@@ -290,7 +301,8 @@ def _table(modes, dt, out=None):
     return acc
 
 
-def values(L, indices=None, *, out=None, dtype=None):
+def values(L: LayoutLike, indices: npt.ArrayLike | None = None, *, out: np.ndarray | None = None,
+           dtype: npt.DTypeLike | None = None) -> np.ndarray:
     """Phi_L as a numpy array: over the whole domain ``[0, size)``, or at ``indices``.
 
     dtype: int32 when the cosize fits, else int64 (or ``dtype``, or ``out.dtype``).  Over the
@@ -371,14 +383,14 @@ def _values_at(L, indices, dt, out):
     return out
 
 
-def image(L):
+def image(L: LayoutLike) -> frozenset[int]:
     """Image(Phi_L) as a frozenset of ints."""
     return frozenset(np.unique(values(L)).tolist())
 
 
 # --- CuTe's observers on an IntTuple or a layout (seed 000; Def 2.2.1) -----------------------
 
-def _check_int_tuple(x):
+def _check_int_tuple(x: object) -> LayoutBase | IntTuple:
     if isinstance(x, str):
         return parse(x)
     if isinstance(x, LayoutBase):
@@ -388,7 +400,7 @@ def _check_int_tuple(x):
     raise LayoutError(f"expected an integer, a nested tuple or a layout, got {x!r}")
 
 
-def flatten(x):
+def flatten(x: LayoutBase | str | IntTuple) -> Layout | tuple[int, ...]:
     """The flattening X^b (seed 001); of a layout: the flat layout S^b:D^b (Def 2.3.1.13)."""
     x = _check_int_tuple(x)
     if isinstance(x, LayoutBase):
@@ -396,7 +408,11 @@ def flatten(x):
     return leaves(x)
 
 
-def mode(x, i):
+@overload
+def mode(x: LayoutBase, i: int) -> Layout: ...
+@overload
+def mode(x: IntTuple, i: int) -> IntTuple: ...
+def mode(x: LayoutBase | IntTuple, i: int) -> Layout | IntTuple:
     """mode_i(X), 0-based: X itself for a leaf and i == 0, else X_i (Def 2.2.1.5)."""
     if isinstance(x, LayoutBase):
         return Layout(mode(x.shape, i), mode(x.stride, i))
@@ -411,7 +427,7 @@ def mode(x, i):
     return x[i]
 
 
-def get(x, *path):
+def get(x: LayoutBase | str | IntTuple, *path: int) -> LayoutBase | IntTuple:
     """CuTe's hierarchical ``get<I,J,...>(x)`` (seed 000); of a layout: a sub-layout."""
     x = _check_int_tuple(x)
     for i in path:
@@ -419,7 +435,7 @@ def get(x, *path):
     return x
 
 
-def rank(x, *path):
+def rank(x: LayoutBase | str | IntTuple, *path: int) -> int:
     """rank<I...>(x): 1 for a leaf, r for an r-tuple (seed 000, Def 2.2.1.3)."""
     x = get(x, *path)
     if isinstance(x, LayoutBase):
@@ -427,7 +443,7 @@ def rank(x, *path):
     return C(len(x) if T.is_tuple(x) else 1)
 
 
-def depth(x, *path):
+def depth(x: LayoutBase | str | IntTuple, *path: int) -> int:
     """depth<I...>(x): 0 for a leaf, 1 + max depth of the entries (seed 001)."""
     x = get(x, *path)
     if isinstance(x, LayoutBase):
@@ -437,12 +453,12 @@ def depth(x, *path):
     return C(1 + max((int(depth(e)) for e in x), default=0))
 
 
-def size(x, *path):
+def size(x: LayoutBase | str | IntTuple, *path: int) -> int:
     """size<I...>(x): product of the leaves (Def 2.1.1.1); C times C stays static."""
     x = get(x, *path)
     if isinstance(x, LayoutBase):
         x = x.shape
-    p = C(1)
+    p: int = C(1)
     for v in leaves(x):
         p = p * v
     return p

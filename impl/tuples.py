@@ -6,7 +6,10 @@ tuples.  The observers take an IntTuple or a layout and a CuTe-style hierarchica
 (``rank(x, 1, 0)`` is CuTe's ``rank<1,0>(x)``); paths and mode numbers are 0-based.
 """
 
+from __future__ import annotations
+
 from itertools import product
+from typing import Any, TypeGuard
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
@@ -16,7 +19,7 @@ __all__ = ["is_tuple", "profile", "length", "concat_tuples", "divides", "permute
            "tuple_get", "tuple_size"]
 
 
-def is_tuple(x):
+def is_tuple(x: object) -> TypeGuard[tuple[Any, ...]]:
     return isinstance(x, tuple)
 
 

@@ -8,7 +8,9 @@ implementation with the same API, ``layoutcheck.oracles`` drives other implement
 ``layoutcheck.gpu_checks`` checks addresses computed on a GPU.
 """
 
-from layoutcheck.composed import ComposedLayoutBase, parse_value
+from __future__ import annotations
+
+from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout, Swizzle, parse_value
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
@@ -18,13 +20,13 @@ __version__ = "0.1.0"
 __all__ = ["LayoutError", "C", "parse", "Layout", "ComposedLayout"]
 
 
-def parse(text: str) -> object:
+def parse(text: str) -> Layout | ComposedLayout | Swizzle | F2Layout | SignedLayout:
     """Any value in the notation layoutcheck prints: a layout (a ``layoutcheck.spec.Layout``,
     which evaluates), a swizzle, a composed layout (a ``layoutcheck.spec.ComposedLayout``), an
     F2 layout or a signed layout (a decayed slice's answer)."""
     value = parse_value(text)
     if isinstance(value, ComposedLayoutBase):
         return as_composed(value)
-    if type(value) is LayoutBase:
+    if isinstance(value, LayoutBase):  # parse_value gives LayoutBase itself
         return as_layout(value)
     return value

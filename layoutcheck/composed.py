@@ -25,17 +25,20 @@ functions (spec/swizzle.py, impl/swizzle.py), so the two stay independent witnes
 ``parse_composed`` and ``parse_f2`` read one kind.
 """
 
+from __future__ import annotations
+
 import re
+from typing import TypeAlias, TypeGuard, cast
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
+from layoutcheck.integers import C, IntTuple
 from layoutcheck.layout import LayoutBase, check_inttuple, congruent, leaves
 from layoutcheck.notation import format_tuple, parse_layout_parts, parse_tuple
 
 __all__ = ["Swizzle", "ComposedLayoutBase", "SignedLayout", "F2Layout", "parse_swizzle", "parse_smem",
            "looks_composed",
            "parse_composed", "parse_signed", "parse_f2", "parse_value", "is_composed_value",
-           "SWIZZLE_BITS_LIMIT"]
+           "SWIZZLE_BITS_LIMIT", "ComposedValue"]
 
 # CuTe's swizzle masks are 32-bit ints (swizzle.hpp: ``cute::constant<int, ...>``): the top
 # field must end below bit 31.  The values themselves allow more; adapters check this.
@@ -45,7 +48,7 @@ _SW = re.compile(r"^\s*(?:(?:Sw|S|Swizzle)\s*<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?
                  r"|SW_(\d+)_(\d+)_(-?\d+))\s*$")  # CuTe's and the DSL's print; pycute's SW_B_M_S
 
 
-def _int(x, what):
+def _int(x: object, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int):
         raise LayoutError(f"{what} is {x!r}, not an integer", condition="swizzle_params")
     return int(x)
@@ -57,7 +60,11 @@ class Swizzle:
 
     __slots__ = ("_b", "_m", "_s")
 
-    def __init__(self, bits, base, shift):
+    _b: int
+    _m: int
+    _s: int
+
+    def __init__(self, bits: int, base: int, shift: int) -> None:
         b, m, s = _int(bits, "BBits"), _int(base, "MBase"), _int(shift, "SShift")
         if b < 0 or m < 0:
             raise LayoutError(f"Swizzle<{b},{m},{s}>: BBits and MBase must be >= 0 "
@@ -70,48 +77,48 @@ class Swizzle:
         object.__setattr__(self, "_m", m)
         object.__setattr__(self, "_s", s)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("swizzles are immutable")
 
     @property
-    def bits(self):
+    def bits(self) -> int:
         return self._b
 
     @property
-    def base(self):
+    def base(self) -> int:
         return self._m
 
     @property
-    def shift(self):
+    def shift(self) -> int:
         return self._s
 
     @property
-    def params(self):
+    def params(self) -> tuple[int, int, int]:
         return (self._b, self._m, self._s)
 
     @property
-    def span(self):
+    def span(self) -> int:
         """B + M + |S|: the swizzle only touches bits below this (pycute's ``size()`` is
         2^span)."""
         return self._b + self._m + abs(self._s)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Sw<{self._b},{self._m},{self._s}>"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Swizzle({self._b},{self._m},{self._s})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Swizzle) and self.params == other.params
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(("Swizzle",) + self.params)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Swizzle], tuple[int, int, int]]:
         return (Swizzle, self.params)
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: str) -> Swizzle:
         return parse_swizzle(text)
 
 
@@ -120,9 +127,12 @@ class SignedLayout:
 
     __slots__ = ("_shape", "_stride")
 
-    def __init__(self, shape, stride):
+    _shape: IntTuple
+    _stride: IntTuple
+
+    def __init__(self, shape: LayoutBase | IntTuple, stride: IntTuple | None) -> None:
         if isinstance(shape, LayoutBase):
-            shape, stride = shape.shape, shape.stride
+            stride, shape = shape.stride, shape.shape
         shape = check_inttuple(shape, "shape", 1)
         stride = _signed(stride)
         if not congruent(shape, stride):
@@ -131,36 +141,41 @@ class SignedLayout:
         object.__setattr__(self, "_shape", shape)
         object.__setattr__(self, "_stride", stride)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("layouts are immutable")
 
-    shape = property(lambda self: self._shape)
-    stride = property(lambda self: self._stride)
+    @property
+    def shape(self) -> IntTuple:
+        return self._shape
 
-    def as_layout(self):
+    @property
+    def stride(self) -> IntTuple:
+        return self._stride
+
+    def as_layout(self) -> LayoutBase | None:
         """The same layout as a ``LayoutBase`` when every stride is >= 0, else None."""
         if all(int(d) >= 0 for d in leaves(self._stride)):
             return LayoutBase(self._shape, self._stride)
         return None
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{format_tuple(self._shape)}:{format_tuple(self._stride)}"
 
     __repr__ = __str__
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, (SignedLayout, LayoutBase)):
             return self._shape == other.shape and self._stride == other.stride
         return NotImplemented
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self._shape, self._stride))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[SignedLayout], tuple[IntTuple, IntTuple]]:
         return (SignedLayout, (self._shape, self._stride))
 
 
-def _signed(t):
+def _signed(t: object) -> IntTuple:
     if isinstance(t, (tuple, list)):
         return tuple(_signed(x) for x in t)
     if isinstance(t, bool) or not isinstance(t, int):
@@ -174,7 +189,10 @@ class F2Layout:
 
     __slots__ = ("_shape", "_stride")
 
-    def __init__(self, shape, stride):
+    _shape: IntTuple
+    _stride: IntTuple
+
+    def __init__(self, shape: IntTuple, stride: IntTuple) -> None:
         shape = check_inttuple(shape, "shape", 1)
         stride = check_inttuple(stride, "F2 stride", 0)
         if not congruent(shape, stride):
@@ -183,36 +201,41 @@ class F2Layout:
         object.__setattr__(self, "_shape", shape)
         object.__setattr__(self, "_stride", stride)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("layouts are immutable")
 
-    shape = property(lambda self: self._shape)
-    stride = property(lambda self: self._stride)
+    @property
+    def shape(self) -> IntTuple:
+        return self._shape
 
-    def __str__(self):
+    @property
+    def stride(self) -> IntTuple:
+        return self._stride
+
+    def __str__(self) -> str:
         return f"{format_tuple(self._shape)}:{_f_marks(self._stride)}"
 
     __repr__ = __str__
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, F2Layout):
             return NotImplemented
         return self._shape == other._shape and self._stride == other._stride
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(("F2", self._shape, self._stride))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[F2Layout], tuple[IntTuple, IntTuple]]:
         return (F2Layout, (self._shape, self._stride))
 
 
-def _f_marks(t):
+def _f_marks(t: IntTuple) -> str:
     if isinstance(t, tuple):
         return "(" + ",".join(_f_marks(x) for x in t) + ")"
     return f"F{int(t)}"
 
 
-def _check_outer(outer):
+def _check_outer(outer: object) -> Swizzle | LayoutBase:
     if isinstance(outer, (Swizzle, LayoutBase)):
         return outer
     raise LayoutError(f"the outer function of a ComposedLayout must be a Swizzle or a layout, "
@@ -225,59 +248,78 @@ class ComposedLayoutBase:
 
     __slots__ = ("_outer", "_offset", "_inner")
 
-    def __init__(self, outer, offset, inner):
+    _outer: Swizzle | LayoutBase
+    _offset: int
+    _inner: LayoutBase | SignedLayout
+
+    def __init__(self, outer: Swizzle | LayoutBase, offset: int, inner: LayoutBase | SignedLayout) -> None:
         outer = _check_outer(outer)
-        offset = check_inttuple(offset, "offset", 0)
-        if isinstance(offset, tuple):
-            raise LayoutError(f"the offset of a ComposedLayout is an integer, got {offset!r}")
+        checked = check_inttuple(offset, "offset", 0)
+        if isinstance(checked, tuple):
+            raise LayoutError(f"the offset of a ComposedLayout is an integer, got {checked!r}")
         if not isinstance(inner, (LayoutBase, SignedLayout)):
             raise LayoutError(f"the inner part of a ComposedLayout must be a layout, got {inner!r}")
         if isinstance(inner, LayoutBase):  # a SignedLayout inner only in answers (CuTe's decays)
             inner = LayoutBase(inner.shape, inner.stride)
         object.__setattr__(self, "_outer", outer)
-        object.__setattr__(self, "_offset", offset)
+        object.__setattr__(self, "_offset", checked)
         object.__setattr__(self, "_inner", inner)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("composed layouts are immutable")
 
-    outer = property(lambda self: self._outer)
-    offset = property(lambda self: self._offset)
-    inner = property(lambda self: self._inner)
-    shape = property(lambda self: self._inner.shape)
+    @property
+    def outer(self) -> Swizzle | LayoutBase:
+        return self._outer
 
-    def __str__(self):
+    @property
+    def offset(self) -> int:
+        return self._offset
+
+    @property
+    def inner(self) -> LayoutBase | SignedLayout:
+        return self._inner
+
+    @property
+    def shape(self) -> IntTuple:
+        return self._inner.shape
+
+    def __str__(self) -> str:
         return f"{self._outer} o {format_tuple(self._offset)} o {self._inner}"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"ComposedLayout('{self}')"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         """Same printed form, staticness included (a memo keyed by inputs must not mix
         ``_4`` and ``4``); ``same_values`` ignores staticness."""
         if not isinstance(other, ComposedLayoutBase):
             return NotImplemented
         return str(self) == str(other)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(("Composed", str(self)))
 
-    def same_values(self, other):
+    def same_values(self, other: object) -> bool:
         """Same parts as values (staticness ignored), like ``LayoutBase ==``."""
         return (isinstance(other, ComposedLayoutBase) and self._outer == other._outer
                 and int(self._offset) == int(other._offset) and self._inner == other._inner)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ComposedLayoutBase], tuple[object, int, object]]:
         return (ComposedLayoutBase, (self._outer, self._offset, self._inner))
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: str) -> ComposedLayoutBase:
         return parse_composed(text)
+
+
+# The values of this module (any of them may stand where CuTe takes a swizzle or composed layout).
+ComposedValue: TypeAlias = Swizzle | ComposedLayoutBase | SignedLayout | F2Layout
 
 
 # --- notation ---------------------------------------------------------------------------
 
-def parse_swizzle(text):
+def parse_swizzle(text: str) -> Swizzle:
     """``Sw<B,M,S>`` / ``S<B,M,S>`` / ``Swizzle<B,M,S>`` / pycute's ``SW_B_M_S`` -> Swizzle."""
     if not isinstance(text, str):
         raise LayoutError(f"expected swizzle text, got {type(text).__name__}")
@@ -287,13 +329,13 @@ def parse_swizzle(text):
     return Swizzle(*(int(g) for g in m.groups() if g is not None))
 
 
-def _split_o(text):
+def _split_o(text: str) -> list[str]:
     """Split ``A o O o B`` at its top-level `` o `` separators."""
     parts = re.split(r"\s+o\s+", text.strip())
     return [p.strip() for p in parts]
 
 
-def parse_signed(text):
+def parse_signed(text: str) -> SignedLayout:
     """A layout whose strides may be negative (``((16,2)):((1,-16))``)."""
     if not isinstance(text, str) or text.count(":") != 1:
         raise LayoutError(f"malformed layout {text!r}: expected SHAPE:STRIDE")
@@ -301,7 +343,7 @@ def parse_signed(text):
     return SignedLayout(parse_tuple(shape_text), parse_tuple(stride_text))
 
 
-def parse_composed(text):
+def parse_composed(text: str) -> ComposedLayoutBase:
     """``OUTER o OFFSET o INNER`` -> ComposedLayoutBase (OUTER a swizzle or a layout)."""
     if not isinstance(text, str):
         raise LayoutError(f"expected composed-layout text, got {type(text).__name__}")
@@ -322,16 +364,16 @@ def parse_composed(text):
 _F = re.compile(r"F(\d+)")
 
 
-def parse_f2(text):
+def parse_f2(text: str) -> F2Layout:
     """``(2,2):(F1,F3)`` -> F2Layout (the ``F`` marks are optional on input)."""
     if not isinstance(text, str) or ":" not in text:
         raise LayoutError(f"malformed F2 layout {text!r}: expected SHAPE:STRIDE like (2,2):(F1,F3)")
     shape_text, _, stride_text = text.partition(":")
     shape, stride = parse_layout_parts(shape_text + ":" + _F.sub(r"\1", stride_text))
-    return F2Layout(shape, stride)
+    return F2Layout(shape, cast(IntTuple, stride))  # a text with ':' has a stride
 
 
-def parse_value(text):
+def parse_value(text: str) -> ComposedValue | LayoutBase:
     """Any value of this module or a plain layout, recognised by its text."""
     if not isinstance(text, str):
         raise LayoutError(f"expected a string of CuTe notation, got {type(text).__name__}")
@@ -347,16 +389,16 @@ def parse_value(text):
     return LayoutBase.parse(t)
 
 
-def is_composed_value(x):
+def is_composed_value(x: object) -> TypeGuard[ComposedValue]:
     return isinstance(x, (Swizzle, ComposedLayoutBase, SignedLayout, F2Layout))
 
 
-def parse_smem(text):
+def parse_smem(text: str) -> ComposedLayoutBase | LayoutBase:
     """A shared-memory layout argument: a composed layout or a plain layout."""
     return parse_composed(text) if re.search(r"\s+o\s+", str(text)) else LayoutBase.parse(text)
 
 
-def looks_composed(text):
+def looks_composed(text: object) -> bool:
     """Whether ``text`` is written in this module's notation (not plain CuTe layout text)."""
     t = str(text)
     return bool(_SW.match(t) or re.search(r"\s+o\s+", t) or re.search(r":.*F\d", t)

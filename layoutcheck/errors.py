@@ -1,5 +1,7 @@
 """The one exception type of layoutcheck."""
 
+from __future__ import annotations
+
 __all__ = ["LayoutError"]
 
 
@@ -11,7 +13,8 @@ class LayoutError(ValueError):
     predicate when an operation refuses its input (e.g. ``"is_complementable"``).
     """
 
-    def __init__(self, message, *, position=None, text=None, condition=None):
+    def __init__(self, message: str, *, position: int | None = None, text: str | None = None,
+                 condition: str | None = None) -> None:
         self.position = position
         self.text = text
         self.condition = condition

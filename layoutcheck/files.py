@@ -3,9 +3,12 @@ any work (a directory, an unwritable folder or a device such as ``/dev/full`` is
 at once) and written atomically; JSON inputs (``--replay``) are read with a size bound.
 Every problem is one ``LayoutError`` line."""
 
+from __future__ import annotations
+
 import json
 import os
 import stat
+from typing import Any
 
 from layoutcheck.errors import LayoutError
 
@@ -14,7 +17,7 @@ __all__ = ["check_output_path", "write_output", "read_json", "MAX_INPUT_BYTES"]
 MAX_INPUT_BYTES = 16 << 20   # --replay and other JSON inputs: read at most 16 MiB
 
 
-def _same_as_std(st):
+def _same_as_std(st: os.stat_result) -> bool:
     for fd in (1, 2):
         try:
             s = os.fstat(fd)
@@ -25,7 +28,7 @@ def _same_as_std(st):
     return False
 
 
-def check_output_path(path, option):
+def check_output_path(path: str | os.PathLike[str] | None, option: str) -> None:
     """Raise LayoutError unless ``path`` can take a report: not empty, not a directory, its
     folder exists and is writable, and it is a regular file (or new), ``/dev/null``, a pipe,
     or this process's stdout / stderr (a device such as ``/dev/full`` cannot hold one)."""
@@ -56,7 +59,7 @@ def check_output_path(path, option):
         raise LayoutError(f"{option} {path} is not writable")
 
 
-def write_output(path, text, option):
+def write_output(path: str | os.PathLike[str], text: str, option: str) -> None:
     """Write a report checked by ``check_output_path``: a regular file through a temporary
     file and a rename (never half-written), anything else directly.  LayoutError on failure."""
     try:
@@ -77,7 +80,7 @@ def write_output(path, text, option):
         raise LayoutError(f"cannot write {option} {path}: {e.strerror or e}") from None
 
 
-def read_json(path, what, limit=MAX_INPUT_BYTES):
+def read_json(path: str | os.PathLike[str], what: str, limit: int = MAX_INPUT_BYTES) -> Any:
     """A JSON document from a regular file of at most ``limit`` bytes; LayoutError naming
     the problem otherwise (missing, empty, a device or pipe, too large, not UTF-8, not
     JSON, nested too deeply)."""

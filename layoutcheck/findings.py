@@ -13,6 +13,7 @@ import fnmatch
 import tomllib
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Mapping
 
 __all__ = ["load", "match_tables", "lineage", "paper_finding", "REGISTER_PATH", "STATUSES"]
 
@@ -21,7 +22,7 @@ STATUSES = ("confirmed-bug", "convention", "upstream-reported", "fixed", "erratu
 
 
 @lru_cache(maxsize=1)
-def load():
+def load() -> tuple[dict[str, Any], ...]:
     """All findings, as a tuple of dicts, in file order."""
     with open(REGISTER_PATH, "rb") as f:
         data = tomllib.load(f)
@@ -32,14 +33,14 @@ def load():
     return findings
 
 
-def match_tables(finding):
+def match_tables(finding: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A finding's ``match`` as a list of tables: one table, or an array of them when the
     same finding shows under several oracles or checks (any one table recognises it)."""
     m = finding.get("match")
     return [] if not m else (list(m) if isinstance(m, list) else [m])
 
 
-def lineage(oracle):
+def lineage(oracle: object) -> str | None:
     """The name findings are registered under: ``module:NAME@LINEAGE`` -> LINEAGE (a patched
     copy of an implementation inherits its findings); a plain ``module:NAME`` has none
     (nothing matches by a substring of a name); any other oracle is its own lineage."""

@@ -9,7 +9,11 @@ plain integer arithmetic also propagates staticness the way CuTe does.  The pred
 (``is_static``, ``is_constant``, ...) live in ``layoutcheck.spec.integers``.
 """
 
-__all__ = ["C", "CBool", "static", "dynamic"]
+from __future__ import annotations
+
+from typing import TypeAlias
+
+__all__ = ["C", "CBool", "static", "dynamic", "IntTuple"]
 
 
 class C(int):
@@ -17,29 +21,29 @@ class C(int):
 
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"_{int(self)}"
 
     __str__ = __repr__
 
     # static op static -> static; static op dynamic -> dynamic (seed 003).
-    def _lift(self, other, value):
+    def _lift(self, other: object, value: int) -> int:
         if isinstance(other, C):
             return C(value)
         return int(value)
 
-    def __add__(self, o):
+    def __add__(self, o: int) -> int:
         return self._lift(o, int(self) + int(o)) if isinstance(o, int) else NotImplemented
 
     __radd__ = __add__
 
-    def __sub__(self, o):
+    def __sub__(self, o: int) -> int:
         return self._lift(o, int(self) - int(o)) if isinstance(o, int) else NotImplemented
 
-    def __rsub__(self, o):
+    def __rsub__(self, o: int) -> int:
         return self._lift(o, int(o) - int(self)) if isinstance(o, int) else NotImplemented
 
-    def __mul__(self, o):
+    def __mul__(self, o: int) -> int:
         if not isinstance(o, int):
             return NotImplemented
         if int(self) == 0:  # _0 * n -> _0 (seed 003: CuTe special-cases a static zero)
@@ -48,24 +52,24 @@ class C(int):
 
     __rmul__ = __mul__
 
-    def __floordiv__(self, o):
+    def __floordiv__(self, o: int) -> int:
         if not isinstance(o, int):
             return NotImplemented
         if int(self) == 0:  # _0 / n -> _0 (CuTe's mixed special case)
             return C(0)
         return self._lift(o, int(self) // int(o))
 
-    def __rfloordiv__(self, o):
+    def __rfloordiv__(self, o: int) -> int:
         return self._lift(o, int(o) // int(self)) if isinstance(o, int) else NotImplemented
 
-    def __mod__(self, o):
+    def __mod__(self, o: int) -> int:
         if not isinstance(o, int):
             return NotImplemented
         if int(self) == 0:  # _0 % n -> _0 (CuTe's mixed special case)
             return C(0)
         return self._lift(o, int(self) % int(o))
 
-    def __rmod__(self, o):
+    def __rmod__(self, o: int) -> int:
         if not isinstance(o, int):
             return NotImplemented
         if int(self) in (1, -1):  # n % _1 -> _0 (CuTe's mixed special case)
@@ -76,37 +80,38 @@ class C(int):
     # ``_2{} < _3{}`` is ``C<true>``); mixed comparisons give a plain bool.  ``==``/``!=``
     # stay plain bools so that hashing and containers behave (the rule function
     # ``layoutcheck.spec.integers.eq`` gives the static form).
-    def _cmp(self, o, value):
+    def _cmp(self, o: object, value: bool) -> int:
         return CBool(value) if isinstance(o, C) else bool(value)
 
-    def __lt__(self, o):
+    # (a CBool is an int, not a bool: these widen int's ``-> bool``; mypy sees an overlap)
+    def __lt__(self, o: int) -> int:  # type: ignore[override, misc]
         return self._cmp(o, int(self) < int(o)) if isinstance(o, int) else NotImplemented
 
-    def __le__(self, o):
+    def __le__(self, o: int) -> int:  # type: ignore[override, misc]
         return self._cmp(o, int(self) <= int(o)) if isinstance(o, int) else NotImplemented
 
-    def __gt__(self, o):
+    def __gt__(self, o: int) -> int:  # type: ignore[override, misc]
         return self._cmp(o, int(self) > int(o)) if isinstance(o, int) else NotImplemented
 
-    def __ge__(self, o):
+    def __ge__(self, o: int) -> int:  # type: ignore[override, misc]
         return self._cmp(o, int(self) >= int(o)) if isinstance(o, int) else NotImplemented
 
-    def __neg__(self):
+    def __neg__(self) -> C:
         return C(-int(self))
 
-    def __abs__(self):
+    def __abs__(self) -> C:
         return C(abs(int(self)))
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return int.__hash__(self)
 
-    def __eq__(self, o):
+    def __eq__(self, o: object) -> bool:
         return int(self) == o
 
-    def __ne__(self, o):
+    def __ne__(self, o: object) -> bool:
         return int(self) != o
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[C], tuple[int]]:
         return (C, (int(self),))
 
 
@@ -119,27 +124,32 @@ class CBool(C):
 
     __slots__ = ()
 
-    def __new__(cls, value):
+    def __new__(cls, value: object) -> CBool:
         return super().__new__(cls, 1 if value else 0)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "C<true>" if int(self) else "C<false>"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"_{int(self)}"
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return int(self) != 0
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[CBool], tuple[int]]:
         return (CBool, (int(self),))
 
 
-def static(v):
+def static(v: int) -> C:
     """``Int<v>{}``."""
     return C(v)
 
 
-def dynamic(v):
+def dynamic(v: int) -> int:
     """A runtime ``int`` holding ``v``."""
     return int(v)
+
+
+# CuTe's IntTuple: an integer (a plain ``int``, dynamic, or a ``C``, static) or a tuple of
+# IntTuples.  Shapes, strides and the answers of the tuple operations are IntTuples.
+IntTuple: TypeAlias = int | tuple["IntTuple", ...]

@@ -9,24 +9,32 @@ Equality (``==``) is structural: same nested shape and stride values.  Staticnes
 of the printed form only (``str``), which is the strictest comparison level.
 """
 
+from __future__ import annotations
+
+from typing import Any, Callable, NoReturn, Self, TypeAlias, TypeGuard, overload
+
 import numpy as np
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-from layoutcheck.notation import format_tuple, parse_layout_parts, parse_tile_parts
+from layoutcheck.integers import C, IntTuple
+from layoutcheck.notation import TileNode, format_tuple, parse_layout_parts, parse_tile_parts
 
 __all__ = ["LayoutBase", "check_inttuple", "congruent", "leaves", "size", "default_stride", "parse_tile",
-           "Underscore", "_"]
+           "Underscore", "_", "IntTuple", "Coord", "Tiler", "TilerOrNone", "LayoutLike"]
 
 
-def leaves(t):
+@overload
+def leaves(t: IntTuple) -> tuple[int, ...]: ...
+@overload
+def leaves(t: object) -> tuple[Any, ...]: ...
+def leaves(t: object) -> tuple[Any, ...]:
     """The flattening of a nested tuple (its leaves, left to right)."""
     if isinstance(t, tuple):
         return tuple(x for e in t for x in leaves(e))
     return (t,)
 
 
-def size(x) -> int:
+def size(x: object) -> int:
     """CuTe's ``size``: the product of an IntTuple's leaves, or of the shape of anything that
     has one (a layout; a composed layout's domain is its inner layout's)."""
     if isinstance(x, list):  # a flat list of extents
@@ -40,7 +48,7 @@ def size(x) -> int:
     return n
 
 
-def congruent(a, b):
+def congruent(a: Any, b: Any) -> bool:
     """Same profile (Def 2.2: congruence of nested tuples)."""
     if isinstance(a, tuple) != isinstance(b, tuple):
         return False
@@ -54,11 +62,11 @@ def congruent(a, b):
     return True
 
 
-def _path(path):
+def _path(path: tuple[int, ...]) -> str:
     return "(" + ",".join(map(str, path)) + ")" if path else "top level"
 
 
-def _plain(t, minimum):
+def _plain(t: Any, minimum: int) -> TypeGuard[IntTuple]:
     """True when ``t`` is already normal: a nested tuple (or a leaf) of plain ``int`` / ``C``
     entries, each at least ``minimum`` (then ``check_inttuple`` returns it unchanged)."""
     k = type(t)
@@ -76,7 +84,7 @@ def _plain(t, minimum):
     return True
 
 
-def check_inttuple(t, what, minimum, path=()):
+def check_inttuple(t: object, what: str, minimum: int, path: tuple[int, ...] = ()) -> IntTuple:
     """Check a nested integer tuple; return it normalised (ints stay ints, C stays C)."""
     if _plain(t, minimum):  # the common case, checked without rebuilding
         return t
@@ -102,26 +110,30 @@ class Underscore:
 
     _instance = None
 
-    def __new__(cls):
+    def __new__(cls) -> Underscore:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "_"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Underscore], tuple[()]]:
         return (Underscore, ())
 
 
 _ = Underscore()
 
+# The value types of the algebra besides CuTe's IntTuple (``layoutcheck.integers``).
+# A coordinate: integers and ``_`` (keep this mode), nested.
+Coord: TypeAlias = int | Underscore | tuple["Coord", ...]
 
-def default_stride(shape):
+
+def default_stride(shape: IntTuple) -> IntTuple:
     """CuTe's default stride, LayoutLeft: exclusive prefix products, first stride ``_1``."""
-    acc = [C(1)]
+    acc: list[int] = [C(1)]
 
-    def go(s):
+    def go(s: IntTuple) -> IntTuple:
         if isinstance(s, tuple):
             return tuple(go(x) for x in s)
         d = acc[0]
@@ -136,9 +148,12 @@ class LayoutBase:
 
     __slots__ = ("_shape", "_stride")
 
-    def __init__(self, shape, stride=None):
+    _shape: IntTuple
+    _stride: IntTuple
+
+    def __init__(self, shape: LayoutBase | IntTuple, stride: IntTuple | None = None) -> None:
         if isinstance(shape, LayoutBase):
-            shape, stride = shape.shape, shape.stride
+            stride, shape = shape.stride, shape.shape
         shape = check_inttuple(shape, "shape", 1)
         stride = default_stride(shape) if stride is None else check_inttuple(stride, "stride", 0)
         if not congruent(shape, stride):
@@ -148,19 +163,19 @@ class LayoutBase:
         object.__setattr__(self, "_shape", shape)
         object.__setattr__(self, "_stride", stride)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("layouts are immutable")
 
     @property
-    def shape(self):
+    def shape(self) -> IntTuple:
         return self._shape
 
     @property
-    def stride(self):
+    def stride(self) -> IntTuple:
         return self._stride
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: str) -> Self:
         """Parse CuTe notation; a bare shape gets CuTe's default (LayoutLeft) stride."""
         shape, stride = parse_layout_parts(text)
         try:
@@ -168,31 +183,41 @@ class LayoutBase:
         except LayoutError as e:
             raise LayoutError(f"{e} in {text!r}") from None
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{format_tuple(self._shape)}:{format_tuple(self._stride)}"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{type(self).__module__.rsplit('.', 1)[0]}.Layout('{self}')"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, LayoutBase):
             return NotImplemented
         return self._shape == other._shape and self._stride == other._stride
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self._shape, self._stride))
 
-    def __iter__(self):
+    def __iter__(self) -> NoReturn:
         raise TypeError("a layout is not iterable; use its modes")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[LayoutBase], tuple[IntTuple, IntTuple]]:
         return (type(self), (self._shape, self._stride))
 
 
-def parse_tile(text, layout_cls):
+# A tiler: a layout, an integer n (the layout n:_1), ``_`` (leave the mode alone), or a tuple of
+# tilers (mode by mode).
+Tiler: TypeAlias = LayoutBase | int | Underscore | tuple["Tiler", ...]
+# A tiler as the spec's and impl's operations take it: ``_`` may also be written None (pycute's
+# spelling), at any level.
+TilerOrNone: TypeAlias = LayoutBase | int | Underscore | None | tuple["TilerOrNone", ...]
+# What ``as_layout`` of the spec and of impl accepts: a layout, its CuTe text or (shape, stride).
+LayoutLike: TypeAlias = LayoutBase | str | tuple[IntTuple, IntTuple]
+
+
+def parse_tile(text: str, layout_cls: Callable[[IntTuple, IntTuple], LayoutBase]) -> Tiler:
     """Parse a layout or a CuTe Tile into a layout or a nested tuple of layouts/ints/``_``."""
 
-    def build(node):
+    def build(node: TileNode) -> Tiler:
         kind = node[0]
         if kind == "layout":
             return layout_cls(node[1], node[2])

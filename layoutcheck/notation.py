@@ -11,13 +11,24 @@ Printing follows CuTe's ``print``: no spaces, statics as ``_N``, rank-1 tuples k
 their parentheses (``(8):(1)`` is not ``8:1``).
 """
 
+from __future__ import annotations
+
+from typing import Any, NoReturn, TypeAlias, cast
+
 from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
+from layoutcheck.integers import C, IntTuple
 
-__all__ = ["format_tuple", "parse_tuple", "parse_layout_parts", "parse_tile_parts"]
+__all__ = ["format_tuple", "parse_tuple", "parse_layout_parts", "parse_tile_parts", "TileNode"]
+
+# A node of ``parse_tile_parts``' tree: ("layout", shape, stride), ("int", n), ("underscore",)
+# or ("tuple", (node, ...)).
+TileNode: TypeAlias = tuple[Any, ...]
+# A parsed IntTuple's text positions, parallel to it: a leaf's offset (an int), or (offset of
+# '(', [children]) for a tuple.
+_Where: TypeAlias = Any
 
 
-def format_tuple(t):
+def format_tuple(t: IntTuple) -> str:
     """Print a nested integer tuple as CuTe does."""
     if isinstance(t, tuple):
         return "(" + ",".join(format_tuple(x) for x in t) + ")"
@@ -32,12 +43,12 @@ MAX_DEPTH = 64      # nesting depth of parentheses
 _SPACE = " \t\r\n\f\v"
 
 
-def _is_digit(ch):
+def _is_digit(ch: str) -> bool:
     return "0" <= ch <= "9"
 
 
 class _Reader:
-    def __init__(self, text):
+    def __init__(self, text: object) -> None:
         if not isinstance(text, str):
             raise LayoutError(f"expected a string in CuTe notation, got {type(text).__name__}")
         if len(text) > MAX_TEXT:
@@ -47,34 +58,34 @@ class _Reader:
         self.pos = 0
         self.depth = 0
 
-    def open(self, pos):
+    def open(self, pos: int) -> None:
         """Enter a '(' at ``pos`` (bounded nesting)."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise LayoutError(f"malformed notation: nesting deeper than {MAX_DEPTH} levels",
                               position=pos, text=_clip(self.text))
 
-    def skip(self):
+    def skip(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos] in _SPACE:
             self.pos += 1
 
-    def peek(self):
+    def peek(self) -> str:
         self.skip()
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
-    def fail(self, what, pos=None):
+    def fail(self, what: str, pos: int | None = None) -> NoReturn:
         pos = self.pos if pos is None else pos
         found = self.text[pos] if pos < len(self.text) else "end of text"
         found = found if found == "end of text" else repr(found)
         raise LayoutError(f"malformed notation: {what}, found {found}", position=pos,
                           text=_clip(self.text, pos))
 
-    def expect(self, ch):
+    def expect(self, ch: str) -> None:
         if self.peek() != ch:
             self.fail(f"expected {ch!r}")
         self.pos += 1
 
-    def integer(self):
+    def integer(self) -> int:
         self.skip()
         start = self.pos
         static = False
@@ -106,10 +117,10 @@ class _Reader:
         value = int(self.text[digits_start:self.pos]) * (-1 if neg else 1)
         return C(value) if static else value
 
-    def inttuple(self):
+    def inttuple(self) -> IntTuple:
         return self.inttuple_pos()[0]
 
-    def inttuple_pos(self):
+    def inttuple_pos(self) -> tuple[IntTuple, _Where]:
         """Parse an IntTuple; return it with a parallel tree of text positions (a leaf's
         position, or ``(position of '(', [children])`` for a tuple)."""
         if self.peek() == "(":
@@ -144,7 +155,7 @@ class _Reader:
         start = self.pos
         return self.integer(), start
 
-    def tile_item(self):
+    def tile_item(self) -> TileNode:
         """A layout, an integer, or a parenthesised tuple of tile items."""
         start = self.pos
         if self.peek() == "(":
@@ -188,19 +199,19 @@ class _Reader:
             return ("layout", value, self.inttuple())
         return ("int", value)
 
-    def _static_integer_follows(self):
+    def _static_integer_follows(self) -> bool:
         """At a '_': True when it starts a static integer (``_4``, ``_-1``), not ``_``."""
         nxt = self.text[self.pos + 1:self.pos + 2]
         return _is_digit(nxt) or nxt == "-"
 
-    def end(self):
+    def end(self) -> None:
         if self.peek() == ")":
             self.fail("unbalanced parentheses: unexpected ')'")
         if self.peek() != "":
             self.fail("unexpected text after the end")
 
 
-def _clip(text, pos=None, width=60):
+def _clip(text: str, pos: int | None = None, width: int = 60) -> str:
     """The text for an error message: whole when short, else a window around ``pos``."""
     if len(text) <= 2 * width:
         return text
@@ -209,7 +220,7 @@ def _clip(text, pos=None, width=60):
     return ("..." if lo else "") + text[lo:hi] + ("..." if hi < len(text) else "")
 
 
-def parse_tuple(text):
+def parse_tuple(text: str) -> IntTuple:
     """Parse a nested integer tuple such as ``(2,(3,_4))`` or ``8``."""
     r = _Reader(text)
     t = r.inttuple()
@@ -217,7 +228,7 @@ def parse_tuple(text):
     return t
 
 
-def parse_layout_parts(text):
+def parse_layout_parts(text: str) -> tuple[IntTuple, IntTuple | None]:
     """Parse ``shape:stride`` and return ``(shape, stride)`` as nested tuples.
 
     A bare shape without ``:stride`` is accepted and returns ``(shape, None)``; the caller
@@ -243,7 +254,7 @@ def parse_layout_parts(text):
     return shape, stride
 
 
-def _locate(r, t, pos, what, minimum):
+def _locate(r: _Reader, t: IntTuple, pos: _Where, what: str, minimum: int) -> None:
     """Report the first entry below ``minimum`` with its position in the text."""
     if isinstance(t, tuple):
         for x, p in zip(t, pos[1]):
@@ -254,20 +265,20 @@ def _locate(r, t, pos, what, minimum):
                           "integers", position=pos, text=_clip(r.text, pos))
 
 
-def _congruent_at(r, shape, stride, dpos):
+def _congruent_at(r: _Reader, shape: IntTuple, stride: IntTuple, dpos: _Where) -> None:
     """Report the first place where the stride's profile differs from the shape's."""
     where = dpos[0] if isinstance(dpos, tuple) else dpos
     if isinstance(shape, tuple) != isinstance(stride, tuple) or (
-            isinstance(shape, tuple) and len(shape) != len(stride)):
+            isinstance(shape, tuple) and len(shape) != len(cast(tuple, stride))):
         raise LayoutError(f"shape {_clip(format_tuple(shape))} and stride "
                           f"{_clip(format_tuple(stride))} have different profiles (they must be "
                           "congruent)", position=where, text=_clip(r.text, where))
     if isinstance(shape, tuple):
-        for a, b, p in zip(shape, stride, dpos[1]):
+        for a, b, p in zip(shape, cast(tuple, stride), dpos[1]):
             _congruent_at(r, a, b, p)
 
 
-def parse_tile_parts(text):
+def parse_tile_parts(text: str) -> TileNode:
     """Parse a layout or a CuTe Tile: ``(2:1,(4,2):(1,8))`` or ``(2,4)``.
 
     Returns a tree of ``("layout", shape, stride)``, ``("int", n)``, ``("underscore",)``

@@ -11,6 +11,8 @@ known finding (``oracles/known.py``).  The implementations are listed in
 
 from __future__ import annotations
 
+from typing import Any
+
 from layoutcheck.oracles.compare import LEVELS, REQUIRED, Comparison, compare
 from layoutcheck.oracles.implementations import IMPLEMENTATIONS, implementation_for
 from layoutcheck.oracles.known import CHECK, verdict
@@ -26,7 +28,7 @@ __all__ = ["get_oracle", "available_oracles", "ORACLE_NAMES", "compare", "Compar
 ORACLE_NAMES = ("spec", "impl", "pycute", "nvlabs", "cute-cpp", "cute-dsl")
 
 
-def get_oracle(name: str, **options) -> Oracle:
+def get_oracle(name: str, **options: Any) -> Oracle:
     """The oracle called ``name`` (one of ORACLE_NAMES, ``module:NAME[@LINEAGE]`` or
     ``nvlabs:PATH``).
 

@@ -41,17 +41,20 @@ value disagrees (``none``); an oracle that answered ``unsupported`` gives no ver
 (``ok`` is None), nor does a reference that is unsupported (``no-reference``).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import Any, Sequence, cast
 
 import numpy as np
 from layoutcheck.oracles.operations import OPERATIONS
 from layoutcheck.oracles.postconditions import violation
-from layoutcheck.oracles.protocol import ANSWERS, Outcome, format_arg, format_value
+from layoutcheck.oracles.protocol import ANSWERS, Argument, Outcome, format_arg, format_value
 from layoutcheck.spec import Layout
 
 from layoutcheck import impl
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout
-from layoutcheck.layout import LayoutBase, leaves, size
+from layoutcheck.layout import IntTuple, LayoutBase, leaves, size
 
 __all__ = ["compare", "Comparison", "LEVELS", "REQUIRED", "level_holds", "FULL_EVAL_LIMIT", "answer_values"]
 
@@ -66,12 +69,12 @@ FULL_EVAL_LIMIT = 1 << 16
 @dataclass(frozen=True)
 class Comparison:
     level: str  # a LEVELS entry, or "both-raised", "unsupported", "no-reference"
-    ok: object  # True / False / None (no verdict)
+    ok: bool | None  # None: no verdict
     required: str
     detail: str = ""
 
 
-def level_holds(level, required):
+def level_holds(level: str, required: str) -> bool:
     """Whether reaching ``level`` satisfies ``required``."""
     if level == "both-raised":
         return True
@@ -82,7 +85,7 @@ def level_holds(level, required):
     return LEVELS.index(level) <= LEVELS.index(required)
 
 
-def compare(op, inputs, expected, actual):
+def compare(op: str, inputs: Sequence[Argument], expected: Any, actual: Any) -> Comparison:
     """Compare an oracle's answer with the reference's (both Outcomes, or bare values)."""
     expected = expected if isinstance(expected, Outcome) else Outcome.ok(expected)
     actual = actual if isinstance(actual, Outcome) else Outcome.ok(actual)
@@ -109,7 +112,7 @@ def compare(op, inputs, expected, actual):
     return Comparison(level, level_holds(level, required), required, detail)
 
 
-def _level(op, inputs, e, a):
+def _level(op: str, inputs: tuple[Argument, ...], e: Any, a: Any) -> tuple[str, str]:
     kind = ANSWERS.get(op, "layout")
     if _composed_kind(op, kind):
         return _composed_level(op, kind, inputs, e, a)
@@ -131,7 +134,7 @@ def _level(op, inputs, e, a):
     return level, detail
 
 
-def _value_level(kind, e, a):
+def _value_level(kind: str, e: Any, a: Any) -> tuple[str, str]:
     """Integers, bools, IntTuples and values: the same value tree (nesting included);
     ``printed`` when staticness agrees too."""
     if str(e) == str(a) and _shape_of(e) == _shape_of(a):
@@ -146,15 +149,15 @@ def _value_level(kind, e, a):
     return "none", f"different values: {format_arg(e)} vs {format_arg(a)}"
 
 
-def _shape_of(x):
+def _shape_of(x: object) -> Any:
     return tuple(_shape_of(y) for y in x) if isinstance(x, tuple) else None
 
 
-def _ints(x):
+def _ints(x: Any) -> Any:
     return tuple(_ints(y) for y in x) if isinstance(x, tuple) else int(x)
 
 
-def _pair_level(op, inputs, e, a):
+def _pair_level(op: str, inputs: tuple[Argument, ...], e: Any, a: Any) -> tuple[str, str]:
     """slice_and_offset: (layout, offset); the weaker of the two parts' levels."""
     if not (isinstance(a, tuple) and len(a) == 2 and isinstance(a[0], LayoutBase)):
         return "none", f"not a (layout, offset) pair: {format_arg(a)}"
@@ -166,7 +169,7 @@ def _pair_level(op, inputs, e, a):
     return LEVELS[worst], "; ".join(dict.fromkeys(x for x in (lay_detail, off_detail) if x))
 
 
-def _layout_level(op, inputs, e, a):
+def _layout_level(op: str, inputs: tuple[Argument, ...], e: LayoutBase, a: LayoutBase) -> tuple[str, str]:
     ve, va, sampled = _eval_pair(e, a)
     note = " (sampled)" if sampled else ""
     same_fn = size(e.shape) == size(a.shape) and ve == va
@@ -185,13 +188,13 @@ def _layout_level(op, inputs, e, a):
     return "none", f"layout functions differ (first at sampled position {first}: {ve[first]} vs {va[first]})"
 
 
-def _unwrap(s):
+def _unwrap(s: IntTuple) -> IntTuple:
     while isinstance(s, tuple) and len(s) == 1:
         s = s[0]
     return s
 
 
-def _same_modes(a, b, top=True):
+def _same_modes(a: IntTuple, b: IntTuple, top: bool = True) -> bool:
     if top and _rank1(a) and _rank1(b):  # a rank-1 wrapper is the top level: its content is
         top = False                      # one mode, whose size-1 entries carry nothing
     a, b = _unwrap(_drop_ones(_unwrap(a), top)), _unwrap(_drop_ones(_unwrap(b), top))
@@ -200,12 +203,12 @@ def _same_modes(a, b, top=True):
     return len(a) == len(b) and all(_same_modes(x, y, False) for x, y in zip(a, b))
 
 
-def _rank1(s):
+def _rank1(s: IntTuple) -> bool:
     """A leaf or a rank-1 tuple: a single top-level mode (``8`` ~ ``(8)`` ~ ``((4,2))``)."""
     return not isinstance(s, tuple) or len(s) == 1
 
 
-def _drop_ones(s, top):
+def _drop_ones(s: IntTuple, top: bool) -> IntTuple:
     """Inside a mode, size-1 entries carry nothing (Obs. 2.1.2.29): CuTe with dynamic
     integers keeps them (``(2,2,1)`` for ``(2,2)``).  The top level keeps its rank."""
     if top or not isinstance(s, tuple):
@@ -213,28 +216,28 @@ def _drop_ones(s, top):
     return tuple(x for x in s if size(x) != 1) or s
 
 
-def _evaluator(L):
+def _evaluator(L: LayoutBase) -> Layout:
     return Layout(L.shape, L.stride)
 
 
-def _indices(n):
+def _indices(n: int) -> tuple[Sequence[int], bool]:
     if n <= FULL_EVAL_LIMIT:
         return range(n), False
     step = n / 4096
     return sorted({0, n - 1, *(int(k * step) for k in range(4096))}), True
 
 
-def _eval_pair(e, a):
+def _eval_pair(e: LayoutBase, a: LayoutBase) -> tuple[list[int], list[int], bool]:
     """Both layout functions on the same indices.  Vectorised through impl.values (itself
     checked against the spec's Phi by the diff.values check and the agreement tests)."""
 
     n = min(size(e.shape), size(a.shape))
-    idx, sampled = _indices(n)
-    idx = np.asarray(idx, dtype=np.int64)
+    points, sampled = _indices(n)
+    idx = np.asarray(points, dtype=np.int64)
     return impl.values(e, idx).tolist(), impl.values(a, idx).tolist(), sampled
 
 
-def _inverse_property(op, L, expected, R):
+def _inverse_property(op: str, L: LayoutBase, expected: LayoutBase, R: LayoutBase) -> tuple[bool, str]:
     fL, fR = _evaluator(L), _evaluator(R)
     nL, nR = size(L.shape), size(R.shape)
     if op == "right_inverse":
@@ -276,11 +279,11 @@ def _inverse_property(op, L, expected, R):
 EVAL_LIMIT = 1 << 22
 
 
-def _composed_kind(op, kind):
+def _composed_kind(op: str, kind: str) -> bool:
     return kind in ("composed", "composed_offset", "f2layout") or op == "max_common_layout"
 
 
-def answer_values(x):
+def answer_values(x: object) -> np.ndarray:
     """The function of a composed answer on its whole domain, as an int64 array."""
     if isinstance(x, ComposedLayoutBase) and isinstance(x.inner, SignedLayout):
         inner = answer_values(x.inner) + int(x.offset)
@@ -303,15 +306,15 @@ def answer_values(x):
     raise TypeError(f"not a composed answer: {x!r}")
 
 
-def _shape(x):
+def _shape(x: Any) -> IntTuple:
     return x.shape
 
 
-def _kind_ok(x):
+def _kind_ok(x: object) -> bool:
     return isinstance(x, (ComposedLayoutBase, SignedLayout, LayoutBase))
 
 
-def _fn_level(e, a, e_off=0, a_off=0):
+def _fn_level(e: Any, a: Any, e_off: int = 0, a_off: int = 0) -> tuple[str | None, str]:
     if size(_shape(e)) > EVAL_LIMIT or size(_shape(a)) > EVAL_LIMIT:
         return None, f"too large to compare ({size(_shape(e))} points)"
     ve, va = answer_values(e) + int(e_off), answer_values(a) + int(a_off)
@@ -325,7 +328,7 @@ def _fn_level(e, a, e_off=0, a_off=0):
     return "coalesced", "mode structure differs, function equal"
 
 
-def _structure(e, a):
+def _structure(e: Any, a: Any) -> str | None:
     if str(e) == str(a):
         return "printed"
     if isinstance(e, ComposedLayoutBase):
@@ -336,7 +339,7 @@ def _structure(e, a):
     return None
 
 
-def _composed_layout_level(op, inputs, e, a):
+def _composed_layout_level(op: str, inputs: tuple[Argument, ...], e: Any, a: Any) -> tuple[str, str]:
     if not _kind_ok(a):
         return "none", f"not a layout or composed layout: {a!r}"
     s = _structure(e, a)
@@ -350,7 +353,7 @@ def _composed_layout_level(op, inputs, e, a):
     return level, detail
 
 
-def _rinv_property(inputs, e, a, detail):
+def _rinv_property(inputs: tuple[Argument, ...], e: Any, a: Any, detail: str) -> tuple[str, str]:
     if not inputs or not isinstance(inputs[0], ComposedLayoutBase):
         return "none", detail
     if size(_shape(a)) != size(_shape(e)):
@@ -367,7 +370,7 @@ def _rinv_property(inputs, e, a, detail):
     return "property", "a different right inverse that satisfies C(R(i)) == i"
 
 
-def _composed_pair_level(e, a):
+def _composed_pair_level(e: Any, a: Any) -> tuple[str, str]:
     if not (isinstance(a, tuple) and len(a) == 2 and _kind_ok(a[0])):
         return "none", f"not a (layout, offset) pair: {a!r}"
     if str(e[0]) == str(a[0]) and str(e[1]) == str(a[1]):
@@ -378,7 +381,7 @@ def _composed_pair_level(e, a):
     return (level or "none"), detail
 
 
-def _mcl_level(inputs, e, a):
+def _mcl_level(inputs: tuple[Argument, ...], e: Any, a: Any) -> tuple[str, str]:
     if not isinstance(a, LayoutBase):
         return "none", f"not a layout: {a!r}"
     if str(e) == str(a):
@@ -387,7 +390,7 @@ def _mcl_level(inputs, e, a):
         return "structure", "same values, staticness differs"
     if size(a.shape) != size(e.shape):
         return "none", f"size {size(a.shape)} differs from the reference's {size(e.shape)}"
-    A, B = inputs[0], inputs[1]
+    A, B = cast(LayoutBase, inputs[0]), cast(LayoutBase, inputs[1])  # its arguments are layouts (OPS)
     r = np.asarray(impl.values(a), dtype=np.int64)
     for L, name in ((A, "A"), (B, "B")):
         if r.size and r.max() >= size(L.shape):
@@ -402,7 +405,7 @@ def _mcl_level(inputs, e, a):
     return "property", "a different common layout that satisfies A(R(i)) == i == B(R(i))"
 
 
-def _f2_level(e, a):
+def _f2_level(e: Any, a: Any) -> tuple[str, str]:
     """F2 layouts (swizzle_as_f2): ``printed`` as the same text, ``function`` when both map
     every index of one domain size to the same value (the F2 form of a swizzle is not unique:
     one mode per bit and one mode per bit field are the same function)."""
@@ -421,7 +424,7 @@ def _f2_level(e, a):
     return "function", "mode structure differs, function equal"
 
 
-def _composed_level(op, kind, inputs, e, a):
+def _composed_level(op: str, kind: str, inputs: tuple[Argument, ...], e: Any, a: Any) -> tuple[str, str]:
     """(level, detail) of an oracle's answer ``a`` against the reference's ``e``."""
     if op == "max_common_layout":
         return _mcl_level(inputs, e, a)

@@ -19,6 +19,7 @@ import fnmatch
 from typing import Any, Callable, Iterable, Sequence
 
 import layoutcheck.oracles.regions as regions
+from layoutcheck.oracles.compare import Comparison
 from layoutcheck.oracles.implementations import IMPLEMENTATIONS
 from layoutcheck.oracles.predicates import install_register
 from layoutcheck.oracles.protocol import Outcome
@@ -58,10 +59,11 @@ def _applies(m: dict, oracle: str, op: str, check: str) -> bool:
     return all(fnmatch.fnmatchcase(val, m.get(key, "*")) for key, val in (("op", op), ("check", check)))
 
 
-_TABLES: dict = {}  # (oracle, op, check) -> (register, [(finding, table)])
+# (oracle, op, check) -> (register, [(finding, table)])
+_TABLES: dict[tuple[str, str, str], tuple[Sequence[dict], tuple[tuple[dict, dict], ...]]] = {}
 
 
-def _tables_for(register: Sequence[dict], oracle: str, op: str, check: str) -> tuple:
+def _tables_for(register: Sequence[dict], oracle: str, op: str, check: str) -> tuple[tuple[dict, dict], ...]:
     """[(finding, table)] of ``register`` (``load()``) that apply to (oracle, op, check), in
     register order: the campaign asks for the same few triples for every case it draws
     (a register loaded again is a new object: its tables are recomputed)."""
@@ -136,7 +138,7 @@ def find_known(oracle: str, op: str, check: str, inputs: Iterable = (), answer: 
     return hit[0]["id"] if hit else None
 
 
-def verdict(oracle: str, op: str, inputs: Iterable, comparison: Any, answer: Any = None,
+def verdict(oracle: str, op: str, inputs: Iterable, comparison: Comparison, answer: Any = None,
             reference: Any = None) -> tuple[str, str | None]:
     """``("agree" | "disagree" | "known" | "no verdict", finding id or None)``.
 

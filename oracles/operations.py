@@ -25,7 +25,7 @@ __all__ = ["Operation", "OPERATIONS", "BY_NAME", "FAMILIES", "resolve"]
 @dataclass(frozen=True)
 class Operation:
     name: str
-    arguments: tuple            # argument kinds, in order
+    arguments: tuple[str, ...]  # argument kinds, in order
     answer: str                 # answer kind
     level: str                  # the comparison level an answer must reach
     family: str                 # algebra, coordinates, swizzle, recast, tiling
@@ -124,7 +124,7 @@ FAMILIES = tuple(dict.fromkeys(op.family for op in OPERATIONS))
 _COMPOSED_KINDS = ("swizzle", "composed", "f2layout")
 
 
-def resolve(name: str, kinds: tuple) -> str:
+def resolve(name: str, kinds: tuple[str, ...]) -> str:
     """The operation a user means by CuTe's function ``name`` on arguments of these kinds
     (``composition`` on a composed layout is ``composed_composition``); ``name`` itself when
     no overload fits better.  ``kinds``: one of ``layout``, ``swizzle``, ``composed``,

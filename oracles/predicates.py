@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import inspect
 from types import ModuleType
-from typing import Callable
+from typing import Any, Callable, Iterable
+
+from layoutcheck.oracles.protocol import Outcome
 
 __all__ = ["region", "symptom", "collect", "wants_op", "answered", "raised_with_any", "raised_with_all",
            "install_register", "inner_finding"]
 
 Predicate = Callable[..., bool]
+# ``oracles/known.py``'s ``find_known(oracle, op, check, inputs, answer, reference)``
+FindKnown = Callable[[str, str, str, Iterable[Any], Any, Any], "str | None"]
 
 
 def wants_op(fn: Callable) -> bool:
@@ -64,17 +68,17 @@ def collect(*modules: ModuleType) -> tuple[dict[str, Predicate], dict[str, Predi
 
 # --- what symptoms are written with ------------------------------------------------------------
 
-def answered(answer) -> bool:
+def answered(answer: Outcome | None) -> bool:
     """The implementation answered a value (an ``ok`` Outcome)."""
     return answer is not None and answer.kind == "ok"
 
 
-def raised_with_any(answer, *needles: str) -> bool:
+def raised_with_any(answer: Outcome | None, *needles: str) -> bool:
     """The implementation refused, with any one of ``needles`` in its message."""
     return answer is not None and answer.kind == "raised" and any(n in answer.message for n in needles)
 
 
-def raised_with_all(answer, *needles: str) -> bool:
+def raised_with_all(answer: Outcome | None, *needles: str) -> bool:
     """The implementation refused, with every one of ``needles`` in its message."""
     return answer is not None and answer.kind == "raised" and all(n in answer.message for n in needles)
 
@@ -84,15 +88,16 @@ def raised_with_all(answer, *needles: str) -> bool:
 # the register itself.  ``oracles/known.py`` installs its ``find_known`` here when it loads (the
 # register's predicates include these symptoms, so they cannot import it).
 
-_find_known = None
+_find_known: FindKnown | None = None
 
 
-def install_register(find_known) -> None:
+def install_register(find_known: FindKnown) -> None:
     """Called once by ``oracles/known.py`` with its ``find_known``."""
     global _find_known
     _find_known = find_known
 
 
-def inner_finding(oracle, op, check, inputs, answer, reference):
+def inner_finding(oracle: str, op: str, check: str, inputs: Iterable[Any], answer: Any,
+                  reference: Any) -> str | None:
     """The register's ``find_known`` on an inner operation (None before the register loads)."""
     return None if _find_known is None else _find_known(oracle, op, check, inputs, answer, reference)

@@ -9,14 +9,18 @@
 immutable).  ``cute_reference(op, *args)`` is that CuTe-sense answer as an Outcome.
 """
 
+from __future__ import annotations
+
 import inspect
 from collections import OrderedDict
 from functools import lru_cache
+from types import ModuleType
+from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol
 from weakref import WeakKeyDictionary
 
 import layoutcheck.impl as impl
 import layoutcheck.spec as spec
-from layoutcheck.oracles.protocol import Oracle, Outcome, describe_exception
+from layoutcheck.oracles.protocol import Argument, Case, Oracle, Outcome, describe_exception
 from layoutcheck.oracles.pyapi import package_function
 from layoutcheck.spec.limits import ENUMERATION_CONDITION
 
@@ -27,13 +31,24 @@ from layoutcheck.layout import LayoutBase
 __all__ = ["PackageOracle", "SpecReference", "SizeFallback", "MemoReference", "reference_for",
            "cute_reference", "case_key", "memo_stats", "MEMO_SIZE"]
 
-PACKAGES = {"spec": spec, "impl": impl}
+PACKAGES: dict[str, ModuleType] = {"spec": spec, "impl": impl}
+
+
+class Reference(Protocol):
+    """What a differential check calls for the reference's answer (an ``Oracle``, or one of
+    the wrappers below)."""
+
+    name: str
+
+    def unavailable_reason(self) -> str | None: ...
+
+    def run(self, op: str, *args: Argument) -> Outcome: ...
 
 
 class PackageOracle(Oracle):
     """``spec`` or ``impl``: call ``layoutcheck.<pkg>.<op>`` on the neutral arguments."""
 
-    def __init__(self, name, sense=None):
+    def __init__(self, name: str, sense: str | None = None) -> None:
         """``sense="cute"`` calls every function that has a ``sense`` parameter with it
         (the spec's CuTe reading of composition, complement, divide and product)."""
         if sense not in (None, "paper", "cute"):
@@ -45,10 +60,10 @@ class PackageOracle(Oracle):
         self._package = PACKAGES[name]
         self._module_name = f"layoutcheck.{name}"
 
-    def _run_many(self, cases):
+    def _run_many(self, cases: list[tuple[str, tuple[Argument, ...]]]) -> list[Outcome]:
         return [self._one(self._package, op, args) for op, args in cases]
 
-    def _one(self, mod, op, args):
+    def _one(self, mod: ModuleType, op: str, args: tuple[Argument, ...]) -> Outcome:
         fn = package_function(mod, op, args)
         if fn is None:
             return Outcome.unsupported(f"{self._module_name} has no {op}")
@@ -69,7 +84,7 @@ class PackageOracle(Oracle):
         return Outcome.ok(result)
 
 
-def _parameters(fn):
+def _parameters(fn: Callable[..., Any]) -> Mapping[str, inspect.Parameter]:
     try:
         return inspect.signature(fn).parameters
     except (TypeError, ValueError):
@@ -83,14 +98,14 @@ class SpecReference:
 
     name = "spec[cute]"
 
-    def __init__(self, spec_oracle):
+    def __init__(self, spec_oracle: Reference) -> None:
         self._spec = spec_oracle
 
-    def unavailable_reason(self):
+    def unavailable_reason(self) -> str | None:
         return self._spec.unavailable_reason()
 
-    def run(self, op, *args):
-        fn = getattr(spec, op, None)
+    def run(self, op: str, *args: Argument) -> Outcome:
+        fn: Any = getattr(spec, op, None)  # the spec's function of that name, if any
         try:
             takes_sense = fn is not None and "sense" in inspect.signature(fn).parameters
         except (TypeError, ValueError):
@@ -106,7 +121,7 @@ class SpecReference:
             return Outcome.unsupported(str(e))
 
 
-def reference_for(oracle_name, spec_oracle, memo=True):
+def reference_for(oracle_name: str, spec_oracle: Reference, memo: bool = True) -> Reference:
     """The reference a differential check compares ``oracle_name`` with: the spec itself
     (paper's sense) for impl, the spec in CuTe's sense for every CuTe-family oracle;
     memoised (``MemoReference``) unless ``memo=False``."""
@@ -123,13 +138,13 @@ class SizeFallback:
     ``layoutcheck op``.  For impl itself there is no independent reference: the case is
     unsupported (skipped), never judged against impl's own answer."""
 
-    def __init__(self, ref, oracle_name, cute):
+    def __init__(self, ref: Reference, oracle_name: str, cute: bool) -> None:
         self._ref, self.name, self._oracle, self._cute = ref, ref.name, oracle_name, cute
 
-    def unavailable_reason(self):
+    def unavailable_reason(self) -> str | None:
         return self._ref.unavailable_reason()
 
-    def run(self, op, *args):
+    def run(self, op: str, *args: Argument) -> Outcome:
         out = self._ref.run(op, *args)
         if out.kind != "raised" or f"[condition {ENUMERATION_CONDITION}]" not in (out.message or ""):
             return out
@@ -138,17 +153,18 @@ class SizeFallback:
                                        "impl has no other reference")
         return PackageOracle("impl", sense="cute" if self._cute else None).run(op, *args)
 
-    def run_many(self, cases):
+    def run_many(self, cases: Iterable[Case]) -> list[Outcome]:
         return [self.run(op, *args) for op, args in cases]
 
 
 MEMO_SIZE = 8192
 
 
-_MEMOS = WeakKeyDictionary()  # spec oracle -> {reference name: LRU}; shared by every pair
+# spec oracle -> {reference name: LRU}; shared by every pair
+_MEMOS: WeakKeyDictionary[object, dict[str, _LRU]] = WeakKeyDictionary()
 
 
-def case_key(x):
+def case_key(x: Any) -> Hashable:
     """A hashable key of a neutral argument that tells static from dynamic integers
     (``LayoutBase ==`` compares values only: ``_4:_1 == 4:1``)."""
     t = type(x)
@@ -169,7 +185,7 @@ class MemoReference:
     of all cases in a 30 s run).  Only the reference is memoised, never the oracle under test.
     ``hits`` / ``misses`` are counted per reference."""
 
-    def __init__(self, ref, owner):
+    def __init__(self, ref: Reference, owner: object) -> None:
         self._ref, self.name = ref, ref.name
         try:
             memos = _MEMOS.setdefault(owner, {})
@@ -177,10 +193,10 @@ class MemoReference:
             memos = {}
         self._lru = memos.setdefault(ref.name, _LRU())
 
-    def unavailable_reason(self):
+    def unavailable_reason(self) -> str | None:
         return self._ref.unavailable_reason()
 
-    def run(self, op, *args):
+    def run(self, op: str, *args: Argument) -> Outcome:
         lru = self._lru
         key = (op, case_key(args))
         try:
@@ -196,30 +212,31 @@ class MemoReference:
             lru.hits += 1
         return out
 
-    def run_many(self, cases):
+    def run_many(self, cases: Iterable[Case]) -> list[Outcome]:
         return [self.run(op, *args) for op, args in cases]
 
-    def stats(self):
+    def stats(self) -> dict[str, int]:
         return {"hits": self._lru.hits, "misses": self._lru.misses}
 
 
 class _LRU:
-    def __init__(self, size=MEMO_SIZE):
-        self.size, self.data, self.hits, self.misses = size, OrderedDict(), 0, 0
+    def __init__(self, size: int = MEMO_SIZE) -> None:
+        self.data: OrderedDict[Hashable, Outcome] = OrderedDict()
+        self.size, self.hits, self.misses = size, 0, 0
 
-    def get(self, key):
+    def get(self, key: Hashable) -> Outcome | None:
         out = self.data.get(key)
         if out is not None:
             self.data.move_to_end(key)
         return out
 
-    def put(self, key, value):
+    def put(self, key: Hashable, value: Outcome) -> None:
         self.data[key] = value
         if len(self.data) > self.size:
             self.data.popitem(last=False)
 
 
-def memo_stats(spec_oracle):
+def memo_stats(spec_oracle: object) -> dict[str, dict[str, int]]:
     """{reference name: {"hits", "misses"}} of the memos built over ``spec_oracle``."""
     try:
         memos = _MEMOS.get(spec_oracle, {})
@@ -229,11 +246,11 @@ def memo_stats(spec_oracle):
 
 
 @lru_cache(maxsize=1)
-def _cute_reference():
+def _cute_reference() -> Reference:
     return reference_for("cute-cpp", PackageOracle("spec"), memo=False)
 
 
-def cute_reference(op, *args):
+def cute_reference(op: str, *args: Argument) -> Outcome:
     """The spec's answer in CuTe's sense (the fuzzer's reference for CuTe oracles) as an
     Outcome: the predicates that compare an implementation with CuTe's reading use it."""
     return _cute_reference().run(op, *args)

@@ -25,6 +25,10 @@ finds by search (a factor of a shape, a stride read off A's function) is typed b
 input static every integer of the result is static; staticness never changes a value.
 """
 
+from __future__ import annotations
+
+from typing import Any, Callable, cast
+
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.basic import make_layout, sort, squeeze
@@ -36,7 +40,7 @@ from layoutcheck.spec.nested import refines, substitute_layouts
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase
+from layoutcheck.layout import Coord, IntTuple, LayoutBase, LayoutLike, TilerOrNone
 
 __all__ = ["coalesce", "is_coalesced", "filter", "complement", "is_complementable",
            "composition", "is_composable", "right_inverse", "left_inverse", "slice_", "_",
@@ -59,14 +63,14 @@ from layoutcheck.layout import Underscore, _  # noqa: E402  one sentinel for the
 make_modes = make_layout  # CuTe's make_layout(L_1, ..., L_k): the modes side by side (Def 2.3.2.5)
 
 
-def top_modes(L):
+def top_modes(L: LayoutLike) -> list[Layout]:
     L = as_layout(L)
     if not isinstance(L.shape, tuple):
         return [L]
-    return [assembled(s, d) for s, d in zip(L.shape, L.stride)]
+    return [assembled(s, d) for s, d in zip(L.shape, cast(tuple, L.stride))]  # congruent
 
 
-def layout_size(L):
+def layout_size(L: LayoutLike) -> int:
     return T.size(as_layout(L).shape)
 
 
@@ -83,7 +87,7 @@ def _from_flat(pairs):
     return Layout(C(1), C(0))
 
 
-def is_coalesced(L):
+def is_coalesced(L: LayoutLike) -> bool:
     """Def 2.3.3.1: L = 1:0, or depth 0 and shape > 1, or depth 1, rank > 1 and coalesced
     as a flat layout (Def 2.1.4.1).  The empty layout and ``(64):(2)`` are not coalesced."""
     L = as_layout(L)
@@ -94,17 +98,17 @@ def is_coalesced(L):
     return False
 
 
-def is_coalesced_over(L, Sbar):
+def is_coalesced_over(L: LayoutLike, Sbar: IntTuple) -> bool:
     """Def 2.3.4.4: each relative mode mode_i(L, S̄) is coalesced."""
     return all(is_coalesced(m) for m in layout_relative_modes(L, Sbar))
 
 
-def relative_coalesce(L, Sbar):
+def relative_coalesce(L: LayoutLike, Sbar: IntTuple) -> Layout:
     """coal(L, S̄) = (coal(L_1), ..., coal(L_m))_P, L_i = mode_i(L, S̄) (Def 2.3.4.7)."""
     return substitute_layouts([coalesce(m) for m in layout_relative_modes(L, Sbar)], Sbar)
 
 
-def coalesce(L, profile=None, sense="paper"):
+def coalesce(L: LayoutLike, profile: IntTuple | LayoutBase | None = None, sense: str = "paper") -> Layout:
     """coal(L) (Construction 2.3.3.7) and CuTe's ``coalesce(L[, profile])``.
 
     Without a profile the paper and CuTe agree: the coalesced flat form, printed ``8:1``
@@ -146,7 +150,7 @@ def coalesce(L, profile=None, sense="paper"):
     return walk(L, profile)
 
 
-def filter(L):  # noqa: A001  (CuTe's name)
+def filter(L: LayoutLike) -> Layout:  # noqa: A001  (CuTe's name)
     """CuTe's ``filter``: drop the modes with stride 0 or size 1, then coalesce; ``_1:_0``
     if nothing is left.  (The paper's ``filter`` is ``filter_zeros``.)"""
     kept = [(s, d) for s, d in F.flat_modes(L) if s != 1 and d != 0]
@@ -166,7 +170,7 @@ def _cute_complement_input(A, N):
     return A, N
 
 
-def is_complementable(L, N=None, sense="paper"):
+def is_complementable(L: LayoutLike, N: int | None = None, sense: str = "paper") -> bool:
     """Def 2.3.6.3 / 2.3.6.8: L^b is (N-)complementable (Def 2.1.6.11 / 2.1.6.25).
     ``sense="cute"``: after dropping stride-0 modes and rounding N up (CuTe's complement)."""
     _check_sense(sense)
@@ -177,7 +181,7 @@ def is_complementable(L, N=None, sense="paper"):
     return F.is_flat_complementable(L, N)
 
 
-def complement(L, N=None, sense="paper"):
+def complement(L: LayoutLike, N: int | None = None, sense: str = "paper") -> Layout:
     """comp(A) = coal(comp^b(A^b)) and comp(A, N) = coal(comp^b(A^b, N)) (Def 2.3.6.5).
 
     CuTe's ``complement(L, N)``; with ``N=None`` CuTe uses cosize(L), which gives the same
@@ -252,7 +256,7 @@ def _typed_leaf(fit, s, d, A):
     return out
 
 
-def is_tiler(T_):
+def is_tiler(T_: object) -> bool:
     """A CuTe Tile: a layout, an int n (meaning n:1), ``_`` / None, or a tuple of tilers."""
     if isinstance(T_, (LayoutBase, Underscore)) or T_ is None:
         return True
@@ -263,7 +267,7 @@ def is_tiler(T_):
     return False
 
 
-def as_tiler(T_):
+def as_tiler(T_: TilerOrNone | str) -> Layout | Underscore | tuple[TilerOrNone, ...] | None:
     """Normalise a tiler: text is parsed; an int n becomes n:1."""
     if isinstance(T_, str):
         T_ = parse_tiler(T_)
@@ -276,7 +280,7 @@ def as_tiler(T_):
     return T_
 
 
-def by_mode(op, A, Ts, *args):
+def by_mode(op: Callable[..., Layout], A: LayoutLike, Ts: tuple[TilerOrNone, ...], *args: Any) -> Layout:
     """CuTe's by-mode application of a tuple tiler: op on the first len(Ts) modes of A,
     the other modes kept."""
     ms = top_modes(A)
@@ -286,7 +290,7 @@ def by_mode(op, A, Ts, *args):
     return make_modes(*([op(m, t, *args) for m, t in zip(ms, Ts)] + ms[len(Ts):]))
 
 
-def composition(A, B, sense="paper"):
+def composition(A: LayoutLike, B: TilerOrNone | str, sense: str = "paper") -> Layout:
     """CuTe's ``composition(A, B)``: the layout R with R(i) == A(B(i)), which is the paper's
     composite A ∘ B of Def 2.3.7.1: shape(R) refines shape(B), R is coalesced over
     shape(B), and Phi_R = Phi_A ∘ Phi_B.
@@ -341,7 +345,7 @@ memo_composition = memoised(composition)
 memo_complement = memoised(complement)
 
 
-def is_composable(A, B, sense="paper"):
+def is_composable(A: LayoutLike, B: TilerOrNone | str, sense: str = "paper") -> bool:
     """Whether ``composition(A, B, sense)`` exists (Def 2.3.7.1; ``sense="cute"``: with A
     extended beyond its size as CuTe does)."""
     try:
@@ -361,7 +365,7 @@ def _coalesced_pairs(L):
     return F.flat_modes(F.flat_coalesce(L)) or [(C(1), C(0))]
 
 
-def right_inverse(L):
+def right_inverse(L: LayoutLike) -> Layout:
     """CuTe's ``right_inverse``: with coalesce(L) = (s_i):(d_i) and p_i = s_1...s_{i-1},
     walk the modes by increasing stride; a mode whose stride equals the running product
     ``curr`` (starting at 1) contributes s_i:p_i and sets curr = s_i d_i; others are
@@ -385,7 +389,7 @@ def right_inverse(L):
     return R
 
 
-def left_inverse(L):
+def left_inverse(L: LayoutLike) -> Layout:
     """CuTe's ``left_inverse``: with coalesce(L) = (s_i):(d_i) and p_i = s_1...s_{i-1},
     the modes with non-zero stride by increasing stride give shapes d_i / (product so far)
     (which must divide: condition ``left_inverse_divisibility``) and strides p_i, after a
@@ -402,7 +406,8 @@ def left_inverse(L):
         prefix.append(p)
         p = p * s
     order = sorted(range(len(m)), key=lambda i: int(m[i][1]))
-    shapes, strides = [], [C(0)]
+    shapes: list[int] = []
+    strides: list[int] = [C(0)]
     for i in order:
         s, d = m[i]
         if d == 0:
@@ -423,13 +428,13 @@ def left_inverse(L):
 
 # --- slicing -------------------------------------------------------------------------
 
-def slice_tuple(c, t):
+def slice_tuple(c: Coord, t: IntTuple) -> tuple[IntTuple, ...]:
     """CuTe's ``slice(c, t)``: the entries of t where c has ``_``, each nested tuple of c
     contributing its own slice (concatenated, as CuTe's filter_tuple does)."""
     if isinstance(c, tuple):
         if not isinstance(t, tuple) or len(c) != len(t):
             raise LayoutError(f"coordinate {c!r} does not match {t}", condition="congruent")
-        out = ()
+        out: tuple[IntTuple, ...] = ()
         for ci, ti in zip(c, t):
             out = out + slice_tuple(ci, ti)
         return out
@@ -438,7 +443,7 @@ def slice_tuple(c, t):
     return ()
 
 
-def check_coord(c, s):
+def check_coord(c: Coord, s: IntTuple) -> None:
     if isinstance(c, Underscore):
         return
     if isinstance(c, tuple):
@@ -473,7 +478,7 @@ def _has_underscore(c):
     return isinstance(c, Underscore)
 
 
-def slice_(L, coord):
+def slice_(L: LayoutLike, coord: Coord) -> Layout | int:
     """CuTe's ``L(coord)`` with ``_`` in the coordinate: the sublayout of the ``_`` modes
     (shape slice(coord, shape), stride slice(coord, stride)).  Without ``_`` it is the
     coordinate function, an integer."""
@@ -488,6 +493,6 @@ def slice_(L, coord):
 
 # --- 2.3.10 tractable ----------------------------------------------------------------
 
-def is_tractable(L):
+def is_tractable(L: LayoutLike) -> bool:
     """Def 2.3.10.1: L^b is tractable (Def 2.1.8.1)."""
     return F.is_flat_tractable(L)

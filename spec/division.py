@@ -2,6 +2,8 @@
 flat, blocked, raked), with the paper's flat division and product (2.1.7.9, 2.1.7.13) that are
 computed through the nested composition."""
 
+from __future__ import annotations
+
 from layoutcheck.spec import flat as F
 from layoutcheck.spec import tuples as T
 from layoutcheck.spec.algebra import (
@@ -22,14 +24,14 @@ from layoutcheck.spec.memo import memoised
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import Underscore
+from layoutcheck.layout import LayoutLike, TilerOrNone, Underscore
 
 __all__ = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
            "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product",
            "flat_divide_paper", "flat_product_paper"]
 
 
-def logical_divide(A, T_, sense="paper"):
+def logical_divide(A: LayoutLike, T_: TilerOrNone | str, sense: str = "paper") -> Layout:
     """A ⊘ B = (A ∘ B, A ∘ B^c), B^c = comp(B, size A) (Def 2.3.8.1); CuTe's
     ``logical_divide`` with a tiler applied mode by mode."""
     A = as_layout(A)
@@ -42,7 +44,7 @@ def logical_divide(A, T_, sense="paper"):
     return memo_composition(A, make_modes(T_, Bc), sense)
 
 
-def logical_product(A, T_, sense="paper"):
+def logical_product(A: LayoutLike, T_: TilerOrNone | str, sense: str = "paper") -> Layout:
     """A ⊗ B = (A, A^c ∘ B), A^c = comp(A, size(A) cosize(B)) (Def 2.3.9.1); CuTe's
     ``logical_product`` with a tiler applied mode by mode (an int n means n:1).
 
@@ -92,45 +94,45 @@ def _unpack(L):
     return top_modes(L) if isinstance(as_layout(L).shape, tuple) else [as_layout(L)]
 
 
-def zipped_divide(A, T_, sense="paper"):
+def zipped_divide(A: LayoutLike, T_: TilerOrNone | str, sense: str = "paper") -> Layout:
     """CuTe: tile_unzip(logical_divide(A, T), T) = ((tiles), (rests))."""
     T_ = as_tiler(T_)
     return _unzip(logical_divide(A, T_, sense), T_)
 
 
-def tiled_divide(A, T_, sense="paper"):
+def tiled_divide(A: LayoutLike, T_: TilerOrNone | str, sense: str = "paper") -> Layout:
     """CuTe: zipped_divide with its second mode unpacked: ((tiles), rest_0, rest_1, ...)."""
     Z = zipped_divide(A, T_, sense)
     z0, z1 = top_modes(Z)
     return make_modes(z0, *_unpack(z1))
 
 
-def flat_divide(A, T_, sense="paper"):
+def flat_divide(A: LayoutLike, T_: TilerOrNone | str, sense: str = "paper") -> Layout:
     """CuTe: zipped_divide with both modes unpacked: (tile_0, ..., rest_0, ...)."""
     Z = zipped_divide(A, T_, sense)
     z0, z1 = top_modes(Z)
     return make_modes(*_unpack(z0), *_unpack(z1))
 
 
-def zipped_product(A, T_, sense="paper"):
+def zipped_product(A: LayoutLike, T_: TilerOrNone | str, sense: str = "paper") -> Layout:
     """CuTe: tile_unzip(logical_product(A, T), T)."""
     T_ = as_tiler(T_)
     return _unzip(logical_product(A, T_, sense), T_)
 
 
-def tiled_product(A, T_, sense="paper"):
+def tiled_product(A: LayoutLike, T_: TilerOrNone | str, sense: str = "paper") -> Layout:
     """CuTe: zipped_product with its second mode unpacked."""
     z0, z1 = top_modes(zipped_product(A, T_, sense))
     return make_modes(z0, *_unpack(z1))
 
 
-def flat_product(A, T_, sense="paper"):
+def flat_product(A: LayoutLike, T_: TilerOrNone | str, sense: str = "paper") -> Layout:
     """CuTe: zipped_product with both modes unpacked."""
     z0, z1 = top_modes(zipped_product(A, T_, sense))
     return make_modes(*_unpack(z0), *_unpack(z1))
 
 
-def append_to(L, R):
+def append_to(L: LayoutLike, R: int) -> Layout:
     """CuTe's append<R>(L): the modes of L padded with 1:0 up to rank R."""
     ms = _unpack(L)
     return make_modes(*(ms + [Layout(C(1), C(0))] * (R - len(ms))))
@@ -145,18 +147,18 @@ def _rank_sensitive(A, B, sense, block_first):
     return make_modes(*(make_modes(a, b) if block_first else make_modes(b, a) for a, b in pairs))
 
 
-def blocked_product(A, B, sense="paper"):
+def blocked_product(A: LayoutLike, B: LayoutLike, sense: str = "paper") -> Layout:
     """CuTe: with R = max(rank A, rank B), P = logical_product(append<R>(A), append<R>(B)),
     the result zips the modes of P: ((a_0, t_0), (a_1, t_1), ...)."""
     return _rank_sensitive(A, B, sense, True)
 
 
-def raked_product(A, B, sense="paper"):
+def raked_product(A: LayoutLike, B: LayoutLike, sense: str = "paper") -> Layout:
     """CuTe: like blocked_product with the pairs reversed: ((t_0, a_0), (t_1, a_1), ...)."""
     return _rank_sensitive(A, B, sense, False)
 
 
-def flat_divide_paper(A, B):
+def flat_divide_paper(A: LayoutLike, B: LayoutLike) -> Layout:
     """A ⊘^b B (Def 2.1.7.9) = A ∘ (B ⋆ B^c), B^c = comp^b(B, size A).
 
     Def 2.1.7.1 asks for a flat result with shape(B ⋆ B^c), which often does not exist
@@ -167,7 +169,7 @@ def flat_divide_paper(A, B):
     return flat_layout(flat_modes(composition(A, concat(B, Bc))))
 
 
-def flat_product_paper(A, B):
+def flat_product_paper(A: LayoutLike, B: LayoutLike) -> Layout:
     """A ⊗^b B (Def 2.1.7.13) = A ⋆ (A^c ∘ B), A^c = comp^b(A, size(A) cosize(B)); as in
     ``flat_divide_paper``, A^c ∘ B is the flattening of the nested composition."""
     A, B = as_layout(A), as_layout(B)

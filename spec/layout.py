@@ -10,8 +10,11 @@ The CuTe observers take a layout *or* an IntTuple and an optional path, CuTe's t
 indices: ``rank(L, 1)`` is ``rank<1>(L)``, ``size(L, 1, 0)`` is ``size<1,0>(L)``.
 """
 
+from __future__ import annotations
+
 import operator
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Sequence, cast
 
 from layoutcheck.spec import memo
 from layoutcheck.spec import tuples as T
@@ -19,7 +22,10 @@ from layoutcheck.spec.limits import check_enumeration
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, parse_tile
+from layoutcheck.layout import IntTuple, LayoutBase, LayoutLike, Tiler, parse_tile
+
+if TYPE_CHECKING:  # for the annotations only (typing has TypeIs from Python 3.13)
+    from typing_extensions import TypeIs
 
 __all__ = ["Layout", "parse", "as_layout", "is_layout", "shape", "stride", "size", "cosize",
            "rank", "depth", "get", "flatten", "modes", "colex", "colex_inv", "phi", "Phi",
@@ -33,13 +39,13 @@ class Layout(LayoutBase):
     # the modes of sort(squeeze(L)) (``flat._sorted_squeezed``)
     __slots__ = ("_flattening", "_sorted_squeezed")
 
-    def __call__(self, x):
+    def __call__(self, x: int | tuple[Any, ...] | list[Any]) -> int:
         if isinstance(x, (tuple, list)):
             return phi(self, flat_coord(self, tuple(x)))
         return Phi(self, x)
 
 
-def assembled(shape, stride):
+def assembled(shape: IntTuple, stride: IntTuple) -> Layout:
     """The Layout ``shape:stride`` where both are put together from the shapes and strides
     of layouts that were already checked (a layout's modes, layouts side by side, its flat
     modes reordered or dropped): every entry and the congruence of each piece were checked
@@ -52,22 +58,22 @@ def assembled(shape, stride):
     return L
 
 
-def parse(text):
+def parse(text: str) -> Layout:
     """Parse CuTe notation into a spec ``Layout``."""
     return Layout.parse(text)
 
 
-def parse_tiler(text):
+def parse_tiler(text: str) -> Tiler:
     """Parse a layout or a CuTe Tile (tuple of layouts/ints) into spec values."""
     return parse_tile(text, Layout)
 
 
-def is_layout(x):
+def is_layout(x: object) -> TypeIs[LayoutBase | str]:
     """A layout value or CuTe layout text (as opposed to an IntTuple)."""
     return isinstance(x, (LayoutBase, str))
 
 
-def as_layout(x):
+def as_layout(x: LayoutLike) -> Layout:
     """Accept a spec/impl layout, CuTe text, or ``(shape, stride)``; return a spec Layout."""
     if isinstance(x, Layout):
         return x
@@ -84,7 +90,7 @@ def _shape_of(x):
     return as_layout(x).shape if is_layout(x) else x
 
 
-def get(x, *path):
+def get(x: LayoutLike | IntTuple, *path: int) -> Layout | IntTuple:
     """``get<path>(x)``: the sub-tuple, or for a layout the sub-layout (seed 000).
 
     ``get(L, 1)`` of ``(2,(2,2)):(4,(2,1))`` is ``(2,2):(2,1)``; ``get(L, 1, 0)`` is ``2:2``.
@@ -95,32 +101,32 @@ def get(x, *path):
     return T.get(x, *path)
 
 
-def shape(L, *path):
+def shape(L: LayoutLike, *path: int) -> IntTuple:
     """``shape<path>(L)`` (seed 000)."""
     return T.get(as_layout(L).shape, *path)
 
 
-def stride(L, *path):
+def stride(L: LayoutLike, *path: int) -> IntTuple:
     """``stride<path>(L)`` (seed 000)."""
     return T.get(as_layout(L).stride, *path)
 
 
-def rank(x, *path):
+def rank(x: LayoutLike | IntTuple, *path: int) -> int:
     """``rank<path>(x)`` = rank of the shape (Def 2.1.2.9; seed 000); static."""
     return T.rank(_shape_of(x), *path)
 
 
-def depth(x, *path):
+def depth(x: LayoutLike | IntTuple, *path: int) -> int:
     """``depth<path>(x)`` = depth of the shape (seed 000); static."""
     return T.depth(_shape_of(x), *path)
 
 
-def size(x, *path):
+def size(x: LayoutLike | IntTuple, *path: int) -> int:
     """``size<path>(x)`` = product of the shape's leaves (Def 2.1.2.9; seed 000)."""
     return T.size(_shape_of(x), *path)
 
 
-def flatten(x):
+def flatten(x: LayoutLike | IntTuple) -> Layout | tuple[int, ...]:
     """The flattening of an IntTuple (always a tuple) or of a layout: shape^b : stride^b.
 
     A layout is flattened to the paper's flat layout (2.3): ``8:1`` becomes ``(8):(1)``, the
@@ -154,7 +160,7 @@ def _flattening(L):
         return f
 
 
-def flat_modes_of(L):
+def flat_modes_of(L: Layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(shape^b, stride^b) of a spec Layout: its kept flattening when it has one, else the
     two flattenings alone (a layout met once need not pay for the rest of _flattening)."""
     f = getattr(L, "_flattening", None)
@@ -167,7 +173,7 @@ def _flat(L):
     return _flattening(as_layout(L))[:2]
 
 
-def cosize(L, *path):
+def cosize(L: LayoutLike, *path: int) -> int:
     """cosize(L) = 1 + sum (s_i - 1) d_i over the flattening (Def 2.1.2.9).
 
     Seed 000 reads it as ``L(size-1) + 1``; both agree.  Static when every entry is.
@@ -179,7 +185,7 @@ def cosize(L, *path):
     return total
 
 
-def modes(L):
+def modes(L: LayoutLike) -> tuple[Layout, ...]:
     """The top-level modes of L as layouts (Def 2.1.2.9: mode_i(L) = s_i:d_i, 0-based here).
 
     A layout with an integral shape has one mode, itself.
@@ -187,10 +193,10 @@ def modes(L):
     L = as_layout(L)
     if not T.is_tuple(L.shape):
         return (L,)
-    return tuple(assembled(s, d) for s, d in zip(L.shape, L.stride))
+    return tuple(assembled(s, d) for s, d in zip(L.shape, cast(tuple, L.stride)))  # congruent
 
 
-def colex(S, x):
+def colex(S: IntTuple, x: Iterable[int]) -> int:
     """colex_S(x_1..x_m) = sum_i s_1...s_{i-1} x_i (Def 2.1.2.18); nested S is flattened."""
     S = T.flatten(S)
     x = tuple(x)
@@ -205,7 +211,7 @@ def colex(S, x):
     return total
 
 
-def colex_inv(S, n):
+def colex_inv(S: IntTuple, n: int) -> tuple[int, ...]:
     """colex_S^{-1}(n) = (x_1..x_m), x_i = floor(n / (s_1...s_{i-1})) mod s_i (Def 2.1.2.18)."""
     S = T.flatten(S)
     return _colex_inv(S, T.size(S), n)
@@ -228,7 +234,7 @@ def _colex_inv(S, N, n):
     return tuple(out)
 
 
-def phi(L, x):
+def phi(L: LayoutLike, x: Iterable[int]) -> int:
     """Coordinate function phi_L(x) = x . stride on [0, shape) (Construction 2.1.2.13)."""
     s, d = _flat(L)
     x = tuple(x)
@@ -245,7 +251,7 @@ def _dot(x, d):
     return total
 
 
-def Phi(L, n):
+def Phi(L: LayoutLike, n: int) -> int:
     """Layout function Phi_L = phi_L ∘ colex^{-1} on [0, size(L)) (Construction 2.1.2.19)."""
     return _Phi(_flattening(as_layout(L)), n)
 
@@ -259,7 +265,7 @@ def _Phi(flattening, n):
     return _dot(_colex_inv(s, N, n), d)
 
 
-def values(L):
+def values(L: LayoutLike) -> list[int]:
     """Phi_L over the whole domain [0, size(L)), as a list (a new one on each call)."""
     L = as_layout(L)
     f = _flattening(L)
@@ -301,14 +307,14 @@ def _table(s, d):
     return tuple([sum(map(operator.mul, x, d)) for x in _colex_domain(s)])  # x . d
 
 
-def clear_memos():
+def clear_memos() -> None:
     """Empty the memoised tables and operations (for measurements that start cold)."""
     memo.clear()
     _colex_domain.cache_clear()
     _table.cache_clear()
 
 
-def evaluator(L):
+def evaluator(L: LayoutLike) -> Callable[[Any], int]:
     """x -> Phi_L(x) (``L(x)``), read from L's memoised table where it has one; any other x
     (outside [0, size L), or a table too long to keep) goes through ``L(x)`` itself, which
     raises there as it always does.  Package-internal."""
@@ -325,7 +331,7 @@ def evaluator(L):
     return phi_of
 
 
-def images(L, xs):
+def images(L: LayoutLike, xs: Sequence[int]) -> list[int]:
     """[Phi_L(x) for x in xs] (``L(x)`` each): read from L's memoised table at C speed when
     every x is in [0, size L) (xs a list or range of ints), else point by point through
     ``L(x)``, which raises where it always does.  Package-internal (the spec's checks on a
@@ -337,7 +343,7 @@ def images(L, xs):
     return [phi_of(x) for x in xs]
 
 
-def table_of(L):
+def table_of(L: LayoutLike) -> tuple[int, ...] | None:
     """Phi_L on [0, size(L)) as a tuple, memoised by the plain-int flattening when it has at
     most MEMO_POINTS points (None when it is longer: callers evaluate point by point).
     Package-internal (``composition`` reads A's function from it)."""
@@ -345,7 +351,7 @@ def table_of(L):
     return _table(f[3], f[4]) if f[2] <= MEMO_POINTS else None
 
 
-def image(L):
+def image(L: LayoutLike) -> frozenset[int]:
     """Image(Phi_L) (= Image(phi_L)) as a frozenset."""
     return frozenset(values(L))
 
@@ -358,25 +364,25 @@ class FactoredMap:
 
     __slots__ = ("domain", "codomain", "table", "_index")
 
-    def __init__(self, domain, codomain, table):
+    def __init__(self, domain: Iterable[Hashable], codomain: int, table: Iterable[int]) -> None:
         self.domain = tuple(domain)
         self.codomain = codomain
         self.table = tuple(table)
         self._index = {p: i for i, p in enumerate(self.domain)}
 
-    def __call__(self, p):
+    def __call__(self, p: Hashable) -> int:
         if p not in self._index:
             raise LayoutError(f"{p!r} is outside the domain of the map")
         return self.table[self._index[p]]
 
-    def is_injective(self):
+    def is_injective(self) -> bool:
         return len(set(self.table)) == len(self.table)
 
-    def is_surjective(self):
+    def is_surjective(self) -> bool:
         check_enumeration(self.codomain, lambda: f"the codomain [0, {self.codomain})")
         return set(self.table) == set(range(self.codomain))
 
-    def is_isomorphism(self):
+    def is_isomorphism(self) -> bool:
         return self.is_injective() and self.is_surjective()
 
     def __repr__(self):
@@ -392,7 +398,7 @@ def _codomain(L, N):
     return int(N)
 
 
-def phi_N(L, N=None):
+def phi_N(L: LayoutLike, N: int | None = None) -> FactoredMap:
     """phi_L^N: [0, shape(L)) -> [0, N), N >= cosize(L) (Construction 2.1.2.13).
 
     ``N`` defaults to cosize(L); below cosize raises ``LayoutError(condition=
@@ -404,14 +410,14 @@ def phi_N(L, N=None):
     return FactoredMap(dom, N, [phi(L, x) for x in dom])
 
 
-def Phi_N(L, N=None):
+def Phi_N(L: LayoutLike, N: int | None = None) -> FactoredMap:
     """Phi_L^N: [0, size(L)) -> [0, N), N >= cosize(L) (Construction 2.1.2.19)."""
     L = as_layout(L)
     N = _codomain(L, N)
     return FactoredMap(range(size(L)), N, values(L))
 
 
-def flat_coord(L, x):
+def flat_coord(L: LayoutLike, x: tuple[Any, ...]) -> tuple[int, ...]:
     """A coordinate of L as a flat tuple (one entry per leaf of the shape).
 
     Accepted forms: flat (one integer per leaf); or hierarchical like CuTe, congruent to

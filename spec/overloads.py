@@ -7,23 +7,38 @@ table, ``oracles/operations.py``, lists each overload).  ``spec``'s package expo
 in place of the layout-only functions of its modules.
 """
 
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
 from layoutcheck.spec import algebra, coords, layout, recast, swizzle
 from layoutcheck.spec import division as division
+from layoutcheck.spec.layout import Layout
+from layoutcheck.spec.swizzle import ComposedLayout
 
-from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, looks_composed, parse_value
+from layoutcheck.composed import (
+    ComposedLayoutBase,
+    F2Layout,
+    Swizzle,
+    looks_composed,
+    parse_value,
+)
+from layoutcheck.layout import Coord, IntTuple, LayoutLike, TilerOrNone
 
 __all__ = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "right_inverse",
            "slice_and_offset", "upcast", "downcast", "size", "cosize", "values"]
 
 
-def _value(x):
+def _value(x: Any) -> Any:
     """A text argument in the notation of swizzles and composed layouts, parsed; else x."""
     return parse_value(x) if isinstance(x, str) and looks_composed(x) else x
 
 
 
 
-def composition(A, B, sense="paper"):
+def composition(A: LayoutLike | Swizzle | ComposedLayoutBase, B: TilerOrNone | Swizzle | str,
+                sense: str = "paper") -> Layout | ComposedLayout:
     A, B = _value(A), _value(B)
     if isinstance(A, Swizzle):
         return swizzle.swizzle_composition(A, B)
@@ -34,42 +49,45 @@ def composition(A, B, sense="paper"):
     return algebra.composition(A, B, sense=sense)
 
 
-def logical_divide(A, T, sense="paper"):
+def logical_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str,
+                   sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_logical_divide(A, T)
     return division.logical_divide(A, T, sense=sense)
 
 
-def zipped_divide(A, T, sense="paper"):
+def zipped_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str,
+                  sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_zipped_divide(A, T)
     return division.zipped_divide(A, T, sense=sense)
 
 
-def tiled_divide(A, T, sense="paper"):
+def tiled_divide(A: LayoutLike | ComposedLayoutBase, T: TilerOrNone | str,
+                 sense: str = "paper") -> Layout | ComposedLayout:
     A = _value(A)
     if isinstance(A, ComposedLayoutBase):
         return swizzle.composed_tiled_divide(A, T)
     return division.tiled_divide(A, T, sense=sense)
 
 
-def right_inverse(L):
+def right_inverse(L: LayoutLike | ComposedLayoutBase) -> Layout | ComposedLayout:
     L = _value(L)
     if isinstance(L, ComposedLayoutBase):
         return swizzle.composed_right_inverse(L)
     return algebra.right_inverse(L)
 
 
-def slice_and_offset(L, coord):
+def slice_and_offset(L: LayoutLike | ComposedLayoutBase, coord: Coord) -> tuple[Layout | ComposedLayout, int]:
     L = _value(L)
     if isinstance(L, ComposedLayoutBase):
         return swizzle.composed_slice_and_offset(L, coord)
     return coords.slice_and_offset(L, coord)
 
 
-def upcast(L, N):
+def upcast(L: LayoutLike | Swizzle | ComposedLayoutBase, N: int) -> Layout | Swizzle | ComposedLayout:
     L = _value(L)
     if isinstance(L, Swizzle):
         return swizzle.swizzle_upcast(L, N)
@@ -78,7 +96,7 @@ def upcast(L, N):
     return recast.upcast(L, N)
 
 
-def downcast(L, N):
+def downcast(L: LayoutLike | Swizzle | ComposedLayoutBase, N: int) -> Layout | Swizzle | ComposedLayout:
     L = _value(L)
     if isinstance(L, Swizzle):
         return swizzle.swizzle_downcast(L, N)
@@ -87,21 +105,22 @@ def downcast(L, N):
     return recast.downcast(L, N)
 
 
-def size(x, *path):
+def size(x: LayoutLike | ComposedLayoutBase | IntTuple, *path: int) -> int:
     x = _value(x)
     if isinstance(x, ComposedLayoutBase) and not path:
         return swizzle.composed_size(x)
-    return layout.size(x, *path)
+    return layout.size(x, *path)  # type: ignore[arg-type]  # composed with a path: refused there
 
 
-def cosize(L, *path):
+def cosize(L: LayoutLike | ComposedLayoutBase, *path: int) -> int:
     L = _value(L)
     if isinstance(L, ComposedLayoutBase) and not path:
         return swizzle.composed_cosize(L)
-    return layout.cosize(L, *path)
+    return layout.cosize(L, *path)  # type: ignore[arg-type]  # composed with a path: refused there
 
 
-def values(L, *args, **kwargs):
+def values(L: LayoutLike | Swizzle | F2Layout | ComposedLayoutBase, *args: Any,
+           **kwargs: Any) -> Sequence[int] | np.ndarray:
     L = _value(L)
     if isinstance(L, Swizzle):
         return swizzle.swizzle_values(L)

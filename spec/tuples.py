@@ -11,20 +11,24 @@ Observers that CuTe computes from the type alone (``rank``, ``depth``) return st
 integers ``C``; ``size`` is static exactly when every leaf is.
 """
 
+from __future__ import annotations
+
+from typing import Any, TypeGuard
+
 from layoutcheck.spec.limits import check_enumeration
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
+from layoutcheck.integers import C, IntTuple
 
 __all__ = ["is_tuple", "flatten", "profile", "rank", "depth", "size", "length", "mode",
            "get", "concat_tuples", "divides", "permute_tuple", "domain"]
 
 
-def is_tuple(x):
+def is_tuple(x: object) -> TypeGuard[tuple[Any, ...]]:
     return isinstance(x, tuple)
 
 
-def flatten(x):
+def flatten(x: IntTuple) -> tuple[int, ...]:
     """The flattening X^b of a nested tuple (seed 001 'nested tuple'; paper 2.2).
 
     Always a tuple: ``flatten(3) == (3,)`` as in the seed (``X = 3, X^b = (3)``).  CuTe's

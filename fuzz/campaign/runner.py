@@ -17,7 +17,11 @@ of its inputs (``bounds``).  Failures are stored in ``.layoutcheck/failures.json
 working directory's example database) and replayed first on the next run.
 """
 
+from __future__ import annotations
+
+import os
 import time
+from typing import Any, Callable, Collection, Iterable, Sequence, cast
 
 import layoutcheck.fuzz.checks.targets as _targets
 import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (registers the findings' predicates)
@@ -44,11 +48,11 @@ from layoutcheck.fuzz.campaign.report import (
     summary_lines,
 )
 from layoutcheck.fuzz.campaign.steer import SKIP, Steering
-from layoutcheck.fuzz.checks.base import CheckFailed, Skip
+from layoutcheck.fuzz.checks.base import Check, CheckFailed, Skip
 from layoutcheck.fuzz.checks.bounds import bounded
 from layoutcheck.fuzz.checks.catalogue import BY_NAME, checks_for
 from layoutcheck.fuzz.checks.targets import decode, encode
-from layoutcheck.oracles import get_oracle
+from layoutcheck.oracles import Oracle, get_oracle
 from layoutcheck.oracles.reference import case_key, memo_stats, reference_for
 
 from layoutcheck.errors import LayoutError
@@ -314,9 +318,13 @@ def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None):
     return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline, pool=pool)
 
 
-def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, replays=()):
+def run_check(check: Check, oracle: Oracle, spec: Oracle | None, *, budget: float | None = None,
+              max_examples: int | None = None, seed: int = 0,
+              replays: Iterable[Sequence[str]] = ()) -> dict[str, Any]:
     """Fuzz one check against one oracle (``budget`` seconds, or ``max_examples`` cases);
     return its result row."""
+    if budget is None and max_examples is None:
+        raise LayoutError("run_check needs a budget (seconds) or max_examples (cases)")
     t0 = time.monotonic()
     pair = _pair(check, oracle, spec, seed, budget=None if max_examples is not None else budget,
                  deadline=t0 + budget if budget else None)
@@ -324,7 +332,7 @@ def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, re
         if max_examples is not None:
             pair.step(None, limit=max_examples)
         else:
-            pair.step(t0 + budget, minimum=True)
+            pair.step(t0 + cast(float, budget), minimum=True)  # no max_examples: a budget
     return pair.result(t0)
 
 
@@ -350,9 +358,14 @@ def _oracles(names):
     return objs, reasons
 
 
-def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_examples=None,
-                 checks=None, kinds=None, use_db=True, db_path=None, jobs=1, progress=None,
-                 command=None, fail_fast=False, against=None, cluster=None, time_cap=None):
+def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | None = None,
+                 budget: float = 60.0, seed: int = 0, max_examples: int | None = None,
+                 checks: Collection[str] | None = None, kinds: Collection[str] | None = None,
+                 use_db: bool = True, db_path: str | os.PathLike[str] | None = None, jobs: int = 1,
+                 progress: Callable[[int, int, dict[str, Any]], object] | None = None,
+                 command: str | None = None, fail_fast: bool = False,
+                 against: str | Iterable[str] | None = None, cluster: str | None = None,
+                 time_cap: float | None = None) -> dict[str, Any]:
     """Run the gate; return the report dict (see the module docstring).
 
     oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
@@ -511,7 +524,8 @@ def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None
                        progress=progress)
 
 
-def replay_cases(cases, oracles, command=None):
+def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Iterable[str] | None,
+                 command: str | None = None) -> dict[str, Any]:
     """Re-run explicit cases [(check name, oracle name, inputs)]; a report like run_campaign's."""
     t0 = time.monotonic()
     names = list(dict.fromkeys(o for _, o, _ in cases))
@@ -535,7 +549,8 @@ def replay_cases(cases, oracles, command=None):
     return report
 
 
-def replay_report(path, oracles=None, command=None):
+def replay_report(path: str | os.PathLike[str], oracles: Sequence[str] | None = None,
+                  command: str | None = None) -> dict[str, Any]:
     """``--replay FILE``: rerun the counterexamples of a saved report (optionally against
     other oracles)."""
     old = read_json(path, "report")  # bounded: at most 16 MiB, one line per problem
