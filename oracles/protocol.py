@@ -157,7 +157,8 @@ def neutral_coord(text: str) -> Argument:
 
 
 def _holds_layout(x: object) -> bool:
-    return isinstance(x, LayoutBase) or (isinstance(x, tuple) and any(map(_holds_layout, x)))
+    return (isinstance(x, LayoutBase) or is_composed_value(x)
+            or (isinstance(x, tuple) and any(map(_holds_layout, x))))
 
 
 def decode_arg(text: object) -> Argument:

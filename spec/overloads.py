@@ -107,9 +107,9 @@ def downcast(L: LayoutLike | Swizzle | ComposedLayoutBase, N: int) -> Layout | S
 
 def size(x: LayoutLike | ComposedLayoutBase | IntTuple, *path: int) -> int:
     x = _value(x)
-    if isinstance(x, ComposedLayoutBase) and not path:
-        return swizzle.composed_size(x)
-    return layout.size(x, *path)  # type: ignore[arg-type]  # composed with a path: refused there
+    if isinstance(x, ComposedLayoutBase):  # CuTe: the domain is the inner layout's
+        return swizzle.composed_size(x) if not path else layout.size(x.inner, *path)
+    return layout.size(x, *path)
 
 
 def cosize(L: LayoutLike | ComposedLayoutBase, *path: int) -> int:
