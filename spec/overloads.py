@@ -108,7 +108,7 @@ def downcast(L: LayoutLike | Swizzle | ComposedLayoutBase, N: int) -> Layout | S
 def size(x: LayoutLike | ComposedLayoutBase | IntTuple, *path: int) -> int:
     x = _value(x)
     if isinstance(x, ComposedLayoutBase):  # CuTe: the domain is the inner layout's
-        return swizzle.composed_size(x) if not path else layout.size(x.inner, *path)
+        return swizzle.composed_size(x) if not path else layout.size(x.inner.shape, *path)
     return layout.size(x, *path)
 
 
