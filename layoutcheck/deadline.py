@@ -137,8 +137,10 @@ class TimedOut(Exception):
 
     def __init__(self, what, seconds, by_deadline, output=""):
         self.what, self.seconds, self.by_deadline, self.output = what, seconds, by_deadline, output
-        limit = current().what if by_deadline and current() is not None else "its timeout"
-        super().__init__(f"{what} did not finish within {format_seconds(seconds)} ({limit})")
+        run = current()
+        self.limit = (f"what was left of {run.what}" if by_deadline and run is not None
+                      else "its own limit")
+        super().__init__(f"{what} did not finish within {format_seconds(seconds)} ({self.limit})")
 
 
 def run_bounded(cmd, timeout, what, **kw):

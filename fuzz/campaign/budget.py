@@ -54,7 +54,7 @@ def grace(budget):
     return max(1.0, 0.05 * budget)
 
 
-START_MARGIN_S = 5.0  # past budget + grace: what a start (a worker's restart) may still use
+START_MARGIN_S = 2.0  # past budget + grace: what a start (a worker's restart) may still use
 
 
 def run_limit(budget, max_examples=None, time_cap=None):
