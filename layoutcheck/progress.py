@@ -72,7 +72,7 @@ class Progress:
         now = self.clock()
         if self.tty or now - self._last >= self.every or self._finished():
             self._last = now
-            self._write(self.line())
+            self._write(self.line(now))
 
     def say(self, text):
         """A permanent line (shown only when progress is)."""
@@ -81,8 +81,8 @@ class Progress:
         self._clear()
         self._print(text + "\n")
 
-    def line(self):
-        elapsed = self.clock() - self.t0
+    def line(self, now=None):
+        elapsed = (self.clock() if now is None else now) - self.t0
         parts = [f"{self.done}/{self.total} {self.unit}" if self.total is not None
                  else f"{self.done} {self.unit}", format_seconds(elapsed)]
         if self.total and 0 < self.done < self.total:
