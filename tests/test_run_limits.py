@@ -13,6 +13,7 @@ import pytest
 from layoutcheck.commands.common import unfinished_status
 from layoutcheck.deadline import Deadline, TimedOut, applied, clip, current, run_bounded
 from layoutcheck.fuzz.campaign import cluster as C
+from layoutcheck.fuzz.campaign import units as U
 from layoutcheck.fuzz.campaign.report import result_row
 from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.progress import Progress
@@ -140,13 +141,13 @@ def test_more_workers_than_cpus_are_capped_with_a_note():
 def test_a_unit_gets_what_is_left_of_the_budget():
     unit = {"index": 0, "oracle": "impl", "shard": 1, "seed": 1, "checks": ["diff.size"],
             "kw": {"budget": 30.0, "max_examples": None}, "deadline_at": time.time() + 5}
-    kw = C.within_deadline(unit)
+    kw = U.within_deadline(unit)
     assert 4 < kw["budget"] <= 5 and unit["kw"]["budget"] == 30.0
     unit.update(kw={"budget": 30.0, "max_examples": 10, "time_cap": None})
-    assert 4 < C.within_deadline(unit)["time_cap"] <= 5
+    assert 4 < U.within_deadline(unit)["time_cap"] <= 5
     unit["deadline_at"] = time.time() - 1
-    assert C.within_deadline(unit) is None
-    out = C.execute(lambda kw: pytest.fail("a late unit runs nothing"), unit)
+    assert U.within_deadline(unit) is None
+    out = U.execute(lambda kw: pytest.fail("a late unit runs nothing"), unit)
     (row,) = out["rows"]
     assert row["status"] == "skipped" and row["not_reached"] and "shard 1" in row["message"]
 
@@ -158,7 +159,7 @@ def test_a_pair_with_a_shard_that_never_ran_is_not_a_pass():
     row = C.merge_rows([ran, late])
     assert row["status"] == "skipped" and row["not_reached"] and "1 of 2 shards" in row["message"]
     assert row["cases"] == 40
-    lost = C.merge_rows([ran, C._late_rows({"index": 1, "oracle": "impl", "shard": 1, "seed": 1,
+    lost = C.merge_rows([ran, U.late_rows({"index": 1, "oracle": "impl", "shard": 1, "seed": 1,
                                             "checks": ["diff.size"]}, started=True)[0]])
     assert lost["status"] == "error" and lost["message"].startswith("incomplete:")
 

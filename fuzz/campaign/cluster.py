@@ -1,6 +1,7 @@
 """Campaigns on a cluster: work units on Dask distributed, merged into one report.
 
-A run is cut into *units*: (oracle, checks, seed) with a budget (or a number of cases).  Each
+A run is cut into *units* (``fuzz.campaign.units``): (oracle, checks, seed) with a budget (or a
+number of cases).  Each
 oracle gets ``shards`` units with seeds ``seed, seed + 1, ...``; a unit is one
 ``layoutcheck.fuzz.campaign.runner.run_campaign`` call on a worker (``campaign._shard``), and the
 driver merges the units' rows per (check, oracle) into the rows of one report: cases summed,
@@ -37,22 +38,18 @@ never passes.  The report's ``cluster`` entry says what ran where, which units w
 """
 
 import logging
-import math
 import multiprocessing as mp
 import os
 import signal
-import socket
 import sys
 import tempfile
 import time
 import uuid
-import warnings
 from multiprocessing.connection import wait
 
 from layoutcheck.fuzz.campaign.budget import grace
-from layoutcheck.fuzz.campaign.exampledb import ExampleDbStore, ReplayStore
-from layoutcheck.fuzz.campaign.report import result_row
-from layoutcheck.fuzz.checks.catalogue import BY_NAME
+from layoutcheck.fuzz.campaign.exampledb import ExampleDbStore
+from layoutcheck.fuzz.campaign.units import TOPIC, execute, late_rows, lost_rows, plan
 
 from layoutcheck import deadline as run_deadline
 from layoutcheck.deadline import Deadline
@@ -67,7 +64,6 @@ NO_WORKER_S = 60.0      # a cluster without any worker this long: the remaining 
 WAIT_WORKERS_S = 60.0   # tcp://: how long to wait for a first worker
 CONNECT_S = float(os.environ.get("LAYOUTCHECK_CLUSTER_CONNECT_S", "10"))  # tcp:// connect
 POLL_S = 0.2
-TOPIC = "layoutcheck-units"
 UNIT_MARGIN_S = 5.0     # past budget + grace: a unit's case in flight and its report
 CLOSE_S = 5.0           # closing the client and the cluster (their workers already gone)
 
@@ -126,92 +122,6 @@ def fit_to_machine(spec, max_examples=None):
     return Spec(spec.kind, workers=cpus), note
 
 
-def plan(names, checks, seed, budget, max_examples, shards, workers, store_spec=None,
-         replays=None, deadline_at=None):
-    """The units of a run (dicts, picklable): ``kw`` is ``run_campaign``'s arguments;
-    ``deadline_at`` (wall clock) the time no unit may fuzz past."""
-    units = []
-    for oracle in names:
-        for k in range(shards):
-            units.append({"index": len(units), "oracle": oracle, "shard": k, "seed": seed + k,
-                          "checks": list(checks)})
-    waves = max(1, math.ceil(len(units) / max(1, workers)))
-    per_budget = budget / waves if budget else budget
-    per_cases = None if max_examples is None else max(1, -(-max_examples // shards))
-    path = [p for p in sys.path if p]
-    env = {k: v for k, v in os.environ.items() if k.startswith("LAYOUTCHECK_")}
-    for u in units:
-        db = store_spec
-        if replays is not None:  # the driver's file: this unit's stored cases, read-only
-            db = ReplayStore([e for e in replays if e["oracle"] == u["oracle"]
-                              and e["check"] in u["checks"]])
-        u["kw"] = dict(oracles=[u["oracle"]], ops=None, budget=per_budget, seed=u["seed"],
-                       max_examples=per_cases, checks=u["checks"], kinds=None,
-                       use_db=db is not None, db_path=db, jobs=1)
-        u["path"], u["env"], u["deadline_at"] = path, env, deadline_at
-    return units, per_budget
-
-
-def _prepare(unit):
-    """A worker runs a unit with the driver's import path (module:NAME oracles) and its
-    LAYOUTCHECK_* settings.  Hypothesis' warning that the global ``random`` state moved during
-    a draw is silenced: there it is the Dask worker's own threads, not a strategy."""
-    warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
-    for p in reversed(unit.get("path") or []):
-        if p not in sys.path and os.path.isdir(p):
-            sys.path.insert(0, p)
-    os.environ.update(unit.get("env") or {})
-
-
-def execute(fn, unit, token=None):
-    """Run one unit on a worker: ``{"rows", "oracle_stats", "host", "pid", "seconds"}``
-    (``fn`` returns the unit's rows, or ``{"rows", "oracle_stats"}``: the counters of the
-    unit's own oracles, which only it saw)."""
-    _prepare(unit)
-    if token is not None:
-        try:
-            from distributed import get_worker
-            get_worker().log_event(TOPIC, {"token": token, "unit": unit["index"],
-                                           "host": socket.gethostname(), "pid": os.getpid()})
-        except Exception:  # noqa: BLE001 - no worker context (an engine without Dask)
-            pass
-    t0 = time.monotonic()
-    kw = within_deadline(unit)
-    out = {"rows": _late_rows(unit, started=False), "oracle_stats": None} if kw is None \
-        else fn(kw)
-    rows, stats = (out["rows"], out.get("oracle_stats")) if isinstance(out, dict) else (out, None)
-    return {"rows": rows, "oracle_stats": stats, "host": socket.gethostname(), "pid": os.getpid(),
-            "seconds": round(time.monotonic() - t0, 3)}
-
-
-def within_deadline(unit):
-    """The unit's ``run_campaign`` arguments with its budget (or time cap) cut to what is left
-    before ``unit["deadline_at"]``: the worker's own start counts; None when nothing is left."""
-    kw, at = dict(unit["kw"]), unit.get("deadline_at")
-    if at is None:
-        return kw
-    left = at - time.time()
-    if left <= 0:
-        return None
-    if kw.get("max_examples") is None:
-        kw["budget"] = min(kw["budget"], left)
-    else:
-        kw["time_cap"] = left if kw.get("time_cap") is None else min(kw["time_cap"], left)
-    return kw
-
-
-def _late_rows(unit, started, limit="the budget"):
-    """The rows of a unit cut by the budget: never run (not reached), or still running at the
-    driver's deadline (an ``incomplete:`` error)."""
-    if started:
-        return _lost_rows(unit, [BY_NAME[c] for c in unit["checks"]],
-                          f"did not finish within {limit} (the driver stopped waiting)")
-    return [result_row(BY_NAME[c], unit["oracle"], "skipped", not_reached=True,
-                       message=f"not reached: {limit} was spent before shard {unit['shard']} "
-                               "started (the workers started too late)")
-            for c in unit["checks"]]
-
-
 # --- merging --------------------------------------------------------------------------------
 
 SUMMED = ("cases", "known_cases", "known_region_cases", "new_ground_cases", "region_skipped",
@@ -263,11 +173,6 @@ def merge_rows(rows):
     if lost and best["status"] != "error":
         out["message"] = (out["message"] + " " if out["message"] else "") + "(" + "; ".join(lost) + ")"
     return out
-
-
-def _lost_rows(unit, checks, why):
-    msg = f"incomplete: shard {unit['shard']} of {unit['oracle']} (seed {unit['seed']}) {why}"
-    return [result_row(c, unit["oracle"], "error", message=msg) for c in checks]
 
 
 # --- engines --------------------------------------------------------------------------------
@@ -577,11 +482,11 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
                 if value.get("oracle_stats"):
                     stats.append(value["oracle_stats"])
             elif kind == "late":
-                rows = _late_rows(unit, value, driver.what)
+                rows = late_rows(unit, value, driver.what)
                 late.append({"unit": unit["index"], "oracle": unit["oracle"],
                              "seed": unit["seed"], "started": value})
             else:
-                rows = _lost_rows(unit, selected, value)
+                rows = lost_rows(unit, selected, value)
                 lost.append({"unit": unit["index"], "oracle": unit["oracle"],
                              "seed": unit["seed"], "why": value})
             results[unit["index"]] = rows
