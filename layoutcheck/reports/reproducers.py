@@ -38,7 +38,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves, size
 from layoutcheck.oracles import OPS, REQUIRED, get_oracle, parse_args
 from layoutcheck.oracles.compare import answer_values
-from layoutcheck.oracles.cpp.toolchain import Toolchain
+from layoutcheck.oracles.cpp.toolchain import Toolchain, compile_timeout
 from layoutcheck.oracles.nvlabs.oracle import locate
 from layoutcheck.oracles.protocol import ANSWERS, format_arg
 
@@ -360,7 +360,7 @@ def _as_json(s):
 
 # --- building and running a reproducer here -----------------------------------------------
 
-def run_reproducer(case, name, text, cute_include=None, timeout=300):
+def run_reproducer(case, name, text, cute_include=None, timeout=None):
     """``build_and_run`` with what the case's oracle needs (NVlabs PyCuTe's folder)."""
     extra = ()
     if case.oracle == "nvlabs" or case.oracle.startswith("nvlabs:"):
@@ -378,9 +378,12 @@ def _cute_rejects(stderr):
     return "static assertion failed" in stderr or "/cute/" in first.split("error:")[0]
 
 
-def build_and_run(name, text, cute_include=None, python=None, extra_args=(), timeout=300):
+def build_and_run(name, text, cute_include=None, python=None, extra_args=(), timeout=None):
     """(exit status, output) of the reproducer: a C++ file compiled with the one g++ line
-    (cached by source hash and include tree) and run; a Python script run with ``python``."""
+    (cached by source hash and include tree) and run; a Python script run with ``python``.
+    Each step has ``timeout`` seconds (default ``LAYOUTCHECK_CPP_COMPILE_TIMEOUT``) and ends at
+    the run's deadline; one cut there is exit 2 ("could not be run to its end here")."""
+    timeout = compile_timeout() if timeout is None else timeout
     if name.endswith(".py"):
         with tempfile.TemporaryDirectory(prefix="lc-repro-") as tmp:
             path = Path(tmp) / name
