@@ -19,7 +19,9 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from layoutcheck.errors import LayoutError
 
@@ -31,7 +33,7 @@ class Deadline:
     """A point in time (``seconds`` from now; None: never).  ``what`` names the limit in
     messages ("the budget", "--time-limit 30")."""
 
-    def __init__(self, seconds=None, *, what="the time limit"):
+    def __init__(self, seconds: float | None = None, *, what: str = "the time limit") -> None:
         if seconds is not None and not (isinstance(seconds, (int, float)) and
                                         not math.isnan(seconds)):
             raise LayoutError(f"a deadline needs a number of seconds, got {seconds!r}")
@@ -43,7 +45,7 @@ class Deadline:
         self.at = math.inf if seconds is None else time.time() + float(seconds)
 
     @classmethod
-    def at_wall(cls, at, *, what="the time limit"):
+    def at_wall(cls, at: float | None, *, what: str = "the time limit") -> "Deadline":
         """The deadline sent from another process as wall-clock seconds (``Deadline.at``)."""
         if at is None or at == math.inf:
             return cls(None, what=what)
@@ -63,34 +65,34 @@ class Deadline:
     def elapsed(self) -> float:
         return time.monotonic() - self.start
 
-    def clip(self, seconds):
+    def clip(self, seconds: float | None) -> float | None:
         """``seconds`` (None: unbounded), or what is left of this deadline if that is less."""
         left = self.remaining()
         if seconds is None:
             return None if left == math.inf else left
         return min(float(seconds), left)
 
-    def earlier(self, other):
+    def earlier(self, other: "Deadline | None") -> "Deadline":
         """The earlier of this deadline and ``other`` (None: this one)."""
         if other is None or other.end >= self.end:
             return self
         return other
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Deadline(None)" if not self.bounded else \
             f"Deadline({self.remaining():.3f} s left, {self.what})"
 
 
-_CURRENT = [None]
+_CURRENT: list[Deadline | None] = [None]
 
 
-def current():
+def current() -> Deadline | None:
     """The run's deadline (a ``Deadline``), or None when the run has none."""
     return _CURRENT[0]
 
 
 @contextmanager
-def applied(deadline):
+def applied(deadline: Deadline | None) -> Iterator[Deadline | None]:
     """Make ``deadline`` the run's deadline for the body (the earlier one where a deadline
     is already set; None leaves the current one)."""
     old = _CURRENT[0]
@@ -102,7 +104,7 @@ def applied(deadline):
         _CURRENT[0] = old
 
 
-def clip(seconds):
+def clip(seconds: float | None) -> tuple[float | None, bool]:
     """(seconds clipped to the run's deadline, whether the deadline is what limits it)."""
     d = current()
     if d is None:
@@ -113,7 +115,7 @@ def clip(seconds):
     return seconds, False
 
 
-def format_seconds(seconds):
+def format_seconds(seconds: float | None) -> str:
     """``0.5 s``, ``42 s``, ``12 min``, ``3.5 h``, ``2.0e+06 years``: a duration in words."""
     if seconds is None or seconds == math.inf:
         return "unbounded"
@@ -135,7 +137,7 @@ class TimedOut(Exception):
     """A bounded command ran past its time (``seconds``; ``by_deadline``: the run's deadline
     was the limit, not the command's own timeout)."""
 
-    def __init__(self, what, seconds, by_deadline, output=""):
+    def __init__(self, what: str, seconds: float | None, by_deadline: bool, output: str = "") -> None:
         self.what, self.seconds, self.by_deadline, self.output = what, seconds, by_deadline, output
         run = current()
         self.limit = (f"what was left of {run.what}" if by_deadline and run is not None
@@ -143,7 +145,8 @@ class TimedOut(Exception):
         super().__init__(f"{what} did not finish within {format_seconds(seconds)} ({self.limit})")
 
 
-def run_bounded(cmd, timeout, what, **kw):
+def run_bounded(cmd: Sequence[str], timeout: float | None, what: str,
+                **kw: Any) -> "subprocess.CompletedProcess[str]":
     """``subprocess.run(cmd, capture_output=True, text=True, **kw)`` in a new process group,
     given at most ``timeout`` seconds and never past the run's deadline; raises ``TimedOut``
     (the whole group killed) or ``OSError`` (the command cannot start)."""
@@ -169,7 +172,7 @@ def run_bounded(cmd, timeout, what, **kw):
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
-def _kill_group(proc):
+def _kill_group(proc: "subprocess.Popen[str]") -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):

@@ -19,13 +19,15 @@ import math
 import shutil
 import sys
 import time
+from collections.abc import Callable
+from typing import TextIO
 
-from layoutcheck.deadline import format_seconds
+from layoutcheck.deadline import Deadline, format_seconds
 
 __all__ = ["Progress", "shown"]
 
 
-def shown(stream=None, asked=False):
+def shown(stream: TextIO | None = None, asked: bool = False) -> bool:
     """Whether progress goes to ``stream`` (stderr): asked for, or a terminal."""
     stream = stream or sys.stderr
     if asked:
@@ -41,8 +43,10 @@ class Progress:
     unknown); ``unit``: what is counted; ``deadline``: a ``Deadline`` whose remaining time
     is shown; ``enabled``: True / False, or None for "when the stream is a terminal"."""
 
-    def __init__(self, label, total=None, *, unit="steps", stream=None, enabled=None,
-                 every=5.0, deadline=None, clock=time.monotonic):
+    def __init__(self, label: str, total: int | None = None, *, unit: str = "steps",
+                 stream: TextIO | None = None, enabled: bool | None = None, every: float = 5.0,
+                 deadline: Deadline | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.label, self.total, self.unit = label, total, unit
         self.stream = stream or sys.stderr
         self.tty = shown(self.stream)
@@ -53,14 +57,14 @@ class Progress:
         self._last = -math.inf
         self._width = 0
 
-    def __enter__(self):
+    def __enter__(self) -> "Progress":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        return False
 
-    def update(self, advance=0, *, done=None, note=None, total=None):
+    def update(self, advance: int = 0, *, done: int | None = None, note: str | None = None,
+               total: int | None = None) -> None:
         """Count ``advance`` more done (or set ``done``), with an optional note."""
         self.done = self.done + advance if done is None else done
         if note is not None:
@@ -74,14 +78,14 @@ class Progress:
             self._last = now
             self._write(self.line(now))
 
-    def say(self, text):
+    def say(self, text: str) -> None:
         """A permanent line (shown only when progress is)."""
         if not self.enabled:
             return
         self._clear()
         self._print(text + "\n")
 
-    def line(self, now=None):
+    def line(self, now: float | None = None) -> str:
         elapsed = (self.clock() if now is None else now) - self.t0
         parts = [f"{self.done}/{self.total} {self.unit}" if self.total is not None
                  else f"{self.done} {self.unit}", format_seconds(elapsed)]
@@ -92,15 +96,15 @@ class Progress:
         text = f"{self.label}: " + ", ".join(parts)
         return text + (f"; {self.note}" if self.note else "")
 
-    def close(self):
+    def close(self) -> None:
         if self.enabled and self.tty and self._width:
             self._clear()
         self._width = 0
 
-    def _finished(self):
+    def _finished(self) -> bool:
         return self.total is not None and self.done >= self.total
 
-    def _write(self, text):
+    def _write(self, text: str) -> None:
         if self.tty:
             text = text[:max(20, _columns() - 1)]
             pad = max(0, self._width - len(text))
@@ -109,12 +113,12 @@ class Progress:
         else:
             self._print(text + "\n")
 
-    def _clear(self):
+    def _clear(self) -> None:
         if self.tty and self._width:
             self._print("\r" + " " * self._width + "\r")
             self._width = 0
 
-    def _print(self, text):
+    def _print(self, text: str) -> None:
         try:
             self.stream.write(text)
             self.stream.flush()
@@ -122,7 +126,7 @@ class Progress:
             self.enabled = False
 
 
-def _columns():
+def _columns() -> int:
     try:
         return shutil.get_terminal_size((100, 20)).columns
     except (OSError, ValueError):

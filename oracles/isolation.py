@@ -81,7 +81,7 @@ def case_timeout(default=DEFAULT_TIMEOUT_S):
     return _env_number(TIMEOUT_ENV, default, lo=0.01, hi=86400)
 
 
-def worker_start_timeout(default=DEFAULT_START_TIMEOUT_S):
+def worker_start_timeout(default: float = DEFAULT_START_TIMEOUT_S) -> float:
     """Seconds a worker may take to start (``LAYOUTCHECK_ORACLE_START_TIMEOUT``, else
     ``default``)."""
     return _env_number(START_TIMEOUT_ENV, default, lo=0.1, hi=86400)

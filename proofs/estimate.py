@@ -15,8 +15,10 @@ memory): its row is unknown and unfinished.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from layoutcheck.proofs.query import Lemma
 from layoutcheck.proofs.solving import fresh_context
 
 from layoutcheck.deadline import format_seconds
@@ -28,7 +30,7 @@ MAX_UNIT_QUERIES = 10_000  # a (lemma, rank) with more queries is not attempted
 ATTEMPTS = 3              # a query is asked at most three times (solving.solve), each with the timeout
 
 
-def ranks(lemma, max_rank):
+def ranks(lemma: Lemma, max_rank: int) -> list[int]:
     """The ranks of ``lemma`` a run up to ``max_rank`` proves."""
     top = max_rank if lemma.max_rank is None else min(max_rank, lemma.max_rank)
     return list(range(lemma.min_rank, top + 1))
@@ -43,13 +45,13 @@ class Estimate:
     units: list = field(default_factory=list)
     inductions: int = 0
     queries: int = 0
-    expected_s: float = 0.0
+    expected_s: float | None = 0.0
     worst_s: float = 0.0
     beyond: list = field(default_factory=list)
     too_large: list = field(default_factory=list)
     jobs: int = 1
 
-    def line(self):
+    def line(self) -> str:
         """One line: the work and how long it is expected to take."""
         lemmas = len({u[0] for u in self.units})
         top = max((u[1] for u in self.units), default=0)
@@ -66,11 +68,12 @@ class Estimate:
         return text + f", at most {format_seconds(self.worst_s)} if every query ran into its timeout"
 
 
-def _count(n):
+def _count(n: int) -> str:
     return f"{n:,}" if n < 10 ** 9 else f"{n:.1e}"
 
 
-def estimate(chosen, max_rank, timeout, induction=True, jobs=1):
+def estimate(chosen: Sequence[Lemma], max_rank: int, timeout: float, induction: bool = True,
+             jobs: int = 1) -> Estimate:
     """The ``Estimate`` of running ``chosen`` (Lemma objects) up to ``max_rank``."""
     est = Estimate(jobs=max(1, jobs))
     cpu = 0.0

@@ -20,10 +20,13 @@ queries is not attempted (unfinished as well).
 
 import multiprocessing
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any
 
 from layoutcheck.proofs.estimate import MAX_UNIT_QUERIES, ranks
 from layoutcheck.proofs.lemmas import get_lemma
+from layoutcheck.proofs.query import Lemma
 from layoutcheck.proofs.solving import (
     UNFINISHED,
     expected_outcome_met,
@@ -69,15 +72,17 @@ def _first_done(unit):  # with a deadline: inductions, then rank by rank
     return (0, 0) if rank == "all" else (1, rank)
 
 
-def too_large_row(lemma, rank):
+def too_large_row(lemma: Lemma, rank: int) -> dict[str, Any]:
     """The row of a (lemma, rank) with more queries than a run attempts."""
     n = lemma.count(rank)
     return proof_row(lemma, rank, UNFINISHED, 0.0, None,
                      f"not attempted: {n:.3g} queries, more than {MAX_UNIT_QUERIES:,}", n)
 
 
-def run_parallel(chosen, max_rank, timeout, induction, on_row, jobs, deadline=None,
-                 on_progress=None):
+def run_parallel(chosen: Sequence[Lemma], max_rank: int, timeout: float, induction: bool,
+                 on_row: Callable[[dict[str, Any]], object] | None, jobs: int,
+                 deadline: Deadline | None = None,
+                 on_progress: Callable[[int, int], object] | None = None) -> list[dict[str, Any]]:
     """The rows of ``chosen`` (see the module docstring); ``on_progress(done, total)`` after
     each unit."""
     report = on_row or (lambda row: None)

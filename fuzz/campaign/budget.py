@@ -57,7 +57,8 @@ def grace(budget):
 START_MARGIN_S = 2.0  # past budget + grace: what a start (a worker's restart) may still use
 
 
-def run_limit(budget, max_examples=None, time_cap=None):
+def run_limit(budget: float, max_examples: int | None = None,
+              time_cap: float | None = None) -> Deadline | None:
     """The run's deadline (``layoutcheck.deadline``), from now: the budget plus its grace and
     ``START_MARGIN_S``, or with ``max_examples`` the time cap likewise (None without one).
     Every worker start and compile of the run is bounded by it."""
@@ -69,7 +70,8 @@ def run_limit(budget, max_examples=None, time_cap=None):
     return None
 
 
-def first_start_limit(budget, max_examples=None, time_cap=None):
+def first_start_limit(budget: float, max_examples: int | None = None,
+                      time_cap: float | None = None) -> Deadline | None:
     """The deadline of the oracles' first start, from now: the budget (or the time cap)
     itself, since a worker that starts later has nothing left to run."""
     if max_examples is None:

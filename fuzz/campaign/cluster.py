@@ -99,7 +99,7 @@ def parse_cluster(text, jobs=1):
     return Spec(kind, workers=int(n))
 
 
-def usable_cpus():
+def usable_cpus() -> int:
     """The CPUs this process may run on."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -107,7 +107,8 @@ def usable_cpus():
         return max(1, os.cpu_count() or 1)
 
 
-def fit_to_machine(spec, max_examples=None):
+def fit_to_machine(spec: "Spec | str",
+                   max_examples: int | None = None) -> tuple["Spec", str | None]:
     """(spec, note): a ``local`` or ``processes`` cluster of more workers than this machine
     has CPUs is cut down to one worker per CPU; ``note`` says so (None when nothing was
     cut).  With ``--max-examples`` the shards stay as asked (the cases do not depend on the

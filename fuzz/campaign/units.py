@@ -16,6 +16,8 @@ import socket
 import sys
 import time
 import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from layoutcheck.fuzz.campaign.exampledb import ReplayStore
 from layoutcheck.fuzz.campaign.report import result_row
@@ -26,8 +28,10 @@ __all__ = ["plan", "execute", "within_deadline", "late_rows", "lost_rows", "TOPI
 TOPIC = "layoutcheck-units"
 
 
-def plan(names, checks, seed, budget, max_examples, shards, workers, store_spec=None,
-         replays=None, deadline_at=None):
+def plan(names: Sequence[str], checks: Sequence[str], seed: int, budget: float | None,
+         max_examples: int | None, shards: int, workers: int, store_spec: Any = None,
+         replays: list[dict[str, Any]] | None = None,
+         deadline_at: float | None = None) -> tuple[list[dict[str, Any]], float | None]:
     """The units of a run (dicts, picklable): ``kw`` is ``run_campaign``'s arguments;
     ``deadline_at`` (wall clock) the time no unit may fuzz past."""
     units = []
@@ -63,7 +67,8 @@ def _prepare(unit):
     os.environ.update(unit.get("env") or {})
 
 
-def execute(fn, unit, token=None):
+def execute(fn: Callable[[dict[str, Any]], Any], unit: dict[str, Any],
+            token: str | None = None) -> dict[str, Any]:
     """Run one unit on a worker: ``{"rows", "oracle_stats", "host", "pid", "seconds"}``
     (``fn`` returns the unit's rows, or ``{"rows", "oracle_stats"}``: the counters of the
     unit's own oracles, which only it saw)."""
@@ -84,7 +89,7 @@ def execute(fn, unit, token=None):
             "seconds": round(time.monotonic() - t0, 3)}
 
 
-def within_deadline(unit):
+def within_deadline(unit: dict[str, Any]) -> dict[str, Any] | None:
     """The unit's ``run_campaign`` arguments with its budget (or time cap) cut to what is left
     before ``unit["deadline_at"]``: the worker's own start counts; None when nothing is left."""
     kw, at = dict(unit["kw"]), unit.get("deadline_at")
@@ -100,7 +105,8 @@ def within_deadline(unit):
     return kw
 
 
-def late_rows(unit, started, limit="the budget"):
+def late_rows(unit: dict[str, Any], started: bool,
+              limit: str = "the budget") -> list[dict[str, Any]]:
     """The rows of a unit cut by the budget: never run (not reached), or still running at the
     driver's deadline (an ``incomplete:`` error)."""
     if started:
@@ -112,6 +118,6 @@ def late_rows(unit, started, limit="the budget"):
             for c in unit["checks"]]
 
 
-def lost_rows(unit, checks, why):
+def lost_rows(unit: dict[str, Any], checks: Sequence[Any], why: str) -> list[dict[str, Any]]:
     msg = f"incomplete: shard {unit['shard']} of {unit['oracle']} (seed {unit['seed']}) {why}"
     return [result_row(c, unit["oracle"], "error", message=msg) for c in checks]

@@ -8,8 +8,11 @@ are parsed as text and checked by the command, so a bad value is "bad input", wh
 unknown option or a missing argument is a usage error that prints the usage).
 """
 
+import argparse
 import math
 import sys
+from collections.abc import Sequence
+from typing import TextIO
 
 from layoutcheck.deadline import Deadline, format_seconds
 from layoutcheck.errors import LayoutError
@@ -85,7 +88,7 @@ def oracle_names(against, default):
 
 
 
-def add_run_limits(parser, what="the run"):
+def add_run_limits(parser: argparse.ArgumentParser, what: str = "the run") -> None:
     """``--time-limit SECONDS`` and ``--progress``, the same in every command that can run
     long (``prove``, ``fuzz``, ``gpu``, ``report --run``, and any new one)."""
     parser.add_argument("--time-limit", metavar="SECONDS", default=None,
@@ -97,7 +100,7 @@ def add_run_limits(parser, what="the run"):
                              "terminal it is always shown)")
 
 
-def run_limits(args):
+def run_limits(args: argparse.Namespace) -> tuple[Deadline | None, bool]:
     """(``Deadline`` of ``--time-limit`` or None, whether to show progress); a bad limit is one
     LayoutError line."""
     limit = getattr(args, "time_limit", None)
@@ -109,7 +112,8 @@ def run_limits(args):
     return deadline, shown(sys.stderr, getattr(args, "progress", False))
 
 
-def unfinished_status(command, failed, unfinished, deadline=None, stream=None):
+def unfinished_status(command: str, failed: object, unfinished: Sequence[str],
+                      deadline: Deadline | None = None, stream: TextIO | None = None) -> int:
     """The exit status of a run that may have been cut: 1 when the work done already failed;
     else 2 when something is ``unfinished`` (a list of what was not done, named on one line
     of stderr); else 0."""

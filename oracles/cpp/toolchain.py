@@ -22,10 +22,13 @@ import math
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from layoutcheck.oracles.isolation import worker_start_timeout
 
@@ -90,7 +93,7 @@ def cutlass_version(include_dir):
     return ".".join(m.group(1) for m in parts)
 
 
-def compile_timeout(default=DEFAULT_COMPILE_TIMEOUT_S):
+def compile_timeout(default: float = DEFAULT_COMPILE_TIMEOUT_S) -> float:
     """Seconds one compiler call may take (``LAYOUTCHECK_CPP_COMPILE_TIMEOUT``, else
     ``default``); a bad value is a LayoutError."""
     text = os.environ.get(COMPILE_TIMEOUT_ENV, "").strip()
@@ -105,7 +108,8 @@ def compile_timeout(default=DEFAULT_COMPILE_TIMEOUT_S):
     return value
 
 
-def run_compiler(cmd, timeout, what, **kw):
+def run_compiler(cmd: Sequence[str], timeout: float | None, what: str,
+                 **kw: Any) -> "subprocess.CompletedProcess[str]":
     """The compiler's ``CompletedProcess`` (``run_bounded``); a call past its limit is one
     LayoutError line naming ``what`` and the limit (the compiler's processes killed)."""
     try:
