@@ -208,6 +208,9 @@ def test_spec_limit_env_is_validated():
 def test_worker_timeout_env_is_validated():
     r = cli("op", "size", "4:1", "--against", "pycute", env={"LAYOUTCHECK_ORACLE_TIMEOUT": "nan"})
     assert_bad_input(r, "LAYOUTCHECK_ORACLE_TIMEOUT")
+    for name in ("LAYOUTCHECK_ORACLE_START_TIMEOUT", "LAYOUTCHECK_CPP_COMPILE_TIMEOUT"):
+        r = cli("op", "size", "4:1", "--against", "impl", env={name: "soon"})
+        assert_bad_input(r, name)
 
 
 @pytest.mark.skipif(not os.environ.get("LAYOUTCHECK_SLOW"), reason="long run: opt in with LAYOUTCHECK_SLOW=1")
