@@ -406,18 +406,29 @@ def run_checks(make, *, seed=0, count=200, cute_count=24):
 
 # ------------------------------------------------------------------------------ compilation
 
-def check_compile(sources, backends):
+def check_compile(sources, backends, deadline=None, unfinished=None, step=None):
     """Compile each source with each backend to PTX and an sm_90 cubin; check that the
-    cubin is an ELF image and that the PTX targets sm_90 and defines every kernel."""
+    cubin is an ELF image and that the PTX targets sm_90 and defines every kernel.  Past
+    ``deadline`` (a ``layoutcheck.deadline.Deadline``) nothing more is compiled: the names of
+    what was not go to ``unfinished`` (a list); ``step(name)`` after each compile."""
     results = []
     for source in sources:
         for backend in backends:
+            if deadline is not None and deadline.expired():
+                if unfinished is not None:
+                    unfinished.append(f"compile {source.name} ({backend})")
+                continue
             res = Result(f"compile {source.name}", backend)
             start = time.perf_counter()
+            if step is not None:
+                step(f"compile {source.name} ({backend})")
             try:
                 art = compile_device(source.text, source.name, backend=backend,
                                      cute=source.cute, defines=source.defines)
             except CompileError as e:
+                if deadline is not None and deadline.expired() and unfinished is not None:
+                    unfinished.append(f"compile {source.name} ({backend}; cut by {deadline.what})")
+                    continue  # cut by the time limit: not done, not failed
                 res.failed = 1
                 res.mismatches.append(str(e))
                 res.seconds = time.perf_counter() - start

@@ -37,9 +37,21 @@ def environment():
 
 
 def run_all(*, compile_only=False, seed=0, count=200, cute_count=24, sizes=(24, 26, 28, 30),
-            backends=None, host=True, log=None):
-    """Run the GPU checks; returns the report dict (``report["ok"]`` is the verdict)."""
+            backends=None, host=True, log=None, deadline=None, step=None):
+    """Run the GPU checks; returns the report dict (``report["ok"]`` is the verdict).  Past
+    ``deadline`` (``layoutcheck.deadline.Deadline``) no compile or phase starts, and
+    ``report["unfinished"]`` names what did not run; ``step(what)`` as each compile or
+    phase starts."""
     say = log or (lambda msg: None)
+    unfinished = []
+
+    def due(phase):  # False, and noted as unfinished, once the deadline has passed
+        if deadline is not None and deadline.expired():
+            unfinished.append(phase)
+            return False
+        if step is not None:
+            step(phase)
+        return True
     start = time.perf_counter()
     env = environment()
     report = {"environment": env, "seed": seed, "count": count, "cute_count": cute_count,
@@ -55,19 +67,21 @@ def run_all(*, compile_only=False, seed=0, count=200, cute_count=24, sizes=(24, 
                           f"(usable: {', '.join(usable) or 'none'})")
     sources = sample_sources(seed, count, cute_count)
     say(f"compiling {len(sources)} kernel sources for {T.ARCH} with {', '.join(backends)}")
-    report["results"] += [r.as_dict() for r in check_compile(sources, backends)]
+    report["results"] += [r.as_dict() for r in check_compile(sources, backends, deadline,
+                                                              unfinished, step)]
     if compile_only:
         report["execution"] = "not run (--compile-only)"
     else:
-        if host:
+        if host and due("host execution"):
             say("executing the kernel sources on the CPU through the host shim")
             report["results"] += _guarded("host execution", lambda: run_checks(
                 HostModule, seed=seed, count=count, cute_count=cute_count))
         if env["device"]:
-            say(f"executing on the device ({env['device_name']})")
-            report["results"] += _guarded("device execution", lambda: run_checks(
-                DeviceModule, seed=seed, count=count, cute_count=cute_count))
-            if sizes:
+            if due("device execution"):
+                say(f"executing on the device ({env['device_name']})")
+                report["results"] += _guarded("device execution", lambda: run_checks(
+                    DeviceModule, seed=seed, count=count, cute_count=cute_count))
+            if sizes and due("device throughput"):
                 say(f"measuring throughput for 2^{', 2^'.join(map(str, sizes))} elements")
                 report["results"] += _guarded("device throughput", lambda: measure(
                     DeviceModule(sources[0]), tuple(sizes)))
@@ -76,6 +90,7 @@ def run_all(*, compile_only=False, seed=0, count=200, cute_count=24, sizes=(24, 
             report["execution"] = ("host shim only; device execution NOT run: "
                                     f"{env['device_reason']}")
     report["ok"] = all(not r["failed"] and not r["mismatches"] for r in report["results"])
+    report["unfinished"] = unfinished
     report["seconds"] = round(time.perf_counter() - start, 2)
     return report
 
@@ -125,7 +140,9 @@ def render(report):
         if len(r["notes"]) > 5:
             lines.append(f"    note: ... {len(r['notes']) - 5} more in the JSON report")
     lines.append("")
-    lines.append(f"{'OK' if report['ok'] else 'FAILED'} in {report['seconds']} s")
+    verdict = "FAILED" if not report["ok"] else "NOT FINISHED" if report.get("unfinished") else "OK"
+    lines.append(f"{verdict} in {report['seconds']} s"
+                 + (f" ({len(report['unfinished'])} steps not run)" if report.get("unfinished") else ""))
     return "\n".join(lines)
 
 

@@ -5,7 +5,9 @@ the nvidia-cutlass wheel's (``cute_include``; ``cute_description`` names its CUT
 Every artifact is cached by a hash of everything that determines it (source text, the
 headers of this folder, compiler and version, options, the CuTe tree's version and path) under ``$LAYOUTCHECK_CACHE/gpu`` or
 ``~/.cache/layoutcheck/gpu``.  A compile failure raises ``CompileError`` carrying the
-compiler's log: it is a failed check, not bad input.
+compiler's log: it is a failed check, not bad input.  Every compiler call is bounded like
+cute-cpp's (``oracles.cpp.toolchain.run_compiler``: ``LAYOUTCHECK_CPP_COMPILE_TIMEOUT``, the run's
+deadline): a compiler that hangs is a compile error naming the limit, never a hang.
 
 NVRTC is the ``nvidia-cuda-nvrtc==13.0.*`` library reached through ``cupy_backends`` (pinned:
 newer NVRTC emits PTX that CUDA 13.0's ptxas and drivers reject; REFERENCE.md section 3).
@@ -15,13 +17,19 @@ import functools
 import hashlib
 import os
 import shutil
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from layoutcheck.oracles.cpp.toolchain import cutlass_version, resolve_include
+from layoutcheck.oracles.cpp.toolchain import (
+    compile_timeout,
+    cutlass_version,
+    resolve_include,
+    run_compiler,
+)
+
+from layoutcheck.errors import LayoutError
 
 __all__ = ["CompileError", "Artifact", "SOURCE_DIR", "ARCH", "cache_dir", "cuda_home",
            "cute_include", "cute_description", "nvrtc_unavailable_reason", "nvcc_unavailable_reason",
@@ -170,8 +178,17 @@ def _key(headers, *parts):
 def _compiler_id(backend):
     if backend == "nvrtc":
         return "nvrtc-" + ".".join(map(str, _nvrtc().getVersion()[:2]))
-    out = subprocess.run([_nvcc(), "--version"], capture_output=True, text=True).stdout
-    return "nvcc-" + out.strip().splitlines()[-1]
+    out = _bounded([_nvcc(), "--version"], "nvcc --version", "nvcc").stdout
+    return "nvcc-" + (out.strip().splitlines() or ["?"])[-1]
+
+
+def _bounded(cmd, what, name):
+    """A compiler call within ``compile_timeout()`` and the run's deadline; past it a
+    ``CompileError`` naming the limit."""
+    try:
+        return run_compiler(cmd, compile_timeout(), what)
+    except LayoutError as e:
+        raise CompileError(name, str(e)) from None
 
 
 def compile_device(source, name="kernel", *, backend=None, cute=False, defines=(), arch=ARCH,
@@ -235,7 +252,7 @@ def _compile_nvcc(source, name, opts):
             target = Path(tmp) / f"{name}.{kind}"
             cmd = [_nvcc(), f"-{kind}", *opts, "-Wno-deprecated-gpu-targets", "-o", str(target),
                    str(src)]
-            res = subprocess.run(cmd, capture_output=True, text=True)
+            res = _bounded(cmd, f"nvcc -{kind} of {name}", f"{name} (nvcc -{kind})")
             if res.returncode != 0:
                 raise CompileError(f"{name} (nvcc -{kind})", res.stdout + res.stderr)
             out[kind] = target.read_bytes()
@@ -255,7 +272,7 @@ def build_host_library(source, wrappers, name="kernel", *, cute=False, defines=(
         raise CompileError(name, "no host C++ compiler (g++) found")
     unit = '#include "host_shim.cuh"\n' + source + "\n" + wrappers
     flags = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"] + [f"-D{d}" for d in defines]
-    version = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
+    version = _bounded([cxx, "--version"], f"{cxx} --version", name).stdout
     key = _key(_LOCAL_HEADERS, "host", cxx, version.split("\n")[0], flags,
                _cute_version() if cute else "", unit)
     flags += ["-I" + d for d in _include_dirs(cute)]
@@ -266,8 +283,8 @@ def build_host_library(source, wrappers, name="kernel", *, cute=False, defines=(
         src = Path(tmp) / f"{name}.cpp"
         src.write_text(unit)
         out = Path(tmp) / "lib.so"
-        res = subprocess.run([cxx, *flags, "-o", str(out), str(src)], capture_output=True,
-                             text=True)
+        res = _bounded([cxx, *flags, "-o", str(out), str(src)], f"g++ of {name}",
+                       f"{name} (host shim, g++)")
         if res.returncode != 0:
             raise CompileError(f"{name} (host shim, g++)", res.stdout + res.stderr)
         _atomic_write(lib, out.read_bytes())

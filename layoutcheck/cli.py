@@ -19,6 +19,7 @@ import layoutcheck
 from layoutcheck.errors import LayoutError
 from layoutcheck.fuzz.checks.bounds import eval_limit
 from layoutcheck.oracles import isolation
+from layoutcheck.oracles.cpp.toolchain import compile_timeout
 from layoutcheck.spec.limits import enumeration_limit
 
 COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu", "report"]
@@ -111,7 +112,8 @@ def check_environment():
     """The LAYOUTCHECK_* settings every command may use, checked up front (LayoutError)."""
     enumeration_limit()
     eval_limit()
-    isolation.IsolatedOracle("check", None)  # reads the timeout / memory settings
+    isolation.IsolatedOracle("check", None)  # reads the timeout / start / memory settings
+    compile_timeout()
 
 
 def _one_line(e):

@@ -15,6 +15,11 @@ process and talks to it through two pipes.
   ``SystemExit`` / ``KeyboardInterrupt`` answers ``Outcome.crashed(what happened)``; the next
   cases run on a fresh worker.  The checks treat ``crashed`` as a failure, never as a refusal.
 - A worker that cannot start makes the oracle unavailable, with what happened as the reason.
+  Its start (the import of the implementation, a warm-up, the DSL's first JIT) has its own
+  limit, ``LAYOUTCHECK_ORACLE_START_TIMEOUT`` seconds (default 30, or the case timeout where
+  that is longer; the DSL's default is 120), never past the run's deadline
+  (``layoutcheck.deadline``: a fuzz budget, ``--time-limit``): an import that blocks makes
+  the oracle unavailable with that reason, never a hang.
 
 The worker runs ``python -c _BOOT`` with the parent's ``sys.path``; its stdout goes to the
 parent's stderr (an implementation's prints cannot corrupt ``--json`` output), its stdin is
@@ -37,16 +42,17 @@ from multiprocessing.connection import Connection
 
 from layoutcheck.oracles.protocol import Oracle, Outcome
 
+from layoutcheck import deadline as run_deadline
 from layoutcheck.errors import LayoutError
 
-__all__ = ["IsolatedOracle", "case_timeout", "TIMEOUT_ENV", "MEMORY_ENV", "START_TIMEOUT_ENV",
-           "MAX_ANSWER_BYTES"]
+__all__ = ["IsolatedOracle", "case_timeout", "worker_start_timeout", "TIMEOUT_ENV", "MEMORY_ENV",
+           "START_TIMEOUT_ENV", "MAX_ANSWER_BYTES", "DEFAULT_START_TIMEOUT_S"]
 
 TIMEOUT_ENV = "LAYOUTCHECK_ORACLE_TIMEOUT"
 START_TIMEOUT_ENV = "LAYOUTCHECK_ORACLE_START_TIMEOUT"
 MEMORY_ENV = "LAYOUTCHECK_ORACLE_MEMORY_MB"
 DEFAULT_TIMEOUT_S = 5.0
-DEFAULT_START_TIMEOUT_S = 60.0
+DEFAULT_START_TIMEOUT_S = 30.0
 DEFAULT_MEMORY_MB = 4096
 MAX_ANSWER_BYTES = 64 << 20
 _FATAL_EXIT = 70  # the worker's own exit after reporting a SystemExit-like exception
@@ -75,6 +81,12 @@ def case_timeout(default=DEFAULT_TIMEOUT_S):
     return _env_number(TIMEOUT_ENV, default, lo=0.01, hi=86400)
 
 
+def worker_start_timeout(default: float = DEFAULT_START_TIMEOUT_S) -> float:
+    """Seconds a worker may take to start (``LAYOUTCHECK_ORACLE_START_TIMEOUT``, else
+    ``default``)."""
+    return _env_number(START_TIMEOUT_ENV, default, lo=0.1, hi=86400)
+
+
 def _describe(e):
     """``SystemExit(0)``, ``KeyboardInterrupt()``, ``RuntimeError('...')``: never raises."""
     try:
@@ -92,12 +104,13 @@ class IsolatedOracle(Oracle):
     """
 
     def __init__(self, name, factory, *, timeout=None, start_timeout=None, memory_mb=None,
-                 default_timeout=DEFAULT_TIMEOUT_S):
+                 default_timeout=DEFAULT_TIMEOUT_S, default_start_timeout=DEFAULT_START_TIMEOUT_S):
         self.name = name
         self._factory = factory
         self.timeout = timeout if timeout is not None else case_timeout(default_timeout)
-        self.start_timeout = start_timeout if start_timeout is not None else max(
-            self.timeout, _env_number(START_TIMEOUT_ENV, DEFAULT_START_TIMEOUT_S, lo=0.1, hi=86400))
+        # the setting, else the default but at least a case's time
+        self.start_timeout = start_timeout if start_timeout is not None else \
+            worker_start_timeout(max(self.timeout, default_start_timeout))
         self.memory_mb = memory_mb if memory_mb is not None else _env_number(
             MEMORY_ENV, DEFAULT_MEMORY_MB, lo=0, hi=1 << 30, integer=True)
         self._proc = self._send = self._recv = None
@@ -133,10 +146,11 @@ class IsolatedOracle(Oracle):
         init = ("init", self._factory, self.memory_mb)
         if not self._write(init):
             return f"the worker died while starting ({self._death()})"
-        got = self._read(self.start_timeout)
+        limit, by_deadline = run_deadline.clip(self.start_timeout)
+        got = self._read(limit)
         if got is None:
             self._stop()
-            return f"the worker did not start within {self.start_timeout:g} s"
+            return self._late(limit, by_deadline)
         if isinstance(got, str):
             return f"the worker died while starting ({got})"
         if not (isinstance(got, tuple) and len(got) in (2, 3) and got[0] == "ready"
@@ -148,6 +162,14 @@ class IsolatedOracle(Oracle):
         if reason:
             self._stop()
         return reason
+
+    def _late(self, limit, by_deadline):
+        """Why a start that did not answer within ``limit`` seconds failed."""
+        if by_deadline:
+            return (f"the worker did not start within {limit:.1f} s, what was left of "
+                    f"{run_deadline.current().what} (its import or warm-up blocks, or is slow)")
+        return (f"the worker did not start within {limit:g} s (its import or warm-up blocks, or "
+                f"is slow; {START_TIMEOUT_ENV} sets the limit)")
 
     def _write(self, message):
         try:

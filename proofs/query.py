@@ -35,6 +35,8 @@ class Lemma:
     min_rank: int = 1
     max_rank: Optional[int] = None            # the encoding enumerates; not attempted beyond
     strategy: str = "layout"      # which concrete inputs the re-validation draws
+    count: Callable = lambda rank: 1          # rank -> len(queries(rank)), without building them
+    cost: float = 0.015           # CPU seconds per query, measured at ranks up to 6
 
 
 def point(name, L):

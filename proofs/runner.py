@@ -7,8 +7,9 @@ everything else (timeout, z3 ``unknown``, an unconfirmed model) is ``unknown``.
 
 import time
 
+from layoutcheck.proofs.estimate import MAX_UNIT_QUERIES, ranks
 from layoutcheck.proofs.lemmas import CATALOGUE, get_lemma
-from layoutcheck.proofs.parallel import run_parallel
+from layoutcheck.proofs.parallel import run_parallel, too_large_row
 from layoutcheck.proofs.solving import expected_outcome_met, fresh_context, proof_row, run_queries
 
 from layoutcheck.errors import LayoutError
@@ -28,8 +29,11 @@ def run_lemma(lemma, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, inducti
     """The rows of one lemma; ``on_row(row)`` is called as each rank finishes."""
     rows = []
     report = on_row or (lambda row: None)
-    top = max_rank if lemma.max_rank is None else min(max_rank, lemma.max_rank)
-    for rank in range(lemma.min_rank, top + 1):
+    for rank in ranks(lemma, max_rank):
+        if lemma.count(rank) > MAX_UNIT_QUERIES:  # its queries alone would not fit in memory
+            rows.append(too_large_row(lemma, rank))
+            report(rows[-1])
+            continue
         t0 = time.perf_counter()
         with fresh_context():
             qs = lemma.queries(rank)
@@ -69,20 +73,28 @@ QUICK_MAX_RANK = 3
 
 
 def run(lemmas=None, max_rank=DEFAULT_MAX_RANK, timeout=DEFAULT_TIMEOUT, induction=True,
-        on_row=None, quick=False, jobs=1):
+        on_row=None, quick=False, jobs=1, deadline=None, on_progress=None):
     """Run the named lemmas (all when None) for ranks up to ``max_rank``; return the rows.
 
     ``timeout`` is in seconds per z3 attempt (see ``solve``); ``on_row(row)`` sees each row
     as it finishes; ``quick`` caps the ranks at 3 (the whole catalogue in about 10 s);
     ``jobs`` > 1 runs the queries in that many worker processes (proofs.parallel: the same
-    rows, in the same order).  Each row carries ``as_expected``: whether its lemma ended as
-    the catalogue expects.
+    rows, in the same order).  ``deadline`` (a ``layoutcheck.deadline.Deadline``) ends the
+    run there, in worker processes whatever ``jobs``: the rows it cut are ``unknown`` with
+    ``"unfinished": True``.  ``on_progress(done, total)`` follows the units of a run in
+    worker processes.  Each row carries ``as_expected``: whether its lemma ended as the
+    catalogue expects.
     """
     if quick:
         max_rank = min(max_rank, QUICK_MAX_RANK)
     chosen = check_arguments(lemmas, max_rank, timeout, jobs)
+    if deadline is not None and deadline.bounded:  # killable workers, each lemma once
+        chosen = list({lm.name: lm for lm in chosen}.values())
+        return run_parallel(chosen, max_rank, timeout, induction, on_row, jobs, deadline,
+                            on_progress)
     if jobs > 1 and len({lm.name for lm in chosen}) == len(chosen):
-        return run_parallel(chosen, max_rank, timeout, induction, on_row, jobs)
+        return run_parallel(chosen, max_rank, timeout, induction, on_row, jobs,
+                            on_progress=on_progress)
     rows = []
     for lemma in chosen:
         rows += run_lemma(lemma, max_rank, timeout, induction, on_row)

@@ -12,8 +12,9 @@ from layoutcheck.proofs.symbolic import decode
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase
 
-__all__ = ["run", "run_lemma", "solve", "check_arguments", "expected_outcome_met", "DEFAULT_MAX_RANK",
-           "DEFAULT_TIMEOUT"]
+__all__ = ["solve", "fresh_context", "run_queries", "run_queries_at", "proof_row",
+           "expected_outcome_met", "check_assertions", "CounterModel", "Incremental",
+           "INCREMENTAL", "NO_GROEBNER", "UNFINISHED"]
 
 
 # Lemmas whose queries z3 settles faster without Groebner-basis reasoning in its non-linear
@@ -85,7 +86,12 @@ class CounterModel:
         return self.model.eval(t.translate(self.ctx), model_completion=model_completion)
 
 
-def _fresh(query, timeout):
+def _budget(timeout, deadline):
+    """Seconds for one attempt: ``timeout``, or what is left before ``deadline`` if less."""
+    return timeout if deadline is None else min(timeout, deadline.remaining())
+
+
+def _fresh(query, timeout, deadline=None):
     """The query copied into a new z3 context and solved there with the defaults: its
     answer (and model) depend on the query alone, not on what the process built before
     (z3's search follows the ids of the terms, so the same query can take 0.1 s in one
@@ -93,13 +99,13 @@ def _fresh(query, timeout):
     layout's shapes and strides, by bisection): a canonical counterexample."""
     ctx = z3.Context()
     todo = [a.translate(ctx) for a in query.assertions]
-    res, model = check_assertions(todo, timeout, True, ctx)
+    res, model = check_assertions(todo, _budget(timeout, deadline), True, ctx)
     if model is not None and query.layout is not None:
-        model = _smallest(todo, ctx, model, query.layout, min(timeout, 5.0))
+        model = _smallest(todo, ctx, model, query.layout, min(timeout, 5.0), deadline=deadline)
     return res, (None if model is None else CounterModel(model, ctx))
 
 
-def _smallest(todo, ctx, model, layout, timeout, rounds=16):
+def _smallest(todo, ctx, model, layout, timeout, rounds=16, deadline=None):
     terms = [t.translate(ctx) for m in layout.modes for t in (m.s, m.d)]
     cost = z3.Sum(terms)
     s = z3.Solver(ctx=ctx)
@@ -107,8 +113,9 @@ def _smallest(todo, ctx, model, layout, timeout, rounds=16):
     s.add(*todo)
     lo, hi = 0, model.eval(cost, model_completion=True).as_long()
     for _ in range(rounds):
-        if lo >= hi:
-            break
+        if lo >= hi or (deadline is not None and deadline.expired()):
+            break  # the model found so far is a counterexample too, if not the smallest
+        s.set("timeout", max(1, int(_budget(timeout, deadline) * 1000)))
         mid = (lo + hi) // 2
         s.push()
         s.add(cost <= mid)
@@ -121,19 +128,20 @@ def _smallest(todo, ctx, model, layout, timeout, rounds=16):
     return model
 
 
-def solve(query, timeout, fast=False):
+def solve(query, timeout, fast=False, deadline=None):
     """'unsat' | 'sat' | 'unknown', and the model on 'sat'.  ``fast``: first without
     Groebner bases, then (on unknown) with z3's defaults; an unknown is asked once more in
     a fresh context, and a sat is answered by the fresh context's model (the same model in
-    any process, sequential or parallel).  Each attempt has ``timeout``."""
+    any process, sequential or parallel).  Each attempt has ``timeout``, and none runs past
+    ``deadline`` (a ``layoutcheck.deadline.Deadline``)."""
     res, model = "unknown", None
     if fast:
-        res, model = check_assertions(query.assertions, timeout, groebner=False)
+        res, model = check_assertions(query.assertions, _budget(timeout, deadline), groebner=False)
     if res == "unknown":
-        res, model = check_assertions(query.assertions, timeout, groebner=True)
+        res, model = check_assertions(query.assertions, _budget(timeout, deadline), groebner=True)
     if res == "unsat":
         return res, model
-    again, fresh_model = _fresh(query, timeout)
+    again, fresh_model = _fresh(query, timeout, deadline)
     if again != "unknown":
         return again, fresh_model
     return res, model
@@ -159,30 +167,38 @@ def _layout_text(shape, stride):
     return str(LayoutBase(shape, stride))
 
 
-def run_queries(lemma, queries, timeout):
+UNFINISHED = "unfinished"  # a result of run_queries_at: the deadline came first
+
+
+def run_queries(lemma, queries, timeout, deadline=None):
     """Run queries until one is sat or unknown; return (result, counterexample, note)."""
-    return run_queries_at(lemma, list(enumerate(queries)), timeout)[1:]
+    return run_queries_at(lemma, list(enumerate(queries)), timeout, deadline)[1:]
 
 
-def run_queries_at(lemma, indexed, timeout):
+def run_queries_at(lemma, indexed, timeout, deadline=None):
     """(index, result, counterexample, note) of the first query of ``indexed`` (pairs
-    (index, query)) that is not unsat; index None when all are."""
+    (index, query)) that is not unsat; index None when all are.  Past ``deadline`` the
+    result is ``UNFINISHED`` at the first query not settled."""
     fast = lemma.name in NO_GROEBNER
     inc = Incremental(timeout) if lemma.name in INCREMENTAL else None
     for i, q in indexed:
+        if deadline is not None and deadline.expired():
+            return i, UNFINISHED, None, f"{q.label}: not asked before {deadline.what}"
         if inc is not None and inc.unsat(q):
             continue
-        out = _one_query(lemma, q, timeout, fast)
+        out = _one_query(lemma, q, timeout, fast, deadline)
         if out is not None:
             return (i,) + out
     return None, "proved", None, ""
 
 
-def _one_query(lemma, q, timeout, fast):
+def _one_query(lemma, q, timeout, fast, deadline=None):
     """None when unsat, else (result, counterexample, note)."""
-    res, model = solve(q, timeout, fast)
+    res, model = solve(q, timeout, fast, deadline)
     if res == "unsat":
         return None
+    if res == "unknown" and deadline is not None and deadline.expired():
+        return UNFINISHED, None, f"{q.label}: not settled before {deadline.what}"
     if res == "unknown":  # the row can no longer be proved: stop here
         return "unknown", None, f"{q.label}: solver timeout or unknown"
     if q.layout is None:
@@ -199,10 +215,15 @@ def _one_query(lemma, q, timeout, fast):
 
 
 def proof_row(lemma, rank, result, seconds, cex, note, n_queries):
-    return {"lemma": lemma.name, "rank": rank, "result": result, "seconds": round(seconds, 3),
-            "counterexample": cex, "for_all_ranks": False, "bound": lemma.bound,
-            "queries": n_queries, "note": note, "expected": lemma.expected,
-            "induction": lemma.induction is not None}
+    """A row of the table; an ``UNFINISHED`` result is ``unknown`` with ``"unfinished": True``
+    (the run's time limit cut it: the lemma was not settled there, nor refuted)."""
+    row = {"lemma": lemma.name, "rank": rank, "result": result, "seconds": round(seconds, 3),
+           "counterexample": cex, "for_all_ranks": False, "bound": lemma.bound,
+           "queries": n_queries, "note": note, "expected": lemma.expected,
+           "induction": lemma.induction is not None}
+    if result == UNFINISHED:
+        row.update(result="unknown", unfinished=True)
+    return row
 
 
 def expected_outcome_met(lemma, rows):

@@ -24,7 +24,8 @@ CLI_MEMORY = 3 << 30        # address space per CLI process (workers set their o
 # the isolation's limits, short for the suite: a hanging case costs 2 s, not 5
 FAST_ENV = {"LAYOUTCHECK_ORACLE_TIMEOUT": "2", "LAYOUTCHECK_ORACLE_START_TIMEOUT": "20",
             "LAYOUTCHECK_ORACLE_MEMORY_MB": "768"}
-SHORT_START = {"LAYOUTCHECK_ORACLE_START_TIMEOUT": "3"}  # for the module that hangs at import
+SHORT_START = {"LAYOUTCHECK_ORACLE_START_TIMEOUT": "3"}  # for the modules that hang at import
+DEFAULT_START = {"LAYOUTCHECK_ORACLE_START_TIMEOUT": ""}  # the default start limit (30 s)
 
 
 @dataclass
@@ -180,11 +181,14 @@ HOSTILE_MODULES = {
     "hx_import_segv": ("return L", "import ctypes; ctypes.string_at(0)"),
     "hx_import_raise": ("return L", "raise RuntimeError('broken at import')"),
     "hx_import_sleep": ("return L", "import time; time.sleep(3600)"),
+    "hx_import_lock": ("return L", "import threading\n_l = threading.Lock(); _l.acquire(); _l.acquire()"),
     "hx_import_kbint": ("return L", "raise KeyboardInterrupt"),
 }
 
 # the modules whose import fails: the oracle is unavailable (exit 2, never 0)
 AT_IMPORT = {n for n, (_, imp) in HOSTILE_MODULES.items() if imp}
+# ... and those whose import never ends (a sleep, a lock it waits on for ever)
+BLOCKS_AT_IMPORT = {"hx_import_sleep", "hx_import_lock"}
 
 
 def module_source(name):

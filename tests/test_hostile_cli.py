@@ -208,9 +208,62 @@ def test_spec_limit_env_is_validated():
 def test_worker_timeout_env_is_validated():
     r = cli("op", "size", "4:1", "--against", "pycute", env={"LAYOUTCHECK_ORACLE_TIMEOUT": "nan"})
     assert_bad_input(r, "LAYOUTCHECK_ORACLE_TIMEOUT")
+    for name in ("LAYOUTCHECK_ORACLE_START_TIMEOUT", "LAYOUTCHECK_CPP_COMPILE_TIMEOUT"):
+        r = cli("op", "size", "4:1", "--against", "impl", env={name: "soon"})
+        assert_bad_input(r, name)
 
 
 @pytest.mark.skipif(not os.environ.get("LAYOUTCHECK_SLOW"), reason="long run: opt in with LAYOUTCHECK_SLOW=1")
 @pytest.mark.parametrize("text, word", BAD_LAYOUTS)
 def test_fuzz_case_bad_layout_slow(text, word):
     assert_bad_input(cli("fuzz", "--against", "impl", "--case", "diff.coalesce", text, "--no-db"), word)
+
+
+# --- bounded: workers sized to the machine, long commands under one total limit -------------
+
+@pytest.mark.parametrize("argv, word", [
+    (["fuzz", "--time-limit", "0"], "--time-limit"), (["fuzz", "--time-limit", "nan"], "--time-limit"),
+    (["prove", "--time-limit", "-1"], "--time-limit"), (["prove", "--time-limit", "x"], "--time-limit"),
+    (["gpu", "--time-limit", "inf"], "--time-limit"),
+    (["report", "F-030", "--run", "--time-limit", "1e99"], "--time-limit"),
+    (["prove", "--layout", "8:1", "--property", "injective", "--time-limit", "5"], "catalogue only"),
+], ids=lambda x: " ".join(x)[:60] if isinstance(x, list) else None)
+def test_bad_time_limit(argv, word):
+    assert_bad_input(cli(*argv), word)
+
+
+def test_oversubscribed_jobs_are_capped_and_the_budget_is_honoured():
+    from layoutcheck.fuzz.campaign.cluster import usable_cpus
+    r = cli("fuzz", "--against", "impl", "--ops", "coalesce", "--budget", "3", "--jobs", "64",
+            "--no-db", timeout=120)
+    assert r.rc in (0, 2) and "Traceback" not in r.err, r.out + r.err  # 2: workers too slow
+    cap = [ln for ln in r.err_lines if "64 workers asked" in ln]
+    cpus = usable_cpus()
+    if cpus < 64:  # one line says what runs instead
+        assert len(cap) == 1 and f"uses {cpus} worker process" in cap[0], r.err
+    if r.rc == 2:  # the workers' start took the budget: said, never a pass
+        assert "not reached" in r.out or "not reached" in r.err, r.out + r.err
+    assert r.seconds < 3 + 30, r.seconds  # 64 workers used to take over 60 s
+
+
+@pytest.mark.parametrize("argv", [["prove", "--max-rank", "100"],
+                                  ["prove", "squeeze_size", "--max-rank", "100", "--timeout", "5"]])
+def test_prove_past_the_measured_ranks_needs_a_time_limit(argv):
+    r = cli(*argv)
+    assert_bad_input(r, "--time-limit", "past what the catalogue has been run at")
+    assert r.seconds < 30
+
+
+def test_prove_under_a_time_limit_ends_there_and_names_what_it_did_not_finish():
+    r = cli("prove", "squeeze_size", "coalesce_phi", "--max-rank", "100", "--timeout", "5",
+            "--time-limit", "4", timeout=120)
+    assert r.rc == 2 and "Traceback" not in r.err, r.out + r.err
+    first, last = r.err_lines[0], r.err_lines[-1]
+    assert first.startswith("layoutcheck prove: 2 lemmas, ranks up to 100:"), first  # the estimate
+    assert "--time-limit 4 reached" in last and "not finished: " in last, last
+    assert "coalesce_phi (ranks" in last and "squeeze_size (ranks" in last, last
+    rows = [ln.split() for ln in r.out.splitlines() if ln.startswith(("squeeze_size", "coalesce_phi"))]
+    assert len(rows) == 2 * 101  # every rank and the induction, each once
+    assert [x[2] for x in rows if x[1] == "all"] == ["proved", "proved"]  # inductions go first
+    assert "all 2 lemmas as expected" not in r.out
+    assert r.seconds < 4 + 30, r.seconds

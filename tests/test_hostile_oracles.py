@@ -12,6 +12,8 @@ import time
 import pytest
 from hostile_support import (
     AT_IMPORT,
+    BLOCKS_AT_IMPORT,
+    DEFAULT_START,
     FAST_ENV,
     HOSTILE_MODULES,
     SHORT_START,
@@ -43,6 +45,7 @@ IMPORT_FAILURES = {
     "hx_import_exit0": "SystemExit(0)", "hx_import_osexit": "exited with status 0",
     "hx_import_segv": "SIGSEGV", "hx_import_raise": "broken at import",
     "hx_import_sleep": "did not start within", "hx_import_kbint": "KeyboardInterrupt",
+    "hx_import_lock": "did not start within",
 }
 
 
@@ -69,7 +72,7 @@ def hostile(tmp_path_factory):
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("name", MODULES)
 def test_worker_reports_what_happened(hostile, name):
-    o = get_oracle(f"module:{name}", start_timeout=3 if name == "hx_import_sleep" else None)
+    o = get_oracle(f"module:{name}", start_timeout=3 if name in BLOCKS_AT_IMPORT else None)
     assert isinstance(o, IsolatedOracle)
     t0 = time.monotonic()
     reason = o.unavailable_reason()
@@ -170,7 +173,7 @@ def test_compare_grades_crashed_none():
 # --- the command line ---------------------------------------------------------------------
 
 def _op(env, name, *extra):
-    env = dict(env, **SHORT_START) if name == "hx_import_sleep" else env
+    env = dict(env, **SHORT_START) if name in BLOCKS_AT_IMPORT else env
     return cli("op", "coalesce", INPUT, "--against", f"module:{name}", *extra, env=env)
 
 
@@ -283,3 +286,80 @@ def test_a_module_that_signals_the_harness_never_passes(tmp_path, sig):
         f"def coalesce(L, profile=None):\n    os.kill(os.getppid(), signal.{sig}); time.sleep(30)\n")
     r = cli("op", "coalesce", INPUT, "--against", "module:hxp_signal", env={"PYTHONPATH": str(tmp_path)})
     assert r.rc != 0 and "Traceback" not in r.err, (r.rc, r.err[-2000:])
+
+
+# --- start-up: bounded by its own limit and by the run's budget -----------------------------
+
+def test_the_start_limit_has_a_default_and_follows_its_setting(monkeypatch):
+    from layoutcheck.oracles.isolation import DEFAULT_START_TIMEOUT_S, START_TIMEOUT_ENV
+
+    from layoutcheck.errors import LayoutError
+    monkeypatch.delenv(START_TIMEOUT_ENV, raising=False)
+    monkeypatch.delenv("LAYOUTCHECK_ORACLE_TIMEOUT", raising=False)
+    assert IsolatedOracle("x", None).start_timeout == DEFAULT_START_TIMEOUT_S == 30
+    assert IsolatedOracle("x", None, default_start_timeout=120).start_timeout == 120  # the DSL's
+    monkeypatch.setenv(START_TIMEOUT_ENV, "4")
+    assert IsolatedOracle("x", None, default_start_timeout=120).start_timeout == 4
+    for bad in ("nan", "0", "x", "-1"):
+        monkeypatch.setenv(START_TIMEOUT_ENV, bad)
+        with pytest.raises(LayoutError, match=START_TIMEOUT_ENV):
+            IsolatedOracle("x", None)
+
+
+def test_a_start_never_outlasts_the_runs_deadline(hostile):
+    from layoutcheck.deadline import Deadline, applied
+    o = get_oracle("module:hx_import_lock")  # its own limit is FAST_ENV's 20 s
+    t0 = time.monotonic()
+    with applied(Deadline(1.5, what="the budget of 1.5 s")):
+        reason = o.unavailable_reason()
+    assert "did not start within" in reason and "the budget of 1.5 s" in reason, reason
+    assert time.monotonic() - t0 < 10
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS_AT_IMPORT))
+def test_op_on_a_module_that_blocks_at_import_ends(hostile, name):
+    r = cli("op", "composition", "(6,2):(8,2)", "(4,3):(3,1)", "--against", f"module:{name}",
+            env=dict(hostile, **SHORT_START))
+    assert_bad_input(r, "did not start within", "LAYOUTCHECK_ORACLE_START_TIMEOUT")
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS_AT_IMPORT))
+def test_fuzz_on_a_module_that_blocks_at_import_ends_within_its_budget(hostile, name):
+    """The default start limit (30 s) is longer than the budget: the budget bounds the start."""
+    r = cli("fuzz", "--against", f"module:{name}", "--budget", "3", "--ops", "coalesce,composition",
+            "--no-db", env=dict(hostile, **DEFAULT_START))
+    assert_not_green(r)
+    assert r.rc == 2 and "did not start within" in r.err and "the budget of 3 s" in r.err, r.err
+    assert r.seconds < 3 + 20, r.seconds  # the interpreter's start, never the 30 s limit
+
+
+def _cxx(tmp_path, body):
+    path = tmp_path / "g++"
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def _cpp_usable():
+    from layoutcheck.oracles.cpp.toolchain import Toolchain
+    return Toolchain().unavailable_reason()
+
+
+@pytest.mark.skipif(bool(_cpp_usable()), reason=f"cute-cpp unavailable here: {_cpp_usable()}")
+def test_a_compiler_whose_probe_hangs_makes_cute_cpp_unavailable(tmp_path):
+    cxx = _cxx(tmp_path, "exec sleep 3600")
+    r = cli("op", "coalesce", "4:1", "--against", "cute-cpp",
+            env={"CXX": cxx, "LAYOUTCHECK_ORACLE_START_TIMEOUT": "2",
+                 "LAYOUTCHECK_CACHE": str(tmp_path / "cache")})
+    assert_bad_input(r, "unavailable", "--version did not answer within 2 s")
+    assert r.seconds < 30
+
+
+@pytest.mark.skipif(bool(_cpp_usable()), reason=f"cute-cpp unavailable here: {_cpp_usable()}")
+def test_a_compile_that_hangs_is_cut_at_its_limit(tmp_path):
+    cxx = _cxx(tmp_path, 'case "$1" in --version) exec g++ --version;; esac\nexec sleep 3600')
+    r = cli("op", "coalesce", "4:1", "--against", "cute-cpp",
+            env={"CXX": cxx, "LAYOUTCHECK_CPP_COMPILE_TIMEOUT": "2",
+                 "LAYOUTCHECK_CACHE": str(tmp_path / "cache")})
+    assert_bad_input(r, "did not finish within 2 s", "LAYOUTCHECK_CPP_COMPILE_TIMEOUT")
+    assert r.seconds < 30

@@ -24,17 +24,20 @@ in flight (an oracle call cannot be interrupted; module oracles have a per-call 
 A new failure is shrunk for at most ``shrink_room`` (``SHRINK_FRACTION`` of the budget, at
 least ``MIN_SHRINK_S``, and never past the deadline plus the grace); shrinking a known
 finding's first case gets ``known_shrink_room`` and never passes the deadline; all shrinking
-together draws on a ``ShrinkPool`` of ``SHRINK_POOL`` of the budget.
+together draws on a ``ShrinkPool`` of ``SHRINK_POOL`` of the budget.  The oracles' start
+counts against the budget, and no worker start or compile of the run goes past
+``run_limit`` (the budget, its grace and ``START_MARGIN_S``).
 """
 
 import time
 
 import layoutcheck.fuzz.checks.targets as _targets
 
+from layoutcheck.deadline import Deadline
 from layoutcheck.layout import LayoutBase, leaves
 
 __all__ = ["Novelty", "Scheduler", "Observed", "ShrinkPool", "features", "grace", "shrink_room",
-           "known_shrink_room",
+           "known_shrink_room", "run_limit", "first_start_limit", "START_MARGIN_S",
            "MIN_FRACTION", "MIN_CASES"]
 
 MIN_FRACTION = 0.4   # of the budget: the guaranteed minimum, spread over every pair
@@ -49,6 +52,31 @@ KNOWN_SHRINK_S = 1.0
 def grace(budget):
     """The stated overrun past the budget a run may take (shrinking a late failure)."""
     return max(1.0, 0.05 * budget)
+
+
+START_MARGIN_S = 2.0  # past budget + grace: what a start (a worker's restart) may still use
+
+
+def run_limit(budget: float, max_examples: int | None = None,
+              time_cap: float | None = None) -> Deadline | None:
+    """The run's deadline (``layoutcheck.deadline``), from now: the budget plus its grace and
+    ``START_MARGIN_S``, or with ``max_examples`` the time cap likewise (None without one).
+    Every worker start and compile of the run is bounded by it."""
+    if max_examples is None:
+        return Deadline(budget + grace(budget) + START_MARGIN_S, what=f"the budget of {budget:g} s")
+    if time_cap is not None:
+        return Deadline(time_cap + grace(time_cap) + START_MARGIN_S,
+                        what=f"the time cap of {time_cap:g} s")
+    return None
+
+
+def first_start_limit(budget: float, max_examples: int | None = None,
+                      time_cap: float | None = None) -> Deadline | None:
+    """The deadline of the oracles' first start, from now: the budget (or the time cap)
+    itself, since a worker that starts later has nothing left to run."""
+    if max_examples is None:
+        return Deadline(budget, what=f"the budget of {budget:g} s")
+    return None if time_cap is None else Deadline(time_cap, what=f"the time cap of {time_cap:g} s")
 
 
 def shrink_room(budget, now, deadline):

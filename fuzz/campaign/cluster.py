@@ -1,6 +1,7 @@
 """Campaigns on a cluster: work units on Dask distributed, merged into one report.
 
-A run is cut into *units*: (oracle, checks, seed) with a budget (or a number of cases).  Each
+A run is cut into *units* (``fuzz.campaign.units``): (oracle, checks, seed) with a budget (or a
+number of cases).  Each
 oracle gets ``shards`` units with seeds ``seed, seed + 1, ...``; a unit is one
 ``layoutcheck.fuzz.campaign.runner.run_campaign`` call on a worker (``campaign._shard``), and the
 driver merges the units' rows per (check, oracle) into the rows of one report: cases summed,
@@ -18,6 +19,15 @@ Engines, chosen by ``--cluster``:
 - ``processes:N``: forked processes without Dask (the fallback when ``distributed`` is not
   installed; a lost unit is not retried there).
 
+Sized to the machine: ``local:N`` and ``processes:N`` start at most as many workers as this
+machine has CPUs (``fit_to_machine``; ``--jobs 64`` on 2 CPUs runs 2 workers and says so).
+With a time budget, the workers' start counts against it: the units are submitted while the
+workers start, each unit gets what is left of the budget when it starts (``deadline_at``, wall
+clock), a unit that starts past it reports its pairs as not reached, and the driver stops
+waiting at the budget plus its grace and ``UNIT_MARGIN_S``: a unit still running then is an
+``incomplete:`` error, one never started is not reached.  Never a pass, and never a wait
+past the budget whatever the number of workers.
+
 No false green: a unit whose worker dies (killed, out of memory, ``os._exit``) is run again
 on another worker by Dask, at most ``ALLOWED_FAILURES`` times
 (``distributed.scheduler.allowed-failures``; a remote scheduler uses its own setting); a
@@ -28,25 +38,25 @@ never passes.  The report's ``cluster`` entry says what ran where, which units w
 """
 
 import logging
-import math
 import multiprocessing as mp
 import os
 import signal
-import socket
 import sys
 import tempfile
 import time
 import uuid
-import warnings
 from multiprocessing.connection import wait
 
-from layoutcheck.fuzz.campaign.exampledb import ExampleDbStore, ReplayStore
-from layoutcheck.fuzz.campaign.report import result_row
+from layoutcheck.fuzz.campaign.budget import grace
+from layoutcheck.fuzz.campaign.exampledb import ExampleDbStore
+from layoutcheck.fuzz.campaign.units import TOPIC, execute, late_rows, lost_rows, plan
 
+from layoutcheck import deadline as run_deadline
+from layoutcheck.deadline import Deadline
 from layoutcheck.errors import LayoutError
 
 __all__ = ["parse_cluster", "plan", "merge_rows", "run_sharded", "execute", "ALLOWED_FAILURES",
-           "MAX_WORKERS"]
+           "MAX_WORKERS", "usable_cpus", "fit_to_machine", "UNIT_MARGIN_S"]
 
 MAX_WORKERS = 64
 ALLOWED_FAILURES = 2    # worker deaths a unit survives (then: incomplete)
@@ -54,7 +64,8 @@ NO_WORKER_S = 60.0      # a cluster without any worker this long: the remaining 
 WAIT_WORKERS_S = 60.0   # tcp://: how long to wait for a first worker
 CONNECT_S = float(os.environ.get("LAYOUTCHECK_CLUSTER_CONNECT_S", "10"))  # tcp:// connect
 POLL_S = 0.2
-TOPIC = "layoutcheck-units"
+UNIT_MARGIN_S = 5.0     # past budget + grace: a unit's case in flight and its report
+CLOSE_S = 5.0           # closing the client and the cluster (their workers already gone)
 
 
 class Spec:
@@ -88,59 +99,28 @@ def parse_cluster(text, jobs=1):
     return Spec(kind, workers=int(n))
 
 
-def plan(names, checks, seed, budget, max_examples, shards, workers, store_spec=None,
-         replays=None):
-    """The units of a run (dicts, picklable): ``kw`` is ``run_campaign``'s arguments."""
-    units = []
-    for oracle in names:
-        for k in range(shards):
-            units.append({"index": len(units), "oracle": oracle, "shard": k, "seed": seed + k,
-                          "checks": list(checks)})
-    waves = max(1, math.ceil(len(units) / max(1, workers)))
-    per_budget = budget / waves if budget else budget
-    per_cases = None if max_examples is None else max(1, -(-max_examples // shards))
-    path = [p for p in sys.path if p]
-    env = {k: v for k, v in os.environ.items() if k.startswith("LAYOUTCHECK_")}
-    for u in units:
-        db = store_spec
-        if replays is not None:  # the driver's file: this unit's stored cases, read-only
-            db = ReplayStore([e for e in replays if e["oracle"] == u["oracle"]
-                              and e["check"] in u["checks"]])
-        u["kw"] = dict(oracles=[u["oracle"]], ops=None, budget=per_budget, seed=u["seed"],
-                       max_examples=per_cases, checks=u["checks"], kinds=None,
-                       use_db=db is not None, db_path=db, jobs=1)
-        u["path"], u["env"] = path, env
-    return units, per_budget
+def usable_cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
-def _prepare(unit):
-    """A worker runs a unit with the driver's import path (module:NAME oracles) and its
-    LAYOUTCHECK_* settings.  Hypothesis' warning that the global ``random`` state moved during
-    a draw is silenced: there it is the Dask worker's own threads, not a strategy."""
-    warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
-    for p in reversed(unit.get("path") or []):
-        if p not in sys.path and os.path.isdir(p):
-            sys.path.insert(0, p)
-    os.environ.update(unit.get("env") or {})
-
-
-def execute(fn, unit, token=None):
-    """Run one unit on a worker: ``{"rows", "oracle_stats", "host", "pid", "seconds"}``
-    (``fn`` returns the unit's rows, or ``{"rows", "oracle_stats"}``: the counters of the
-    unit's own oracles, which only it saw)."""
-    _prepare(unit)
-    if token is not None:
-        try:
-            from distributed import get_worker
-            get_worker().log_event(TOPIC, {"token": token, "unit": unit["index"],
-                                           "host": socket.gethostname(), "pid": os.getpid()})
-        except Exception:  # noqa: BLE001 - no worker context (an engine without Dask)
-            pass
-    t0 = time.monotonic()
-    out = fn(unit["kw"])
-    rows, stats = (out["rows"], out.get("oracle_stats")) if isinstance(out, dict) else (out, None)
-    return {"rows": rows, "oracle_stats": stats, "host": socket.gethostname(), "pid": os.getpid(),
-            "seconds": round(time.monotonic() - t0, 3)}
+def fit_to_machine(spec: "Spec | str",
+                   max_examples: int | None = None) -> tuple["Spec", str | None]:
+    """(spec, note): a ``local`` or ``processes`` cluster of more workers than this machine
+    has CPUs is cut down to one worker per CPU; ``note`` says so (None when nothing was
+    cut).  With ``--max-examples`` the shards stay as asked (the cases do not depend on the
+    machine), fewer processes run them."""
+    spec = parse_cluster(spec)
+    cpus = usable_cpus()
+    if spec.kind == "tcp" or spec.workers <= cpus:
+        return spec, None
+    what = ("the shards run on" if max_examples is not None else "the run uses")
+    note = (f"{spec.workers} workers asked, but this machine has {cpus} CPU"
+            f"{'s' if cpus > 1 else ''}: {what} {cpus} worker process{'es' if cpus > 1 else ''}")
+    return Spec(spec.kind, workers=cpus), note
 
 
 # --- merging --------------------------------------------------------------------------------
@@ -183,17 +163,17 @@ def merge_rows(rows):
         out[k] = min(vals) if vals else None
     if any(r.get("elapsed_s") is not None for r in rows):
         out["elapsed_s"] = max(r["elapsed_s"] for r in rows if r.get("elapsed_s") is not None)
-    if any(r.get("not_reached") for r in rows) and out["status"] == "skipped":
+    unreached = [r for r in rows if r.get("not_reached")]
+    if unreached and out["status"] == "skipped":
         out["not_reached"] = True
+    elif unreached and out["status"] == "pass":  # part of the run never ran: no pass
+        out.update(status="skipped", not_reached=True,
+                   message=f"not reached in full: {len(unreached)} of {len(rows)} shards did "
+                           f"not run ({unreached[0]['message']})")
     lost = [r["message"] for r in rows if r is not best and r["message"].startswith("incomplete:")]
     if lost and best["status"] != "error":
         out["message"] = (out["message"] + " " if out["message"] else "") + "(" + "; ".join(lost) + ")"
     return out
-
-
-def _lost_rows(unit, checks, why):
-    msg = f"incomplete: shard {unit['shard']} of {unit['oracle']} (seed {unit['seed']}) {why}"
-    return [result_row(c, unit["oracle"], "error", message=msg) for c in checks]
 
 
 # --- engines --------------------------------------------------------------------------------
@@ -224,48 +204,68 @@ class DaskEngine:
                               f"'layoutcheck[cluster]'; processes:N runs without it): {e}") from None
         self._config = _quiet_dask()
         self._config.__enter__()
+        self._children = set(mp.active_children())
         try:
             if self.spec.kind == "local":
-                self._tmp = tempfile.TemporaryDirectory(prefix="layoutcheck-dask-")
-                self.cluster = LocalCluster(n_workers=self.spec.workers, threads_per_worker=1,
+                self._tmp = tempfile.TemporaryDirectory(prefix="layoutcheck-dask-",
+                                                        ignore_cleanup_errors=True)
+                # the scheduler now, the workers while the units wait: their start is
+                # charged to the budget, never waited for before it
+                self.cluster = LocalCluster(n_workers=0, threads_per_worker=1,
                                             processes=True, host="127.0.0.1", scheduler_port=0,
                                             dashboard_address=":0", silence_logs=logging.CRITICAL,
                                             local_directory=self._tmp.name)
                 self.client = Client(self.cluster, timeout=CONNECT_S)
+                self.cluster.scale(self.spec.workers)
             else:
                 try:
                     self.client = Client(self.spec.address, timeout=CONNECT_S)
                 except (OSError, TimeoutError) as e:
                     raise LayoutError(f"--cluster {self.spec}: no Dask scheduler answers there: "
                                       f"{' '.join(str(e).split())[:200]}") from None
+                wait, _ = run_deadline.clip(WAIT_WORKERS_S)
                 try:
-                    self.client.wait_for_workers(1, timeout=WAIT_WORKERS_S)
+                    self.client.wait_for_workers(1, timeout=max(wait, 0.1))
                 except TimeoutError:
                     raise LayoutError(f"--cluster {self.spec}: no worker joined the scheduler "
-                                      f"within {WAIT_WORKERS_S:g} s") from None
+                                      f"within {wait:.3g} s") from None
         except BaseException:
             self.__exit__(*sys.exc_info())
             raise
         return self
 
     def __exit__(self, *exc):
+        # an embedded cluster's worker processes go first, told not to come back (Nanny's
+        # close_gracefully): a worker still starting holds a graceful close past any timeout,
+        # and the interpreter's exit after it; the cluster then closes at once
+        for nanny in list(getattr(self.cluster, "workers", {}).values()):
+            try:
+                nanny.close_gracefully()
+            except Exception:  # noqa: BLE001 - tearing down: nothing left to report
+                pass
+        for p in set(mp.active_children()) - getattr(self, "_children", set()):
+            try:
+                p.kill()
+                p.join(1)
+            except (OSError, ValueError, AssertionError):
+                pass
         for thing in (self.client, self.cluster):
-            if thing is not None:
-                try:
-                    thing.close()
-                except Exception:  # noqa: BLE001 - tearing down: nothing left to report
-                    pass
+            _close(thing)
         if getattr(self, "_tmp", None) is not None:
             self._tmp.cleanup()
         self._config.__exit__(None, None, None)
         return False
 
     def workers(self):
+        if self.spec.kind == "local":  # still starting: as many as were asked for
+            return self.spec.workers
         info = self.client.scheduler_info()["workers"]
         return max(1, sum(w.get("nthreads", 1) for w in info.values()))
 
-    def run(self, units, fn, done):
-        """Submit every unit; call ``done(unit, ("ok", payload) | ("lost", why))`` as each ends."""
+    def run(self, units, fn, done, deadline=None, start_by=None):
+        """Submit every unit; call ``done(unit, ("ok", payload) | ("lost", why))`` as each ends,
+        and ``done(unit, ("late", started))`` for each unit not started when ``start_by``
+        passes and for each unit left when ``deadline`` passes (both ``Deadline`` or None)."""
         from distributed import KilledWorker
         futures = {self.client.submit(execute, fn, u, self.token, pure=False,
                                       key=f"layoutcheck-{self.token[:8]}-{u['index']}"): u
@@ -273,6 +273,18 @@ class DaskEngine:
         empty_since = None
         try:
             while futures:
+                late = [d for d in (start_by, deadline) if d is not None and d.expired()]
+                if late:
+                    started = self.attempts()
+                    for fut, unit in list(futures.items()):
+                        begun = started.get(unit["index"], 0) > 0
+                        if deadline in late or not begun:
+                            fut.cancel()
+                            futures.pop(fut)
+                            done(unit, ("late", begun))
+                    start_by = None
+                    if not futures:
+                        break
                 for fut in [f for f in futures if f.done()]:
                     unit = futures.pop(fut)
                     try:
@@ -314,6 +326,14 @@ class DaskEngine:
         return out
 
 
+def _close(thing):
+    if thing is not None:
+        try:
+            thing.close(timeout=CLOSE_S)
+        except Exception:  # noqa: BLE001 - tearing down: nothing left to report
+            pass
+
+
 class ForkEngine:
     """``processes:N``: at most N forked processes at a time, one per unit (no Dask)."""
     name = "processes"
@@ -333,7 +353,7 @@ class ForkEngine:
     def attempts(self):
         return {}
 
-    def run(self, units, fn, done):
+    def run(self, units, fn, done, deadline=None, start_by=None):
 
         def child(unit, conn):
             try:
@@ -344,6 +364,12 @@ class ForkEngine:
         ctx, todo, live = mp.get_context("fork"), list(units), {}
         try:
             while todo or live:
+                if start_by is not None and start_by.expired():
+                    for unit in todo:
+                        done(unit, ("late", False))
+                    todo.clear()
+                    if not live:
+                        break
                 while todo and len(live) < self.spec.workers:
                     unit = todo.pop(0)
                     recv, send = ctx.Pipe(duplex=False)
@@ -352,7 +378,22 @@ class ForkEngine:
                     p.start()
                     send.close()
                     live[recv] = (p, unit)
-                for conn in wait(list(live)):
+                left = min((d.remaining() for d in (deadline, start_by if todo else None)
+                            if d is not None), default=None)
+                ready = wait(list(live), timeout=left)
+                if not ready and (deadline is None or not deadline.expired()):
+                    continue  # start_by passed: the units still to start are dropped above
+                if not ready:
+                    for p, unit in live.values():
+                        p.kill()
+                        p.join(5)
+                        done(unit, ("late", True))
+                    live.clear()
+                    for unit in todo:
+                        done(unit, ("late", False))
+                    todo.clear()
+                    break
+                for conn in ready:
                     p, unit = live.pop(conn)
                     try:
                         outcome = conn.recv()
@@ -394,13 +435,31 @@ def engine_for(spec):
 
 # --- a sharded run --------------------------------------------------------------------------
 
+def _limits(budget, max_examples, time_cap):
+    """(the units' deadline as wall-clock seconds, the same as a ``Deadline``: no unit starts
+    past it, the driver's ``Deadline``: no unit runs past it), from what is left of the run's
+    budget (or time cap; all None without one).  The run's deadline
+    (``layoutcheck.deadline.current()``, set by ``run_campaign``) says how much is spent."""
+    limit = budget if max_examples is None else time_cap
+    if limit is None:
+        return None, None, None
+    run = run_deadline.current()
+    left = max(0.0, limit - (run.elapsed() if run is not None else 0.0))
+    what = f"the budget of {limit:g} s" if max_examples is None else f"the time cap of {limit:g} s"
+    driver = Deadline(left + grace(limit) + UNIT_MARGIN_S, what=what)
+    return time.time() + left, Deadline(left, what=what), driver.earlier(run)
+
+
 def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, fn, store=None,
-                db=(), progress=None):
+                db=(), progress=None, time_cap=None):
     """(rows in the order of a one-process run, the report's ``cluster`` entry).  ``fn``
     runs one unit's ``kw`` on a worker (``campaign._shard``); ``store`` is the run's example
     database (a Redis store is opened by every unit; else the driver's entries ``db`` are
-    sent along, read-only)."""
-    spec = parse_cluster(cluster or f"local:{jobs}", jobs)
+    sent along, read-only); ``time_cap`` bounds a run with ``max_examples``."""
+    spec, capped = fit_to_machine(parse_cluster(cluster or f"local:{jobs}", jobs), max_examples)
+    if capped and max_examples is None:
+        jobs = min(jobs or 1, spec.workers)  # a budget's shards run side by side
+    deadline_at, start_by, driver = _limits(budget, max_examples, time_cap)
     t0 = time.monotonic()
     shared = isinstance(store, ExampleDbStore)
     with engine_for(spec) as engine:
@@ -410,8 +469,9 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
         units, per_budget = plan(names, [c.name for c in selected], seed, budget, max_examples,
                                  shards, workers,
                                  store_spec=store.url if shared else None,
-                                 replays=None if shared or store is None else list(db))
-        results, timeline, hosts, lost, stats = {}, [], {}, [], []
+                                 replays=None if shared or store is None else list(db),
+                                 deadline_at=deadline_at)
+        results, timeline, hosts, lost, stats, late = {}, [], {}, [], [], []
         total = len(units) * len(selected)
         shown, cases = [0], [0]
 
@@ -422,8 +482,12 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
                 hosts.setdefault(value["host"], set()).add(value["pid"])
                 if value.get("oracle_stats"):
                     stats.append(value["oracle_stats"])
+            elif kind == "late":
+                rows = late_rows(unit, value, driver.what)
+                late.append({"unit": unit["index"], "oracle": unit["oracle"],
+                             "seed": unit["seed"], "started": value})
             else:
-                rows = _lost_rows(unit, selected, value)
+                rows = lost_rows(unit, selected, value)
                 lost.append({"unit": unit["index"], "oracle": unit["oracle"],
                              "seed": unit["seed"], "why": value})
             results[unit["index"]] = rows
@@ -434,7 +498,7 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
                 if progress:
                     progress(shown[0], total, r)
 
-        engine.run(units, fn, done)
+        engine.run(units, fn, done, driver, start_by)
         attempts = engine.attempts()
     t_merge = time.monotonic()
     order = {(c.name, n): i for i, (n, c) in enumerate((n, c) for n in names for c in selected)}
@@ -448,7 +512,7 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
             "start_s": round(started, 3), "merge_s": round(time.monotonic() - t_merge, 4),
             "retried": [{"unit": i, "oracle": units[i]["oracle"], "seed": units[i]["seed"],
                          "starts": n} for i, n in sorted(attempts.items()) if n > 1],
-            "lost": lost,
+            "lost": lost, "late": late, "capped": capped,
             "hosts": {h: len(p) for h, p in hosts.items()}, "timeline": timeline,
             "oracle_stats": stats}
     return merged, info

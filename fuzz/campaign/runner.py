@@ -30,7 +30,14 @@ from hypothesis import seed as hseed
 from hypothesis import strategies as st
 from layoutcheck.fuzz.campaign.batched import BATCHED, Prefetching
 from layoutcheck.fuzz.campaign.batched import tolerant as _tolerant
-from layoutcheck.fuzz.campaign.budget import Novelty, Observed, Scheduler, ShrinkPool
+from layoutcheck.fuzz.campaign.budget import (
+    Novelty,
+    Observed,
+    Scheduler,
+    ShrinkPool,
+    first_start_limit,
+    run_limit,
+)
 from layoutcheck.fuzz.campaign.cluster import run_sharded
 from layoutcheck.fuzz.campaign.exampledb import open_store
 from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
@@ -55,6 +62,7 @@ from layoutcheck.fuzz.checks.targets import decode, encode
 from layoutcheck.oracles import Oracle, get_oracle
 from layoutcheck.oracles.reference import case_key, memo_stats, reference_for
 
+from layoutcheck import deadline as run_deadline
 from layoutcheck.errors import LayoutError
 from layoutcheck.files import read_json
 from layoutcheck.layout import LayoutBase
@@ -387,16 +395,19 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
     if not selected:
         raise LayoutError(f"no check matches ops={ops} checks={checks} kinds={kinds}")
     names = list(dict.fromkeys(list(oracles)))
-    objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
-    t0 = time.monotonic()
-    db = store.load([(c.name, n) for n in names for c in selected]) if store else []
-    sharded = None
-    if cluster or (jobs and jobs > 1):
-        results, sharded = _sharded(names, selected, budget, seed, max_examples, jobs, db,
-                                    cluster, store, progress)
-    else:
-        results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
-                             progress, fail_fast, time_cap)
+    t0 = time.monotonic()  # the oracles' start counts against the budget
+    limit = run_limit(budget, max_examples, time_cap)
+    with run_deadline.applied(limit):
+        with run_deadline.applied(first_start_limit(budget, max_examples, time_cap)):
+            objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
+        db = store.load([(c.name, n) for n in names for c in selected]) if store else []
+        sharded = None
+        if cluster or (jobs and jobs > 1):
+            results, sharded = _sharded(names, selected, budget, seed, max_examples, jobs, db,
+                                        cluster, store, progress, time_cap)
+        else:
+            results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
+                                 progress, fail_fast, time_cap, t0=t0)
     seconds = time.monotonic() - t0
     report = {"command": command or "run_campaign", "seed": seed,
               "budget_s": None if max_examples is not None else budget,
@@ -457,9 +468,10 @@ def _precompile(live, until):
 
 
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
-               fail_fast=False, time_cap=None):
+               fail_fast=False, time_cap=None, t0=None):
+    """The pairs in this process; ``t0`` (monotonic): when the budget started (default now)."""
     pairs = [(c, n) for n in names for c in selected]
-    t0 = time.monotonic()
+    t0 = time.monotonic() if t0 is None else t0
     deadline = None if max_examples is not None else t0 + budget
     _warm_up(objs, names, reasons)
     rows, live = {}, []
@@ -514,14 +526,14 @@ def _shard(kw):
 
 
 def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None, store=None,
-             progress=None):
+             progress=None, time_cap=None):
     """--jobs N / --cluster: the run cut into (oracle, checks, seed) units on Dask distributed
     (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
     whose worker dies is retried; one still lost is reported as ``error`` rows
     ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
     return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
                        jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
-                       progress=progress)
+                       progress=progress, time_cap=time_cap)
 
 
 def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Iterable[str] | None,

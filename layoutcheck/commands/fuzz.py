@@ -12,17 +12,20 @@ import sys
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
+from layoutcheck import deadline as run_deadline
 from layoutcheck.commands.common import (
     MAX_BUDGET_S,
+    add_run_limits,
     check_output_path,
     count,
     oracle_names,
+    run_limits,
     seconds,
     validate,
     write_output,
 )
 from layoutcheck.errors import LayoutError
-from layoutcheck.fuzz.campaign.cluster import parse_cluster
+from layoutcheck.fuzz.campaign.cluster import fit_to_machine, parse_cluster
 from layoutcheck.fuzz.campaign.exampledb import is_redis, parse_redis_url
 from layoutcheck.fuzz.campaign.runner import (
     format_failure,
@@ -92,6 +95,8 @@ def add_arguments(parser):
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first new failure")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
+    add_run_limits(parser, "the whole run (the oracles' start, fuzzing, shrinking, every "
+                           "worker), as --budget does; the smaller of the two wins")
     add_cute_include_argument(parser)
 
 
@@ -130,8 +135,11 @@ def _check_case(case):
 
 def _check_scale_out(args):
     """--cluster, --db and --html, checked before any work (one line, exit 2)."""
-    if args.cluster is not None:
-        parse_cluster(args.cluster, args.jobs)
+    if args.cluster is not None or args.jobs > 1:  # more workers than CPUs: capped, said once
+        _, note = fit_to_machine(parse_cluster(args.cluster or f"local:{args.jobs}", args.jobs),
+                                 args.max_examples)
+        if note:
+            print(f"layoutcheck fuzz: {note}", file=sys.stderr)
     if args.db is not None:
         if args.no_db:
             raise LayoutError("--db and --no-db cannot be combined")
@@ -145,6 +153,30 @@ def _check_scale_out(args):
         raise LayoutError("--report, --junit and --html must name different files")
 
 
+def _smaller(*values):
+    values = [v for v in values if v is not None]
+    return min(values) if values else None
+
+
+def _run(args, oracles, command, show_progress):
+    """The report: of ``--case``, ``--replay`` or a campaign (within ``--time-limit``)."""
+    if args.case:
+        return replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command)
+    if args.replay is not None:
+        return replay_report(args.replay, oracles if args.against is not None else None, command)
+    reproducible = args.max_examples is not None
+    budget = _smaller(DEFAULT_BUDGET_S if args.budget is None else args.budget, args.time_limit)
+    return run_campaign(oracles=oracles, ops=_split(args.ops), budget=budget,
+                        time_cap=_smaller(args.budget, args.time_limit) if reproducible else None,
+                        seed=args.seed, max_examples=args.max_examples,
+                        checks=_split(args.checks), kinds=[args.kind] if args.kind else None,
+                        use_db=not args.no_db and (not reproducible or args.db is not None),
+                        jobs=args.jobs,
+                        progress=progress_printer(sys.stderr) if show_progress else None,
+                        command=command, fail_fast=args.fail_fast, cluster=args.cluster,
+                        db_path=args.db)
+
+
 def run(args):
 
     if args.list:
@@ -153,6 +185,7 @@ def run(args):
         return 0
     validate(args, budget=seconds(), seed=count(0, 2 ** 64 - 1),
              max_examples=count(1, MAX_EXAMPLES), jobs=count(1, MAX_JOBS))
+    limit, show_progress = run_limits(args)
     if args.replay is not None and not args.replay.strip():
         raise LayoutError("--replay needs a file name")
     apply_cute_include(args)
@@ -171,20 +204,8 @@ def run(args):
 
     if args.case:
         _check_case(args.case)
-        report = replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command)
-    elif args.replay is not None:
-        report = replay_report(args.replay, oracles if args.against is not None else None, command)
-    else:
-        reproducible = args.max_examples is not None
-        report = run_campaign(oracles=oracles, ops=_split(args.ops),
-                              budget=DEFAULT_BUDGET_S if args.budget is None else args.budget,
-                              time_cap=args.budget if reproducible else None,
-                              seed=args.seed, max_examples=args.max_examples,
-                              checks=_split(args.checks), kinds=[args.kind] if args.kind else None,
-                              use_db=not args.no_db and (not reproducible or args.db is not None),
-                              jobs=args.jobs,
-                              progress=progress_printer(sys.stderr), command=command,
-                              fail_fast=args.fail_fast, cluster=args.cluster, db_path=args.db)
+    with run_deadline.applied(limit):
+        report = _run(args, oracles, command, show_progress)
     unavailable = [n for n, state in report["oracles"].items() if state != "available"]
     for name in unavailable:
         print(f"oracle {name} unavailable: {report['oracles'][name]}", file=sys.stderr)

@@ -5,11 +5,20 @@ on a GPU when one is present (with throughput for large layouts).  ``--swizzle``
 
 import sys
 
-from layoutcheck.commands.common import check_output_path, count, validate
+from layoutcheck import deadline as run_deadline
+from layoutcheck.commands.common import (
+    add_run_limits,
+    check_output_path,
+    count,
+    run_limits,
+    unfinished_status,
+    validate,
+)
 from layoutcheck.errors import LayoutError
 from layoutcheck.gpu_checks import swizzle_gpu
 from layoutcheck.gpu_checks.run import render, run_all, write_report
 from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
+from layoutcheck.progress import Progress
 
 HELP = "compile the CUDA address kernels (sm_90) and check them against the spec"
 
@@ -34,6 +43,8 @@ def add_arguments(parser):
                         help="also run the swizzle and bank-conflict kernels "
                              "(gpu_checks/swizzle_gpu.py; a cold kernel cache compiles them "
                              "for more than 100 s)")
+    add_run_limits(parser, "the checks: no compile or phase starts past it (one compile in "
+                           "flight is cut there too)")
     add_cute_include_argument(parser)
 
 
@@ -70,16 +81,23 @@ def run(args):
              cute_count=count(1, 10_000))
     check_output_path(args.report, "--report")
     sizes = _sizes(args.sizes)
-    report = run_all(compile_only=args.compile_only, seed=args.seed, count=args.count,
-                     cute_count=args.cute_count, sizes=sizes,
-                     backends=None if args.backend == "all" else [args.backend],
-                     log=lambda msg: print(f"layoutcheck gpu: {msg}", file=sys.stderr))
-    if args.swizzle:
-        _add_swizzle(report, args)
+    limit, show_progress = run_limits(args)
+    with run_deadline.applied(limit), Progress("layoutcheck gpu", deadline=limit,
+                                               enabled=show_progress) as bar:
+        report = run_all(compile_only=args.compile_only, seed=args.seed, count=args.count,
+                         cute_count=args.cute_count, sizes=sizes,
+                         backends=None if args.backend == "all" else [args.backend],
+                         log=lambda msg: print(f"layoutcheck gpu: {msg}", file=sys.stderr),
+                         deadline=limit, step=lambda what: bar.update(1, note=what))
+        if args.swizzle:
+            if limit is not None and limit.expired():
+                report["unfinished"].append("the swizzle kernels (--swizzle)")
+            else:
+                _add_swizzle(report, args)
     print(render(report))
     if args.report:
         try:
             write_report(report, args.report)
         except OSError as e:
             raise LayoutError(f"cannot write --report {args.report}: {e.strerror or e}") from None
-    return 0 if report["ok"] else 1
+    return unfinished_status("layoutcheck gpu", not report["ok"], report["unfinished"], limit)

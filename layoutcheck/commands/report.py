@@ -12,10 +12,19 @@ show the bug), 2 for an unknown finding, a finding without a ``repro`` case or b
 from pathlib import Path
 
 import layoutcheck.reports.reproducers as R
-from layoutcheck.commands.common import check_output_path, read_json, write_output
+from layoutcheck import deadline as run_deadline
+from layoutcheck.commands.common import (
+    add_run_limits,
+    check_output_path,
+    read_json,
+    run_limits,
+    unfinished_status,
+    write_output,
+)
 from layoutcheck.errors import LayoutError
 from layoutcheck.findings import load
 from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
+from layoutcheck.progress import Progress
 
 HELP = "write an upstream-ready report with a standalone reproducer for a finding or a fuzz failure"
 
@@ -32,6 +41,7 @@ def add_arguments(parser):
     parser.add_argument("--write", metavar="DIR", help="save the reproducer file(s) in DIR")
     parser.add_argument("--run", action="store_true",
                         help="build and run the reproducer(s) here and report their exit status")
+    add_run_limits(parser, "--run: no reproducer starts past it, and one running is cut there")
     add_cute_include_argument(parser)
 
 
@@ -58,6 +68,12 @@ def _meta_and_cases(args):
 def run(args):
     apply_cute_include(args)
     check_output_path(args.output, "--output")
+    limit, show_progress = run_limits(args)
+    with run_deadline.applied(limit):
+        return _report(args, limit, show_progress)
+
+
+def _report(args, limit, show_progress):
     meta, cases = _meta_and_cases(args)
     studies = []
     for case in cases:
@@ -74,18 +90,29 @@ def run(args):
             stem, ext = name.rsplit(".", 1)
             (folder / (f"{stem}-{k + 1}.{ext}" if len(studies) > 1 else name)).write_text(text)
     text = R.render(meta, studies, args.format)
+    unfinished = []
     if args.run:
         lines = []
-        for s in studies:
-            rc, out = R.run_reproducer(s["case"], *s["reproducer"], cute_include=args.cute_include)
-            shown = {0: "exits 0: the bug is not present here", 1: "exits 1: the bug is present",
-                     2: "could not be built here"}.get(rc, f"exits {rc}")
-            lines.append(f"reproducer of {s['case'].text()} on {s['case'].oracle}: {shown}")
-            lines += ["  " + ln for ln in out.strip().splitlines()[:14]]
-            status = max(status, 2 if rc == 2 else 0 if rc != 0 else 1)
+        with Progress("layoutcheck report --run", total=len(studies), unit="reproducers",
+                      deadline=limit, enabled=show_progress) as bar:
+            for s in studies:
+                if limit is not None and limit.expired():
+                    unfinished.append(f"the reproducer of {s['case'].text()} on {s['case'].oracle}")
+                    continue
+                bar.update(0, note=s["case"].oracle)
+                rc, out = R.run_reproducer(s["case"], *s["reproducer"],
+                                           cute_include=args.cute_include)
+                bar.update(1)
+                shown = {0: "exits 0: the bug is not present here", 1: "exits 1: the bug is present",
+                         2: "could not be built here"}.get(rc, f"exits {rc}")
+                lines.append(f"reproducer of {s['case'].text()} on {s['case'].oracle}: {shown}")
+                lines += ["  " + ln for ln in out.strip().splitlines()[:14]]
+                status = max(status, 2 if rc == 2 else 0 if rc != 0 else 1)
         text += "\n" + "\n".join(lines) + "\n"
     if args.output:
         write_output(args.output, text, "--output")
     else:
         print(text, end="")
+    if unfinished:  # cut by --time-limit: never 0
+        return unfinished_status("layoutcheck report", status == 1, unfinished, limit)
     return status

@@ -26,7 +26,6 @@ import importlib
 import importlib.metadata as md
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -34,11 +33,12 @@ from pathlib import Path
 
 import layoutcheck.reports.repro_code as repro_code
 from layoutcheck import spec
+from layoutcheck.deadline import TimedOut, run_bounded
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves, size
 from layoutcheck.oracles import OPS, REQUIRED, get_oracle, parse_args
 from layoutcheck.oracles.compare import answer_values
-from layoutcheck.oracles.cpp.toolchain import Toolchain
+from layoutcheck.oracles.cpp.toolchain import Toolchain, compile_timeout
 from layoutcheck.oracles.nvlabs.oracle import locate
 from layoutcheck.oracles.protocol import ANSWERS, format_arg
 
@@ -360,7 +360,7 @@ def _as_json(s):
 
 # --- building and running a reproducer here -----------------------------------------------
 
-def run_reproducer(case, name, text, cute_include=None, timeout=300):
+def run_reproducer(case, name, text, cute_include=None, timeout=None):
     """``build_and_run`` with what the case's oracle needs (NVlabs PyCuTe's folder)."""
     extra = ()
     if case.oracle == "nvlabs" or case.oracle.startswith("nvlabs:"):
@@ -378,16 +378,19 @@ def _cute_rejects(stderr):
     return "static assertion failed" in stderr or "/cute/" in first.split("error:")[0]
 
 
-def build_and_run(name, text, cute_include=None, python=None, extra_args=(), timeout=300):
+def build_and_run(name, text, cute_include=None, python=None, extra_args=(), timeout=None):
     """(exit status, output) of the reproducer: a C++ file compiled with the one g++ line
-    (cached by source hash and include tree) and run; a Python script run with ``python``."""
+    (cached by source hash and include tree) and run; a Python script run with ``python``.
+    Each step has ``timeout`` seconds (default ``LAYOUTCHECK_CPP_COMPILE_TIMEOUT``) and ends at
+    the run's deadline; one cut there is exit 2 ("could not be run to its end here")."""
+    timeout = compile_timeout() if timeout is None else timeout
     if name.endswith(".py"):
         with tempfile.TemporaryDirectory(prefix="lc-repro-") as tmp:
             path = Path(tmp) / name
             path.write_text(text)
-            proc = subprocess.run([python or sys.executable, str(path), *extra_args], capture_output=True,
-                                  text=True, timeout=timeout)
-            return proc.returncode, proc.stdout + proc.stderr
+            proc = _bounded([python or sys.executable, str(path), *extra_args], timeout,
+                            "the reproducer")
+            return (2, proc) if isinstance(proc, str) else (proc.returncode, proc.stdout + proc.stderr)
     tc = Toolchain(cute_include)
     why = tc.unavailable_reason()
     if why:
@@ -402,8 +405,9 @@ def build_and_run(name, text, cute_include=None, python=None, extra_args=(), tim
             src.write_text(text)
             cmd = [tc.cxx, "-std=c++17", "-Wno-deprecated-declarations", f"-I{tc.include_dir}",
                    f"-I{tc.cuda}/include", f"-I{tc.cuda}/include/cccl", str(src), "-o", str(Path(tmp) / "a.out")]
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                                  env=dict(os.environ, LC_ALL="C"))
+            proc = _bounded(cmd, timeout, "building the reproducer", env=dict(os.environ, LC_ALL="C"))
+            if isinstance(proc, str):
+                return 2, proc
             if proc.returncode == 0:
                 os.replace(Path(tmp) / "a.out", binary)
             elif _cute_rejects(proc.stderr):  # CuTe's own rejection: the result, cached
@@ -417,7 +421,20 @@ def build_and_run(name, text, cute_include=None, python=None, extra_args=(), tim
         err = failed.read_text()
         first = next((ln for ln in err.splitlines() if "error:" in ln), err.strip()[:300])
         return 1, f"does not compile: {first}"
-    proc = subprocess.run([str(binary)], capture_output=True, text=True, timeout=timeout)
+    proc = _bounded([str(binary)], timeout, "the reproducer")
+    if isinstance(proc, str):
+        return 2, proc
     tail = "" if proc.returncode >= 0 else f"killed by signal {-proc.returncode}\n"
     return (proc.returncode if proc.returncode >= 0 else 128 - proc.returncode), proc.stdout + tail
+
+
+def _bounded(cmd, timeout, what, **kw):
+    """``run_bounded``'s ``CompletedProcess``, or a line saying why there is none (it ran
+    past its limit, or cannot start): the reproducer then could not be run here."""
+    try:
+        return run_bounded(cmd, timeout, what, **kw)
+    except TimedOut as e:
+        return f"{e} (not run to its end here)"
+    except OSError as e:
+        return f"{what} cannot start: {e.strerror or e}"
 

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from layoutcheck.oracles.cpp.driver import blame, rejection_text
-from layoutcheck.oracles.cpp.toolchain import compiler_env
+from layoutcheck.oracles.cpp.toolchain import compiler_env, run_compiler
 from layoutcheck.oracles.protocol import ANSWERS, OPS, Outcome
 
 from layoutcheck.composed import ComposedLayoutBase, F2Layout, Swizzle, parse_value
@@ -185,7 +185,7 @@ def _pch(toolchain, folder, timeout):
         out = Path(tmp) / "lc_composed.hpp.gch"
         cmd = [toolchain.cxx, *toolchain.flags(), f"-I{folder}", "-x", "c++-header", str(header),
                "-o", str(out)]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env())
+        p = run_compiler(cmd, timeout, "the composed-layout prelude", env=_env())
         if p.returncode != 0:
             raise LayoutError(f"cute-cpp: the issue-16 prelude does not compile: {p.stderr[-600:]}")
         os.replace(out, gch)
@@ -226,7 +226,7 @@ def _compile(toolchain, folder, source, timeout):
         src.write_text(source)
         out = Path(tmp) / "case.bin"
         cmd = [toolchain.cxx, *toolchain.flags(), f"-I{folder}", str(src), "-o", str(out)]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env())
+        p = run_compiler(cmd, timeout, "compiling a composed-layout case", env=_env())
         if p.returncode != 0:
             if is_rejection(p.returncode, p.stderr):  # kept: the same source fails again
                 _write(failed, p.stderr)

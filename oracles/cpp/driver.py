@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from layoutcheck.oracles.cpp.codegen import driver_body, parse_static_type
-from layoutcheck.oracles.cpp.toolchain import compiler_env
+from layoutcheck.oracles.cpp.toolchain import compiler_env, run_compiler
 
 from layoutcheck.errors import LayoutError
 
@@ -219,11 +219,7 @@ class Library:
             cmd = [self.tc.cxx, *self.tc.flags(), *SPEED_FLAGS, "-Winvalid-pch"]
             cmd += ["-fsyntax-only", srcname] if static else [srcname, "-o", str(out)]
             t0 = time.perf_counter()
-            try:
-                proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True,
-                                      timeout=self.timeout, env=compiler_env())
-            except subprocess.TimeoutExpired:
-                raise LayoutError(f"cute-cpp: compiling a unit took more than {self.timeout} s") from None
+            proc = run_compiler(cmd, self.timeout, "compiling a unit", cwd=tmp, env=compiler_env())
             with self._lock:
                 self.stats["compiles"] += 1
                 self.stats["compile_seconds"] += time.perf_counter() - t0

@@ -36,7 +36,13 @@ from layoutcheck.oracles.cpp.codegen import Unsupported, kernel, parse_answer, p
 from layoutcheck.oracles.cpp.composed import HEAVY, HEAVY_BATCH, run_cases
 from layoutcheck.oracles.cpp.composed import handles as composed_handles
 from layoutcheck.oracles.cpp.driver import HANG, TU_SIZE, Library, rejection_text
-from layoutcheck.oracles.cpp.toolchain import Toolchain, cutlass_version, default_include_dir, find_cuda
+from layoutcheck.oracles.cpp.toolchain import (
+    Toolchain,
+    compile_timeout,
+    cutlass_version,
+    default_include_dir,
+    find_cuda,
+)
 from layoutcheck.oracles.protocol import INVALID_ANSWER, Oracle, Outcome, format_arg
 from layoutcheck.oracles.protocol import OPS as PROTOCOL_OPS
 
@@ -82,13 +88,14 @@ class CuteCppOracle(Oracle):
 
     name = "cute-cpp"
 
-    def __init__(self, include_dir=None, cxx=None, cuda=None, cache_dir=None, timeout=300, jobs=None):
+    def __init__(self, include_dir=None, cxx=None, cuda=None, cache_dir=None, timeout=None,
+                 jobs=None):
         self.toolchain = Toolchain(include_dir, cxx, cuda, cache_dir)
         self.include_dir = self.toolchain.include_dir
         self.cxx = self.toolchain.cxx
         self.cuda = self.toolchain.cuda
-        self.timeout = timeout
-        self.library = Library(self.toolchain, jobs=jobs, timeout=timeout)
+        self.timeout = compile_timeout() if timeout is None else timeout
+        self.library = Library(self.toolchain, jobs=jobs, timeout=self.timeout)
         self._parsed = {}  # static kernel key -> Outcome
         self._cases = dict(driver=0, static=0, rejected=0, unsupported=0)
         self._seconds = 0.0

@@ -8,24 +8,39 @@ everything that determines a compiled answer (compiler and its version, flags, t
 tree's path, version and file stamps, this package's C++ prelude), and names the cache
 folder ``$LAYOUTCHECK_CACHE/cute-cpp/<key>`` (default ``~/.cache/layoutcheck``), shared by
 every command and process.
+
+Every call of the compiler is bounded (``layoutcheck.deadline.run_bounded``: its own process
+group, killed whole past its limit, never past the run's deadline): the probe
+``CXX --version`` by the workers' start limit (``LAYOUTCHECK_ORACLE_START_TIMEOUT``; a
+compiler that does not answer makes cute-cpp unavailable, with that reason), a compile by
+``compile_timeout()`` (``LAYOUTCHECK_CPP_COMPILE_TIMEOUT``, default 300 s).
 """
 
 import hashlib
 import importlib.util
+import math
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
+from layoutcheck.oracles.isolation import worker_start_timeout
+
+from layoutcheck.deadline import TimedOut, run_bounded
 from layoutcheck.errors import LayoutError
 
 __all__ = ["Toolchain", "default_include_dir", "find_cuda", "cutlass_version", "cache_root",
            "resolve_include", "add_cute_include_argument", "apply_cute_include", "ENV_INCLUDE",
-           "PRELUDE"]
+           "PRELUDE", "compile_timeout", "COMPILE_TIMEOUT_ENV", "run_compiler"]
+
+COMPILE_TIMEOUT_ENV = "LAYOUTCHECK_CPP_COMPILE_TIMEOUT"
+DEFAULT_COMPILE_TIMEOUT_S = 300.0
 
 ENV_INCLUDE = "LAYOUTCHECK_CUTE_INCLUDE"
 PRELUDE = Path(__file__).resolve().parent / "prelude.hpp"
@@ -78,6 +93,35 @@ def cutlass_version(include_dir):
     return ".".join(m.group(1) for m in parts)
 
 
+def compile_timeout(default: float = DEFAULT_COMPILE_TIMEOUT_S) -> float:
+    """Seconds one compiler call may take (``LAYOUTCHECK_CPP_COMPILE_TIMEOUT``, else
+    ``default``); a bad value is a LayoutError."""
+    text = os.environ.get(COMPILE_TIMEOUT_ENV, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise LayoutError(f"{COMPILE_TIMEOUT_ENV}={text!r} is not a number") from None
+    if not (math.isfinite(value) and 0.1 <= value <= 86400):
+        raise LayoutError(f"{COMPILE_TIMEOUT_ENV}={text!r} must lie in [0.1, 86400]")
+    return value
+
+
+def run_compiler(cmd: Sequence[str], timeout: float | None, what: str,
+                 **kw: Any) -> "subprocess.CompletedProcess[str]":
+    """The compiler's ``CompletedProcess`` (``run_bounded``); a call past its limit is one
+    LayoutError line naming ``what`` and the limit (the compiler's processes killed)."""
+    try:
+        return run_bounded(cmd, timeout, what, **kw)
+    except TimedOut as e:
+        hint = "" if e.by_deadline else f"; {COMPILE_TIMEOUT_ENV} sets it"
+        raise LayoutError(f"cute-cpp: {what} did not finish within {e.seconds:.3g} s "
+                          f"({e.limit}{hint})") from None
+    except OSError as e:
+        raise LayoutError(f"cute-cpp: {cmd[0]} cannot run: {e.strerror or e}") from None
+
+
 def cache_root():
     base = os.environ.get("LAYOUTCHECK_CACHE") or Path.home() / ".cache" / "layoutcheck"
     return Path(base) / "cute-cpp"
@@ -105,6 +149,10 @@ class Toolchain:
     def unavailable_reason(self):
         if not shutil.which(self.cxx):
             return f"C++ compiler {self.cxx!r} not found on PATH"
+        try:
+            self.compiler_id  # noqa: B018 - the probe: a compiler that hangs is unavailable
+        except LayoutError as e:
+            return str(e).removeprefix("cute-cpp: ")
         if not (self.include_dir / "cute" / "layout.hpp").is_file():
             where = self.include_dir if str(self.include_dir) not in ("", ".") else "(not found)"
             return (f"CuTe headers missing: no cute/layout.hpp under {where} "
@@ -126,10 +174,15 @@ class Toolchain:
 
     @cached_property
     def compiler_id(self):
+        """The first line of ``CXX --version``, within the workers' start limit."""
+        limit = worker_start_timeout()
         try:
-            out = subprocess.run([self.cxx, "--version"], capture_output=True, text=True,
-                                 timeout=60).stdout
-        except (OSError, subprocess.TimeoutExpired) as e:
+            out = run_bounded([self.cxx, "--version"], limit, f"{self.cxx} --version").stdout
+        except TimedOut as e:
+            hint = "" if e.by_deadline else "; LAYOUTCHECK_ORACLE_START_TIMEOUT sets the limit"
+            raise LayoutError(f"cute-cpp: {self.cxx} --version did not answer within "
+                              f"{e.seconds:.3g} s ({e.limit}: the compiler hangs{hint})") from None
+        except OSError as e:
             raise LayoutError(f"cute-cpp: {self.cxx} --version failed: {e}") from None
         return (out.strip().splitlines() or ["?"])[0]
 
@@ -169,11 +222,7 @@ class Toolchain:
         with tempfile.TemporaryDirectory(dir=self.folder) as tmp:
             out = Path(tmp) / "lc_prelude.hpp.gch"
             cmd = [self.cxx, *self.flags(), "-x", "c++-header", str(header), "-o", str(out)]
-            try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                                      env=compiler_env())
-            except subprocess.TimeoutExpired:
-                raise LayoutError(f"cute-cpp: the precompiled header took more than {timeout} s") from None
+            proc = run_compiler(cmd, timeout, "the precompiled header", env=compiler_env())
             if proc.returncode != 0:
                 raise LayoutError(f"cute-cpp: the prelude does not compile with {self.describe()}: "
                                   f"{proc.stderr.strip()[-600:]}")

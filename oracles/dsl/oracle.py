@@ -40,7 +40,7 @@ class CuteDslOracle(IsolatedOracle):
 
     def __init__(self, timeout=None):
         super().__init__("cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", ()),
-                         timeout=timeout, start_timeout=CASE_TIMEOUT_S, memory_mb=0,
+                         timeout=timeout, default_start_timeout=CASE_TIMEOUT_S, memory_mb=0,
                          default_timeout=CASE_TIMEOUT_S)
 
 
