@@ -7,10 +7,12 @@
      "oracle_stats": {name: {...}}, "reference_cache": {...}, "exit_status"}
 
 Each check runs as a series of seeded hypothesis runs (so ``--seed`` plus ``--max-examples``
-repeat exactly, independent of timing); a failure is shrunk by hypothesis and the minimal
-counterexample is kept.  A failure that ``layoutcheck.findings.find_known`` recognises is
-counted as known and fuzzing goes on, so a new bug behind a known one is still found; from
-then on the pair steers away from that finding's region (``steer``).  With a time budget
+repeat exactly, independent of timing); a failure ends the pair's run and is shrunk by
+``shrink`` (CuTe's order and moves, the same for every oracle), and the minimal
+counterexample is kept beside the first.  A failure that ``layoutcheck.findings.find_known``
+recognises is counted as known (its first case shrunk too) and fuzzing goes on, so a new bug
+behind a known one is still found; from then on the pair steers away from that finding's
+region (``steer``).  With a time budget
 the pairs share it by ``budget.Scheduler``: a guaranteed minimum each, then adaptive rounds
 to the pairs still finding new behaviour.  Every case is judged with the evaluation bound
 of its inputs (``bounds``).  Failures are stored in ``.layoutcheck/failures.json`` (the
@@ -37,6 +39,7 @@ from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
 from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
 from layoutcheck.fuzz.campaign.provider import backend_settings
 from layoutcheck.fuzz.campaign.recognise import known_failure
+from layoutcheck.fuzz.campaign.shrink import label_of, measure
 from layoutcheck.fuzz.campaign.report import (
     exit_status,
     format_failure,
@@ -63,8 +66,6 @@ __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PAT
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
 
 SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
-SHRINK_CASES_NEW = 2000   # with --max-examples: cases the shrinker may try on a new failure
-SHRINK_CASES_KNOWN = 300  # ... and on a known finding's first hit (only its smallest case is shown)
 
 
 def _leaves(e):
@@ -88,18 +89,17 @@ class _Runner:
         self.check, self.ctx = check, ctx
         self.cases = self.skipped = self.known_cases = 0
         self.known = None          # (finding id, inputs, failure) of the first known hit
-        self.best = None           # (key, inputs, failure-or-exception, kind)
+        self.best = None           # (key, inputs, failure-or-exception, kind, args)
+        self.shrunk = self.known_shrunk = None  # shrink.Shrunk of best / of known
         self.stop_at = None        # no new case after this (monotonic), once min_cases ran
         self.hard_stop = None      # no new case after this at all: the campaign's deadline
         self.min_cases = self.min_start = 0  # drawn cases (run or steered away) a guaranteed
                                              # slice owes, counted from min_start
         self.min_until = None      # ... but never past this
-        self.shrink_until = None
+        self.shrink_until = None   # budget mode: shrink the new failure until then
         self.shrink_room = None    # (now, known) -> seconds to shrink; None: unbounded
-        self.shrink_cases_until = None  # --max-examples: shrink by case count (deterministic)
         self.limit = None          # at most this many cases (--max-examples)
         self.deterministic = False  # --max-examples: no time-dependent decision at all
-        self.target_known = None   # a finding id whose case is being shrunk
         self.current_run = self.known_run = None  # (n, seed) of a hypothesis run
         self.examples = 0          # hypothesis examples run
         self.steer = Steering(ctx.oracle.name, check)
@@ -111,10 +111,8 @@ class _Runner:
 
     def halted(self):
         now = time.monotonic()
-        if self.best is not None:
-            if self.shrink_cases_until is not None and self.cases > self.shrink_cases_until:
-                return True
-            return self.shrink_until is not None and now > self.shrink_until
+        if self.best is not None:  # a new failure ends the run; the pair shrinks it after
+            return True
         if self.limit is not None and self.cases >= self.limit:
             return True
         if self.hard_stop is not None and now > self.hard_stop:
@@ -129,9 +127,9 @@ class _Runner:
 
     def batch(self, cases):
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
-        per-example cost is shared; on a failure hypothesis shrinks the batch down to the
-        failing case).  Once the pair's slice (or its shrinking time) is over, the whole
-        hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
+        per-example cost is shared; the first failing case ends the run).  Once the pair's
+        slice is over, the whole hypothesis run ends at once (_Halt) instead of drawing
+        examples it would not run."""
         self.examples += 1
         for args in cases:
             if self.halted():
@@ -144,10 +142,9 @@ class _Runner:
     def fresh(self, key):
         """False for a case this pair has already judged without failing (hypothesis draws
         the small ones again and again, its shrinker even more): it is not run again, and
-        not counted.  A failing case is never remembered, so it fails again each time the
-        shrinker tries it."""
+        not counted.  A failing case is never remembered."""
         if key in self.seen:
-            if self.best is None and self.target_known is None:
+            if self.best is None:
                 self.duplicates += 1
             return False
         return True
@@ -160,7 +157,7 @@ class _Runner:
 
     def region(self, args):
         """None (new ground), a hit finding's id (a sampled case of its region) or SKIP."""
-        if not self.steer.active or self.target_known is not None:
+        if not self.steer.active:
             return None
         rid = self.steer.region(args)
         if rid is not None and not self.steer.keep(args):
@@ -174,20 +171,13 @@ class _Runner:
         if region is SKIP:
             return
         feats, verdict = [], "fail"
-        skipped, known_cases, first_known = self.skipped, self.known_cases, self.known is None
+        skipped, known_cases = self.skipped, self.known_cases
         _targets.observer = feats.append
         try:
             with bounded(args):
                 self.case(args)
             verdict = ("skip" if self.skipped > skipped else
                        "known" if self.known_cases > known_cases else "pass")
-            if first_known and self.known is not None and self.target_known is None \
-                    and self.in_run:
-                # the first known hit: hypothesis shrinks it now, in this run (the run then
-                # ends; _settle_known takes the smallest case), so no replay is needed
-                self.target_known = self.known[0]
-                self._record(args, self.known[2], "fail")
-                raise self.known[2]
         finally:
             _targets.observer = None
             feats.append(("verdict", verdict))
@@ -209,9 +199,6 @@ class _Runner:
             self.skipped += 1
         except CheckFailed as f:
             kid = _known(self.ctx, self.check, args)
-            if kid and kid == self.target_known:  # shrinking a known finding's case
-                self._record(args, f, "fail")
-                raise
             if kid:
                 self.known_cases += 1
                 self._note_known(kid)
@@ -219,44 +206,37 @@ class _Runner:
                     self.known = (kid, args, f)
                     self.known_run = self.current_run
                 return
-            self._record(args, f, "fail")
+            self.record(args, f, "fail")
             raise
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
-            self._record(args, e, "error")
+            self.record(args, e, "error")
             raise
 
-    def _record(self, args, exc, kind):
-        inputs = encode(args)
-        key = (kind != "fail", sum(map(len, inputs)), inputs)
-        if self.best is None:
-            now = time.monotonic()
-            if self.target_known is None and self.first_failure_at is None:
-                self.first_failure_at = now
-            if self.shrink_room is not None and not self.deterministic:  # charged to the budget
-                self.shrink_until = now + self.shrink_room(now, self.target_known is not None)
-            if self.deterministic:  # a count, not a time: the same seed gives the same run
-                self.shrink_cases_until = self.cases + (
-                    SHRINK_CASES_KNOWN if self.target_known is not None else SHRINK_CASES_NEW)
-        if self.best is None or key < self.best[0]:
-            self.best = (key, inputs, exc, kind, args)
+    def record(self, args, exc, kind):
+        """A new failure (``kind`` "fail" or "error"): the first one found is the pair's,
+        shrunk afterwards (``Pair``) within ``shrink_room`` seconds in budget mode."""
+        if self.best is not None:
+            return
+        now = time.monotonic()
+        if self.first_failure_at is None:
+            self.first_failure_at = now
+        if self.shrink_room is not None and not self.deterministic:  # charged to the budget
+            self.shrink_until = now + self.shrink_room(now, False)
+        self.best = (measure(args), encode(args), exc, kind, args)
 
-    def _settle_known(self):
-        """After shrinking the first known hit: its smallest case becomes the reported one,
-        once it is judged again without a target (a *new* failure met while shrinking stays
-        a new failure: case() records it and the pair stops there)."""
-        kid, self.target_known = self.target_known, None
-        best, self.best, self.shrink_until = self.best, None, None
-        self.shrink_cases_until = None
-        if best is None:
-            return
-        small, exc, known_cases = best[4], best[2], self.known_cases
+    def label(self, ctx, args):
+        """How ``args`` fails under ``ctx`` (the shrinker's judge): None when it passes or is
+        skipped, else ``((kind, signature, finding id or None), failure)`` (``shrink.same``)."""
         try:
-            with bounded(small):
-                self.case(small)
-        except Exception:  # noqa: BLE001 - a new failure (or error): recorded in self.best
-            return
-        if self.known_cases > known_cases:
-            self.known = (kid, small, exc)
+            with bounded(args):
+                self.check.run(ctx, args)
+        except Skip:
+            return None
+        except CheckFailed as f:
+            return label_of(f, _known(ctx, self.check, args)), f
+        except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
+            return label_of(e), e
+        return None
 
     def hypothesis_run(self, strategy, n, seed_value, fast=False):
         """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``);
@@ -268,7 +248,7 @@ class _Runner:
         _widen(cases, AVERAGE)
         @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
-                  phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False,
+                  phases=[Phase.explicit, Phase.generate], print_blob=False,
                   **backend_settings(fast))
         @hseed(seed_value)
         @given(cases)  # many cases per example
@@ -287,8 +267,6 @@ class _Runner:
                 raise
         finally:
             self.in_run = False
-        if self.target_known is not None:
-            self._settle_known()
 
 
 def _widen(lists, average):
@@ -322,13 +300,13 @@ def run_check(check: Check, oracle: Oracle, spec: Oracle | None, *, budget: floa
               max_examples: int | None = None, seed: int = 0,
               replays: Iterable[Sequence[str]] = ()) -> dict[str, Any]:
     """Fuzz one check against one oracle (``budget`` seconds, or ``max_examples`` cases);
-    return its result row."""
+    return its result row.  ``replays`` run first, as given (a failing one is not shrunk)."""
     if budget is None and max_examples is None:
         raise LayoutError("run_check needs a budget (seconds) or max_examples (cases)")
     t0 = time.monotonic()
     pair = _pair(check, oracle, spec, seed, budget=None if max_examples is not None else budget,
                  deadline=t0 + budget if budget else None)
-    if not pair.replay(replays) and max_examples != 0:
+    if not pair.replay(replays, shrink=False) and max_examples != 0:
         if max_examples is not None:
             pair.step(None, limit=max_examples)
         else:
