@@ -172,9 +172,10 @@ class Scheduler:
         self.t0 = clock() if t0 is None else t0
         self.deadline = self.t0 + self.budget
 
-    def run(self, after_minimum=None, stop=None):
+    def run(self, after_minimum=None, stop=None, reserve=None):
         """``after_minimum(k, n, pair)`` after each guaranteed slice; ``stop()`` True ends
-        the schedule early (--fail-fast)."""
+        the schedule early (--fail-fast); ``reserve()``: seconds before the deadline at which
+        the adaptive rounds end (kept for shrinking the failures a bound cut)."""
         clock, pairs = self.clock, self.pairs
         stop = stop or (lambda: False)
         pool_end = self.t0 + MIN_FRACTION * self.budget
@@ -202,7 +203,8 @@ class Scheduler:
             now = clock()
             # pairs whose every case was skipped (an op the oracle lacks) get no more rounds
             active = [p for p in pairs if not p.done and not p.not_reached and _answers(p)]
-            if now >= self.deadline or not active or stop():
+            end = self.deadline - (reserve() if reserve else 0.0)
+            if now >= end or not active or stop():
                 return
             q = min(max((self.deadline - now) / (2 * len(active)), QUANTUM[0]), QUANTUM[1])
             # every other round goes to the least explored pair: a pair whose first cases
@@ -213,7 +215,7 @@ class Scheduler:
             else:
                 best = max(active, key=lambda p: p.novelty.score())
             explore = not explore
-            best.step(min(now + q, self.deadline), minimum=False)
+            best.step(min(now + q, end), minimum=False)
 
 
 def _answers(pair):

@@ -19,9 +19,10 @@ import copy
 import time
 
 from layoutcheck.fuzz.campaign.batched import Prefetching, prefetch
+from layoutcheck.fuzz.campaign.budget import SHRINK_FRACTION
 from layoutcheck.fuzz.campaign.shrink import Shrunk, shrink
 
-__all__ = ["shrink_failure", "shrink_note", "bounds", "SHRINK_CASES_NEW", "SHRINK_CASES_KNOWN",
+__all__ = ["shrink_failure", "shrink_note", "bounds", "shrink_reserve", "finish_shrinks", "SHRINK_CASES_NEW", "SHRINK_CASES_KNOWN",
            "SHRINK_COMPILES"]
 
 SHRINK_CASES_NEW = 2000   # candidates judged for a new failure, where no time bound applies
@@ -44,10 +45,11 @@ def _compiles(proxy):
 
 
 def shrink_failure(runner, proxy, args, failure, label, *, until=None, max_candidates=None,
-                   known_pass=None) -> Shrunk:
+                   known_pass=None, resume=None) -> Shrunk:
     """Shrink ``args`` (which failed with ``failure``, labelled ``label``) through the pair's
     oracle.  ``proxy``: the pair's ``Prefetching`` oracle (a batched oracle), else None (one
-    is made around the runner's oracle for the search)."""
+    is made around the runner's oracle for the search); ``resume``: a search its time bound
+    cut, continued."""
     ctx = runner.ctx
     if proxy is None:
         proxy = Prefetching(ctx.oracle)
@@ -64,7 +66,7 @@ def shrink_failure(runner, proxy, args, failure, label, *, until=None, max_candi
     compiles = _compiles(proxy)
     return shrink(args, failure, judge, label, until=until, max_candidates=max_candidates,
                   max_compiles=SHRINK_COMPILES if until is not None else None,
-                  compiles=compiles, known_pass=known_pass)
+                  compiles=compiles, known_pass=known_pass, resume=resume)
 
 
 def bounds(runner, known):
@@ -87,3 +89,25 @@ def shrink_note(shrunk):
     why = shrunk.cut if shrunk.cut.startswith("error") else f"its {shrunk.cut} bound"
     return (f" (shrinking cut by {why} after {shrunk.steps} {unit} and "
             f"{shrunk.candidates} candidates: the smallest failing case reached)")
+
+
+def shrink_reserve(pairs, pool, budget):
+    """Seconds the adaptive rounds leave before the deadline for the shrinks a bound cut: as
+    much as the shrink pool has left, at most ``SHRINK_FRACTION`` of the budget for each."""
+    waiting = sum(1 for p in pairs if p.unfinished() is not None)
+    if not waiting or pool is None:
+        return 0.0
+    return max(0.0, min(pool.left, waiting * SHRINK_FRACTION * budget))
+
+
+def finish_shrinks(pairs, end):
+    """After the schedule: the shrinks a bound cut go on, new failures first, then known
+    findings' cases, each in the pairs' order with an even share of the time left until
+    ``end`` (monotonic); what is then still cut says so."""
+    waiting = sorted((p for p in pairs if p.unfinished() is not None),
+                     key=lambda p: p.runner.best is None)
+    for i, p in enumerate(waiting):
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        p.resume_shrink(time.monotonic() + left / (len(waiting) - i))

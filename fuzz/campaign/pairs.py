@@ -122,25 +122,49 @@ class Pair:
         if r.best is None and r.known is not None and r.known_shrunk is None:
             kid, args, failure = r.known
             until, most = bounds(r, known=True)
-            r.known_shrunk = self._shrink(args, failure, label_of(failure, kid), until, most)
+            r.known_shrunk = self._shrink(args, failure, label_of(failure, kid, self.name),
+                                          until, most)
             r.known = (kid, r.known_shrunk.minimal, r.known_shrunk.failure)
             self._refund()
         if r.best is not None and r.shrunk is None:
             _, _, exc, kind, args = r.best
             until, most = bounds(r, known=False)
             seen = r.seen  # cases judged without a new failure: never candidates
-            r.shrunk = self._shrink(args, exc, label_of(exc), until, most,
+            r.shrunk = self._shrink(args, exc, label_of(exc, None, self.name), until, most,
                                     known_pass=lambda c: case_key(c) in seen)
             r.best = (measure(r.shrunk.minimal), encode(r.shrunk.minimal), r.shrunk.failure,
                       kind, r.shrunk.minimal)
 
-    def _shrink(self, args, failure, label, until, most, known_pass=None):
+    def _shrink(self, args, failure, label, until, most, known_pass=None, resume=None):
         try:
             return shrink_failure(self.runner, self.proxy, args, failure, label, until=until,
-                                  max_candidates=most, known_pass=known_pass)
+                                  max_candidates=most, known_pass=known_pass, resume=resume)
         except Exception as e:  # noqa: BLE001 - the failure stands as found; the row says why
-            return Shrunk(tuple(args), tuple(args), failure,
-                          cut=f"error ({type(e).__name__}: {str(e)[:200]})")
+            out = resume or Shrunk(tuple(args), tuple(args), failure, label=label)
+            out.cut = f"error ({type(e).__name__}: {str(e)[:200]})"
+            return out
+
+    def unfinished(self):
+        """The shrink of this pair's reported failure, when a time or compile bound cut it
+        (budget mode: ``resume_shrink`` goes on with it when the campaign has time left)."""
+        r = self.runner
+        s = r.shrunk if r.best is not None else r.known_shrunk
+        return s if s is not None and s.cut in ("time", "compiles") else None
+
+    def resume_shrink(self, until):
+        """Go on shrinking the reported failure until ``until`` (monotonic)."""
+        r, s = self.runner, self.unfinished()
+        if s is None:
+            return
+        if r.best is not None:
+            seen = r.seen
+            r.shrunk = self._shrink(s.minimal, s.failure, s.label, until, None,
+                                    known_pass=lambda c: case_key(c) in seen, resume=s)
+            _, _, _, kind, _ = r.best
+            r.best = (measure(s.minimal), encode(s.minimal), s.failure, kind, s.minimal)
+        else:
+            r.known_shrunk = self._shrink(s.minimal, s.failure, s.label, until, None, resume=s)
+            r.known = (r.known[0], s.minimal, s.failure)
 
     def step(self, until, minimum=False, limit=None):
         """Fuzz until ``until`` (monotonic; None with ``limit``: that many cases).  ``minimum``:

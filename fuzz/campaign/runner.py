@@ -32,7 +32,8 @@ from hypothesis import seed as hseed
 from hypothesis import strategies as st
 from layoutcheck.fuzz.campaign.batched import BATCHED, Prefetching
 from layoutcheck.fuzz.campaign.batched import tolerant as _tolerant
-from layoutcheck.fuzz.campaign.budget import Novelty, Observed, Scheduler, ShrinkPool
+from layoutcheck.fuzz.campaign.budget import Novelty, Observed, Scheduler, ShrinkPool, grace
+from layoutcheck.fuzz.campaign.minimise import finish_shrinks, shrink_reserve
 from layoutcheck.fuzz.campaign.cluster import run_sharded
 from layoutcheck.fuzz.campaign.exampledb import open_store
 from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
@@ -108,6 +109,7 @@ class _Runner:
         self.first_failure_at = self.first_known_at = None
         self.in_run = False        # inside a hypothesis run (not a replay of stored cases)
         self.seen, self.duplicates = {}, 0  # keys of the cases judged (bounded), drawn again
+        self.findings = True       # False (--no-findings): no failure is recognised as known
 
     def halted(self):
         now = time.monotonic()
@@ -198,7 +200,7 @@ class _Runner:
         except Skip:
             self.skipped += 1
         except CheckFailed as f:
-            kid = _known(self.ctx, self.check, args)
+            kid = _known(self.ctx, self.check, args) if self.findings else None
             if kid:
                 self.known_cases += 1
                 self._note_known(kid)
@@ -233,7 +235,8 @@ class _Runner:
         except Skip:
             return None
         except CheckFailed as f:
-            return label_of(f, _known(ctx, self.check, args)), f
+            kid = _known(ctx, self.check, args) if self.findings else None
+            return label_of(f, kid, self.ctx.oracle.name), f
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
             return label_of(e), e
         return None
@@ -290,22 +293,23 @@ def _known(ctx, check, args):
         return None
 
 
-def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None):
+def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None, findings=True):
     proxy = Prefetching(oracle) if oracle.name in BATCHED else None
     runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec))
+    runner.findings = findings
     return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline, pool=pool)
 
 
 def run_check(check: Check, oracle: Oracle, spec: Oracle | None, *, budget: float | None = None,
               max_examples: int | None = None, seed: int = 0,
-              replays: Iterable[Sequence[str]] = ()) -> dict[str, Any]:
+              replays: Iterable[Sequence[str]] = (), findings: bool = True) -> dict[str, Any]:
     """Fuzz one check against one oracle (``budget`` seconds, or ``max_examples`` cases);
     return its result row.  ``replays`` run first, as given (a failing one is not shrunk)."""
     if budget is None and max_examples is None:
         raise LayoutError("run_check needs a budget (seconds) or max_examples (cases)")
     t0 = time.monotonic()
     pair = _pair(check, oracle, spec, seed, budget=None if max_examples is not None else budget,
-                 deadline=t0 + budget if budget else None)
+                 deadline=t0 + budget if budget else None, findings=findings)
     if not pair.replay(replays, shrink=False) and max_examples != 0:
         if max_examples is not None:
             pair.step(None, limit=max_examples)
@@ -343,7 +347,7 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
                  progress: Callable[[int, int, dict[str, Any]], object] | None = None,
                  command: str | None = None, fail_fast: bool = False,
                  against: str | Iterable[str] | None = None, cluster: str | None = None,
-                 time_cap: float | None = None) -> dict[str, Any]:
+                 time_cap: float | None = None, findings: bool = True) -> dict[str, Any]:
     """Run the gate; return the report dict (see the module docstring).
 
     oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
@@ -357,6 +361,7 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
     failure (the remaining pairs are reported as skipped).  cluster ("local[:N]",
     "tcp://HOST:PORT", "processes:N"; jobs > 1 alone means "local:jobs") runs the units of
     ``fuzz.cluster`` there; db_path may also be "redis://HOST:PORT/N" (``fuzz.exampledb``).
+    ``findings=False`` switches the register off: every failure is new (``--no-findings``).
     """
     if against is not None:  # alias: the CLI's --against
         oracles = against.split(",") if isinstance(against, str) else against
@@ -371,14 +376,15 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
     sharded = None
     if cluster or (jobs and jobs > 1):
         results, sharded = _sharded(names, selected, budget, seed, max_examples, jobs, db,
-                                    cluster, store, progress)
+                                    cluster, store, progress, findings)
     else:
         results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
-                             progress, fail_fast, time_cap)
+                             progress, fail_fast, time_cap, findings)
     seconds = time.monotonic() - t0
     report = {"command": command or "run_campaign", "seed": seed,
               "budget_s": None if max_examples is not None else budget,
               "max_examples": max_examples, "time_cap_s": time_cap, "jobs": jobs,
+              "findings": findings,
               "oracles": {n: reasons[n] for n in names}, "results": results,
               "summary": summary(results, seconds, None if max_examples else budget),
               "oracle_stats": oracle_stats(objs, names, results,
@@ -387,8 +393,8 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
     if sharded is not None:
         report["cluster"] = sharded
     report["exit_status"] = exit_status(report)
-    if store:  # a pair that ran forgets what it no longer fails on; new failures are kept
-        store.commit(db, results)
+    if store and findings:  # a pair that ran forgets what it no longer fails on; new failures
+        store.commit(db, results)  # are kept (with the register off, nothing is written)
     return report
 
 
@@ -435,7 +441,7 @@ def _precompile(live, until):
 
 
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
-               fail_fast=False, time_cap=None):
+               fail_fast=False, time_cap=None, findings=True):
     pairs = [(c, n) for n in names for c in selected]
     t0 = time.monotonic()
     deadline = None if max_examples is not None else t0 + budget
@@ -449,7 +455,7 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
             continue
         p = _pair(check, objs[name], objs.get("spec"), seed,
                   budget=None if max_examples is not None else budget, deadline=deadline,
-                  pool=pool)
+                  pool=pool, findings=findings)
         p.replay([e["inputs"] for e in db if e["check"] == check.name and e["oracle"] == name])
         live.append((i, p))
     shown = [0]
@@ -475,8 +481,11 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
     else:
         _precompile(live, t0 + PRECOMPILE_FRACTION * budget)
         order = {id(p): i for i, p in live}
-        Scheduler([p for _, p in live], budget, t0=t0, pool=pool).run(
-            after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)
+        pairs_live = [p for _, p in live]
+        Scheduler(pairs_live, budget, t0=t0, pool=pool).run(
+            after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed,
+            reserve=lambda: shrink_reserve(pairs_live, pool, budget))
+        finish_shrinks(pairs_live, deadline + grace(budget))
     for i, p in live:
         rows[i] = p.result(t0)
         if getattr(p, "not_run", False) or (fail_fast and not p.rounds and p.runner.best is None
@@ -492,18 +501,18 @@ def _shard(kw):
 
 
 def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None, store=None,
-             progress=None):
+             progress=None, findings=True):
     """--jobs N / --cluster: the run cut into (oracle, checks, seed) units on Dask distributed
     (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
     whose worker dies is retried; one still lost is reported as ``error`` rows
     ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
     return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
                        jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
-                       progress=progress)
+                       progress=progress, findings=findings)
 
 
 def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Iterable[str] | None,
-                 command: str | None = None) -> dict[str, Any]:
+                 command: str | None = None, findings: bool = True) -> dict[str, Any]:
     """Re-run explicit cases [(check name, oracle name, inputs)]; a report like run_campaign's."""
     t0 = time.monotonic()
     names = list(dict.fromkeys(o for _, o, _ in cases))
@@ -519,7 +528,7 @@ def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Itera
             continue
         args = decode(inputs)
         results.append(run_check(check, objs[oname], objs["spec"], max_examples=0,
-                                 replays=[encode(args)]))
+                                 replays=[encode(args)], findings=findings))
     report = {"command": command or "replay", "seed": None, "budget_s": None,
               "max_examples": None, "jobs": 1, "oracles": {n: reasons[n] for n in names},
               "results": results, "summary": summary(results, time.monotonic() - t0)}
@@ -528,7 +537,7 @@ def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Itera
 
 
 def replay_report(path: str | os.PathLike[str], oracles: Sequence[str] | None = None,
-                  command: str | None = None) -> dict[str, Any]:
+                  command: str | None = None, findings: bool = True) -> dict[str, Any]:
     """``--replay FILE``: rerun the counterexamples of a saved report (optionally against
     other oracles)."""
     old = read_json(path, "report")  # bounded: at most 16 MiB, one line per problem
@@ -549,4 +558,4 @@ def replay_report(path: str | os.PathLike[str], oracles: Sequence[str] | None = 
              for o in (oracles or [r["oracle"]])]
     if not cases:
         raise LayoutError(f"report {path} holds no counterexample to replay")
-    return replay_cases(cases, oracles, command)
+    return replay_cases(cases, oracles, command, findings)

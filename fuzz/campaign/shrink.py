@@ -22,17 +22,21 @@ fail on one bug end on the same case wherever the search reaches the same local 
 **The moves** (``candidates``): every case one move away that is smaller in that order.
 Per argument: drop a mode (at any depth), splice a nested tuple into its parent, replace a
 tuple by one of its elements (unnest; ``(8):(1)`` becomes ``8:1``), make an extent 1, 2, its
-half or one less, a stride or an integer 0, 1, its half or one less, remove one static mark;
+half, one less or itself divided by one of its prime factors, a stride or an integer the same
+from 0 and 1, remove one static mark;
 on a swizzle, lower B, M or |S|; on a composed layout, each part.  Across arguments: the same
 structural move at the same place in every argument that has a tuple of that length there
 (a coordinate and its shape lose the same mode), and every static mark removed at once.
 A move keeps each argument's kind: a layout stays a layout, a tuple stays a tuple or becomes
 one of its elements.
 
-**The search** (``shrink``): greedy and deterministic.  The candidates of the current case,
-sorted by the order, are judged in chunks of ``CHUNK`` (one ``run_many`` per chunk and stage,
-so one compile per chunk for CuTe C++); the smallest candidate of the first chunk that holds
-one that *fails the same way* becomes the current case, and the search starts over from it.
+**The search** (``shrink``): greedy and deterministic.  Each round takes the candidates of the
+current case in two groups, each sorted by the order: first those of the current case's *type*
+(``type_of``: the same nesting and the same static values, only runtime integers changed; CuTe
+C++ answers them through the kernel already compiled), then the rest.  They are judged in
+chunks of ``CHUNK`` (one ``run_many`` per chunk and stage, so at most one compile per chunk for
+CuTe C++); the smallest candidate of the first chunk that holds one that *fails the same way*
+becomes the current case, and the next round starts from it.
 Failing the same way (``same``) is judged on labels ``(kind, signature, finding)``: for a
 known finding, the same finding; for a new failure, no finding (a new failure never shrinks
 into a known one), the same kind ("fail", or "error:" and the exception's type) and the same
@@ -45,7 +49,7 @@ case and the oracle's answers, never on timing, unless a bound cuts it.
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from layoutcheck.fuzz.checks.base import CheckFailed
@@ -57,9 +61,10 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
-__all__ = ["measure", "candidates", "shrink", "Shrunk", "size_of", "signature", "same", "label_of", "CHUNK"]
+__all__ = ["measure", "candidates", "shrink", "type_of", "Shrunk", "size_of", "signature", "same", "label_of", "CHUNK"]
 
 CHUNK = 64  # candidates judged together (one run_many per stage; one compile for CuTe C++)
+SMALL = 8   # an integer up to this shrinks to every smaller value
 
 
 # --- the order -----------------------------------------------------------------------------
@@ -155,11 +160,29 @@ def _unpaired(t):
     return t.s, t.d
 
 
+def _factors(n):
+    """The prime factors of n (n >= 2), smallest first, at most eight."""
+    out, p = [], 2
+    while p * p <= n and len(out) < 8:
+        if n % p == 0:
+            out.append(p)
+            while n % p == 0:
+                n //= p
+        p += 1
+    if n > 1:
+        out.append(n)
+    return out
+
+
 def _smaller(v, lo):
-    """Smaller integers than ``v`` (toward ``lo``): lo, lo + 1, v // 2, v - 1; static stays
-    static."""
+    """Smaller integers than ``v`` (toward ``lo``): every one below ``SMALL``; else lo, lo + 1,
+    v // 2, v - 1, and v divided by each of its prime factors (divisibility decides much of
+    the algebra: 35 shrinks to 7 and to 5); static stays static."""
     n = int(v)
-    out = sorted({x for x in (lo, lo + 1, n // 2, n - 1) if lo <= x < n})
+    out = set(range(lo, n)) if n <= SMALL else {lo, lo + 1, n // 2, n - 1}
+    if n >= 2:
+        out.update(n // p for p in _factors(n))
+    out = sorted(x for x in out if lo <= x < n)
     return [C(x) if isinstance(v, C) else x for x in out]
 
 
@@ -362,24 +385,42 @@ def candidates(args) -> list:
 
 # --- the search ----------------------------------------------------------------------------
 
+def type_of(args):
+    """What a case's types depend on: its nesting and its static values (a runtime integer is
+    just ``int``).  Cases of one type share CuTe C++'s compiled kernels."""
+    if isinstance(args, LayoutBase):
+        return ("L", type_of(args.shape), type_of(args.stride))
+    if isinstance(args, tuple):
+        return tuple(type_of(a) for a in args)
+    if isinstance(args, int) and not isinstance(args, (bool, C)):
+        return "int"
+    return case_key(args)
+
+
 _VALUE = re.compile(r"[#(),:_\[\]<>]*#[#(),:_\[\]<>]*")
+_RAISED = re.compile(r"([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning))\b")
 
 
-def signature(failure) -> str:
+def signature(failure, oracle=None) -> str:
     """The statement a failure's message makes, with its numbers and values blanked (``#``):
     ``"results disagree"`` (how far the answers still agree is left out: one bug gives other
-    levels on other inputs), ``"L(R(#)) != #"``."""
+    levels on other inputs), ``"L(R(#)) != #"``; with the exception type the ``oracle``'s
+    answer names, where it raised one (``"... rejects an input the spec accepts
+    [AssertionError]"``)."""
     message = getattr(failure, "message", None) or str(failure)
     first = message.splitlines()[0] if message else ""
-    first = first.split(" (strictest agreement: ")[0]
-    return _VALUE.sub("#", re.sub(r"\d+", "#", first))[:200]
+    first = _VALUE.sub("#", re.sub(r"\d+", "#", first.split(" (strictest agreement: ")[0]))[:200]
+    answer = (getattr(failure, "answers", None) or {}).get(oracle) if oracle else None
+    raised = _RAISED.match(answer) if isinstance(answer, str) else None
+    return first + (f" [{raised.group(1)}]" if raised else "")
 
 
-def label_of(failure, finding=None) -> tuple:
+def label_of(failure, finding=None, oracle=None) -> tuple:
     """A failure's label ``(kind, signature, finding)``: kind "fail" for a check that failed
-    (``CheckFailed``), else "error:" and the exception's type (a crash, a harness error)."""
+    (``CheckFailed``), else "error:" and the exception's type (a crash, a harness error);
+    ``oracle``: the name of the oracle under test (``signature``)."""
     if isinstance(failure, CheckFailed):
-        return ("fail", signature(failure), finding)
+        return ("fail", signature(failure, oracle), finding)
     return (f"error:{type(failure).__name__}", "", None)
 
 
@@ -408,6 +449,8 @@ class Shrunk:
     seconds: float = 0.0
     compiles: int = 0
     cut: Optional[str] = None
+    label: Optional[tuple] = None
+    judged: set = field(default_factory=set, repr=False)
 
     def row(self) -> dict:
         """The report row's ``shrink`` entry."""
@@ -419,18 +462,21 @@ class Shrunk:
 
 def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates=None,
            max_compiles=None, compiles: Optional[Callable] = None, known_pass: Callable = None,
-           chunk=CHUNK, clock=time.monotonic) -> Shrunk:
+           chunk=CHUNK, clock=time.monotonic, resume: Optional[Shrunk] = None) -> Shrunk:
     """Shrink the failing case ``first`` (which failed with ``failure``, labelled ``label``).
 
     ``judge(cases)`` answers, for each case, None (it does not fail) or ``(label, failure)``;
     a label is ``(kind, signature, finding id or None)``, and a candidate is taken only when
-    its label is the ``same`` as ``label``.  Bounds: ``until`` (monotonic seconds), ``max_candidates`` (judged),
-    ``max_compiles`` (``compiles()`` is the oracle's running count of compiler runs).
-    ``known_pass(case)``: True for a case known not to fail this way (not judged)."""
+    its label is the ``same`` as ``label``.  Bounds: ``until`` (monotonic seconds),
+    ``max_candidates`` (judged in all), ``max_compiles`` (``compiles()`` is the oracle's running
+    count of compiler runs; the bound is on this call's).
+    ``known_pass(case)``: True for a case known not to fail this way (not judged).
+    ``resume``: a search a bound cut, continued from where it stopped (its counts go on)."""
     t0 = clock()
     c0 = compiles() if compiles else 0
-    out = Shrunk(tuple(first), tuple(first), failure)
-    judged = set()
+    out = resume or Shrunk(tuple(first), tuple(first), failure, label=label)
+    out.cut, judged = None, out.judged
+    seconds, spent = out.seconds, out.compiles
 
     def bound():
         if until is not None and clock() > until:
@@ -445,13 +491,18 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
         while True:
             todo = [c for c in candidates(out.minimal) if case_key(c) not in judged
                     and not (known_pass and known_pass(c))]
+            here = type_of(out.minimal)
+            kept = [c for c in todo if type_of(c) == here]
+            todo = kept + [c for c in todo if type_of(c) != here]
+            chunks = [kept[k:k + chunk] for k in range(0, len(kept), chunk)]
+            rest = todo[len(kept):]
+            chunks += [rest[k:k + chunk] for k in range(0, len(rest), chunk)]
             taken, trimmed = None, False
-            for k in range(0, len(todo), chunk):
+            for part in chunks:
                 why = bound()
                 if why:
                     out.cut = why
                     return out
-                part = todo[k:k + chunk]
                 if max_candidates is not None and len(part) > max_candidates - out.candidates:
                     part, trimmed = part[:max_candidates - out.candidates], True
                 verdicts = judge(part)
@@ -469,5 +520,5 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
             out.minimal, out.failure = taken
             out.steps += 1
     finally:
-        out.seconds = clock() - t0
-        out.compiles = (compiles() - c0) if compiles else 0
+        out.seconds = seconds + clock() - t0
+        out.compiles = spent + ((compiles() - c0) if compiles else 0)

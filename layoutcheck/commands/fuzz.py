@@ -91,6 +91,9 @@ def add_arguments(parser):
                         help="neither replay nor store failures in ./.layoutcheck/")
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first new failure")
+    parser.add_argument("--no-findings", action="store_true",
+                        help="switch the register of findings off: every failure is new (each "
+                             "is shrunk as a new failure, none is steered away from)")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
     add_cute_include_argument(parser)
 
@@ -171,9 +174,11 @@ def run(args):
 
     if args.case:
         _check_case(args.case)
-        report = replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command)
+        report = replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command,
+                              findings=not args.no_findings)
     elif args.replay is not None:
-        report = replay_report(args.replay, oracles if args.against is not None else None, command)
+        report = replay_report(args.replay, oracles if args.against is not None else None, command,
+                               findings=not args.no_findings)
     else:
         reproducible = args.max_examples is not None
         report = run_campaign(oracles=oracles, ops=_split(args.ops),
@@ -184,7 +189,8 @@ def run(args):
                               use_db=not args.no_db and (not reproducible or args.db is not None),
                               jobs=args.jobs,
                               progress=progress_printer(sys.stderr), command=command,
-                              fail_fast=args.fail_fast, cluster=args.cluster, db_path=args.db)
+                              fail_fast=args.fail_fast, cluster=args.cluster, db_path=args.db,
+                              findings=not args.no_findings)
     unavailable = [n for n, state in report["oracles"].items() if state != "available"]
     for name in unavailable:
         print(f"oracle {name} unavailable: {report['oracles'][name]}", file=sys.stderr)
