@@ -91,6 +91,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("label")
     ap.add_argument("--report", help="a saved fuzz --report instead of a command")
+    ap.add_argument("--keep", metavar="FILE", help="also save the command's report here")
     a = ap.parse_args(argv)
     if bool(command) == bool(a.report):
         ap.error("give a command after --, or --report FILE")
@@ -104,6 +105,9 @@ def main(argv=None):
         try:
             with open(path) as f:
                 report = json.load(f)
+            if a.keep:
+                with open(a.keep, "w") as f:
+                    json.dump(report, f, indent=1)
         except (OSError, ValueError):
             print(f"the command exited {rc} and wrote no report", file=sys.stderr)
             return 2

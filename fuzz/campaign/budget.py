@@ -175,7 +175,8 @@ class Scheduler:
     def run(self, after_minimum=None, stop=None, reserve=None):
         """``after_minimum(k, n, pair)`` after each guaranteed slice; ``stop()`` True ends
         the schedule early (--fail-fast); ``reserve()``: seconds before the deadline at which
-        the adaptive rounds end (kept for shrinking the failures a bound cut)."""
+        the schedule ends, left to shrinking the failures a bound cut (a pair the guaranteed
+        round has not reached by then is not reached)."""
         clock, pairs = self.clock, self.pairs
         stop = stop or (lambda: False)
         pool_end = self.t0 + MIN_FRACTION * self.budget
@@ -183,7 +184,7 @@ class Scheduler:
             now = clock()
             if stop():
                 return
-            if now >= self.deadline:
+            if now >= self.deadline - (reserve() if reserve else 0.0):
                 p.not_reached = True
                 continue
             slice_s = max(0.0, (pool_end - now) / (len(pairs) - i))

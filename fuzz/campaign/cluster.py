@@ -42,6 +42,8 @@ from multiprocessing.connection import wait
 
 from layoutcheck.fuzz.campaign.exampledb import ExampleDbStore, ReplayStore
 from layoutcheck.fuzz.campaign.report import result_row
+from layoutcheck.fuzz.campaign.shrink import measure
+from layoutcheck.fuzz.checks.targets import decode
 
 from layoutcheck.errors import LayoutError
 
@@ -165,7 +167,16 @@ def _rank(r):
     else:
         grade = {"pass": 1}.get(r["status"], 0)
     ce = r["counterexample"] or []
-    return (-grade, r["status"] != "fail", sum(map(len, ce)), list(ce))
+    return (-grade, r["status"] != "fail", _measure(ce), list(ce))
+
+
+def _measure(inputs):
+    """A counterexample's place in the shrinking order (``shrink.measure``), so that the
+    units' minimal cases are compared as each unit compared its candidates."""
+    try:
+        return measure(decode(inputs))
+    except Exception:  # noqa: BLE001 - a row from elsewhere: its text length
+        return (sum(map(len, inputs)),)
 
 
 def merge_rows(rows):

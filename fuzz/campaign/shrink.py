@@ -31,9 +31,10 @@ A move keeps each argument's kind: a layout stays a layout, a tuple stays a tupl
 one of its elements.
 
 **The search** (``shrink``): greedy and deterministic.  Each round takes the candidates of the
-current case in two groups, each sorted by the order: first those of the current case's *type*
+current case in three groups, each sorted by the order: first those of the current case's *type*
 (``type_of``: the same nesting and the same static values, only runtime integers changed; CuTe
-C++ answers them through the kernel already compiled), then the rest.  They are judged in
+C++ answers them through the kernel already compiled), then those that only lose static marks
+(after which the case's integers are runtime ones), then the rest.  They are judged in
 chunks of ``CHUNK`` (one ``run_many`` per chunk and stage, so at most one compile per chunk for
 CuTe C++); the smallest candidate of the first chunk that holds one that *fails the same way*
 becomes the current case, and the next round starts from it.
@@ -460,6 +461,17 @@ class Shrunk:
                 "first_size": size_of(self.first), "size": size_of(self.minimal)}
 
 
+def _groups(case, todo):
+    """The candidates in the order they are judged: those of the case's type (only runtime
+    integers changed), those that only lose static marks, then the rest; each group sorted."""
+    here, plain = type_of(case), case_key(tuple(_unmark(a) for a in case))
+    kept = [c for c in todo if type_of(c) == here]
+    unmarked = [c for c in todo if type_of(c) != here
+                and case_key(tuple(_unmark(a) for a in c)) == plain]
+    picked = {case_key(c) for c in kept + unmarked}
+    return kept, unmarked, [c for c in todo if case_key(c) not in picked]
+
+
 def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates=None,
            max_compiles=None, compiles: Optional[Callable] = None, known_pass: Callable = None,
            chunk=CHUNK, clock=time.monotonic, resume: Optional[Shrunk] = None) -> Shrunk:
@@ -491,12 +503,9 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
         while True:
             todo = [c for c in candidates(out.minimal) if case_key(c) not in judged
                     and not (known_pass and known_pass(c))]
-            here = type_of(out.minimal)
-            kept = [c for c in todo if type_of(c) == here]
-            todo = kept + [c for c in todo if type_of(c) != here]
-            chunks = [kept[k:k + chunk] for k in range(0, len(kept), chunk)]
-            rest = todo[len(kept):]
-            chunks += [rest[k:k + chunk] for k in range(0, len(rest), chunk)]
+            chunks = []
+            for group in _groups(out.minimal, todo):
+                chunks += [group[k:k + chunk] for k in range(0, len(group), chunk)]
             taken, trimmed = None, False
             for part in chunks:
                 why = bound()
