@@ -479,9 +479,10 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
 
     ``judge(cases)`` answers, for each case, None (it does not fail) or ``(label, failure)``;
     a label is ``(kind, signature, finding id or None)``, and a candidate is taken only when
-    its label is the ``same`` as ``label``.  Bounds: ``until`` (monotonic seconds),
-    ``max_candidates`` (judged in all), ``max_compiles`` (``compiles()`` is the oracle's running
-    count of compiler runs; the bound is on this call's).
+    its label is the ``same`` as ``label``.  Bounds: ``until`` (monotonic seconds: a chunk is
+    not started when one taking as long as the last would end past it), ``max_candidates``
+    (judged in all), ``max_compiles`` (``compiles()`` is the oracle's running count of compiler
+    runs; the bound is on this call's).
     ``known_pass(case)``: True for a case known not to fail this way (not judged).
     ``resume``: a search a bound cut, continued from where it stopped (its counts go on)."""
     t0 = clock()
@@ -490,8 +491,10 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
     out.cut, judged = None, out.judged
     seconds, spent = out.seconds, out.compiles
 
+    last = [0.0]  # seconds the last chunk took: one that would end past ``until`` is not started
+
     def bound():
-        if until is not None and clock() > until:
+        if until is not None and clock() + last[0] > until:
             return "time"
         if max_candidates is not None and out.candidates >= max_candidates:
             return "candidates"
@@ -514,7 +517,9 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
                     return out
                 if max_candidates is not None and len(part) > max_candidates - out.candidates:
                     part, trimmed = part[:max_candidates - out.candidates], True
+                started = clock()
                 verdicts = judge(part)
+                last[0] = clock() - started
                 out.rounds += 1
                 out.candidates += len(part)
                 for case, verdict in zip(part, verdicts):
