@@ -174,9 +174,10 @@ def planted_module(tmp_path, monkeypatch):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_module_bug_comes_out_minimal_within_a_short_budget(planted_module, tmp_path, seed,
                                                                capsys):
-    rep = tmp_path / "r.json"
+    rep, page = tmp_path / "r.json", tmp_path / "r.html"
     rc = main(["fuzz", "--against", planted_module, "--checks", "law.coalesce.function",
-               "--budget", "20", "--seed", str(seed), "--no-db", "--report", str(rep)])
+               "--budget", "20", "--seed", str(seed), "--no-db", "--report", str(rep),
+               "--html", str(page)])
     out = capsys.readouterr().out
     assert rc == 1
     (row,) = json.loads(rep.read_text())["results"]
@@ -184,6 +185,9 @@ def test_a_module_bug_comes_out_minimal_within_a_short_budget(planted_module, tm
     assert row["first_counterexample"] != [MINIMAL] and "not shrunk" not in row["message"]
     assert f"counterexample: {MINIMAL}" in out and "found as: " in out
     assert f"--case law.coalesce.function '{MINIMAL}'" in row["replay"]
+    html = page.read_text()
+    assert f'<code class="case">coalesce({MINIMAL})</code>' in html
+    assert f'<code class="first">coalesce({row["first_counterexample"][0]})</code>' in html
     ok, bad = _local_minimum(get_oracle(planted_module), row["counterexample"])
     assert ok, bad
 

@@ -12,7 +12,9 @@ finding; a new failure never shrinks into a known one.
 Bounds: in budget mode, the seconds the campaign granted the failure (``budget.ShrinkPool``)
 and ``SHRINK_COMPILES`` compiler runs; with ``--max-examples`` (and wherever no time was
 granted) a count of candidates (``SHRINK_CASES_NEW``, ``SHRINK_CASES_KNOWN``), so that the run
-stays a function of its seed.  A search its bound cut says so in the row.
+stays a function of its seed.  A crash (the oracle's worker died, hung or ran out of memory on
+the case) is shrunk one candidate at a time, at most ``SHRINK_CASES_CRASH`` of them: each
+crashing candidate costs a worker.  A search its bound cut says so in the row.
 """
 
 import copy
@@ -20,7 +22,7 @@ import time
 
 from layoutcheck.fuzz.campaign.batched import Prefetching, prefetch
 from layoutcheck.fuzz.campaign.budget import SHRINK_FRACTION
-from layoutcheck.fuzz.campaign.shrink import Shrunk, shrink
+from layoutcheck.fuzz.campaign.shrink import CHUNK, Shrunk, shrink
 
 __all__ = ["shrink_failure", "shrink_note", "bounds", "shrink_reserve", "finish_shrinks", "SHRINK_CASES_NEW", "SHRINK_CASES_KNOWN",
            "SHRINK_COMPILES"]
@@ -28,6 +30,8 @@ __all__ = ["shrink_failure", "shrink_note", "bounds", "shrink_reserve", "finish_
 SHRINK_CASES_NEW = 2000   # candidates judged for a new failure, where no time bound applies
 SHRINK_CASES_KNOWN = 300  # ... and for a known finding's first case
 SHRINK_COMPILES = 64      # compiler runs (CuTe C++) for one failure, in budget mode
+SHRINK_CASES_CRASH = 32   # candidates for a crash (each crashing one costs a worker), at most
+CRASH = "error:OracleCrashed"
 
 
 def _compiles(proxy):
@@ -64,9 +68,13 @@ def shrink_failure(runner, proxy, args, failure, label, *, until=None, max_candi
         return out
 
     compiles = _compiles(proxy)
+    crash = label[0] == CRASH  # one candidate at a time: the first that crashes is taken
+    if crash:
+        max_candidates = min(max_candidates or SHRINK_CASES_CRASH, SHRINK_CASES_CRASH)
     return shrink(args, failure, judge, label, until=until, max_candidates=max_candidates,
                   max_compiles=SHRINK_COMPILES if until is not None else None,
-                  compiles=compiles, known_pass=known_pass, resume=resume)
+                  compiles=compiles, known_pass=known_pass, resume=resume,
+                  chunk=1 if crash else CHUNK)
 
 
 def bounds(runner, known):
