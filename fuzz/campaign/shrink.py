@@ -23,7 +23,8 @@ fail on one bug end on the same case wherever the search reaches the same local 
 Per argument: drop a mode (at any depth), splice a nested tuple into its parent, replace a
 tuple by one of its elements (unnest; ``(8):(1)`` becomes ``8:1``), make an extent 1, 2, its
 half, one less or itself divided by one of its prime factors, a stride or an integer the same
-from 0 and 1, remove one static mark;
+from 0 and 1, divide every stride of a layout by a prime factor they share (which keeps the
+relations between its strides and extents), remove one static mark;
 on a swizzle, lower B, M or |S|; on a composed layout, each part.  Across arguments: the same
 structural move at the same place in every argument that has a tuple of that length there
 (a coordinate and its shape lose the same mode), and every static mark removed at once.
@@ -48,6 +49,7 @@ cases a strategy draws: an input outside an operation's precondition fails diffe
 case and the oracle's answers, never on timing, unless a bound cuts it.
 """
 
+import math
 import re
 import time
 from dataclasses import dataclass, field
@@ -296,9 +298,28 @@ def _leaf_moves(leaf):
         yield from _moves(leaf)
 
 
+def _scaled(x):
+    """A layout with every stride divided by a prime factor they share: the relations between
+    its strides and extents (``d_i+1 == s_i d_i``, equal strides) stay as they are."""
+    strides = [int(d) for d in leaves(x.stride) if int(d)]
+    g = 0
+    for d in strides:
+        g = math.gcd(g, d)
+    if g < 2:
+        return
+    for p in _factors(g):
+        def down(t):
+            if isinstance(t, tuple):
+                return tuple(down(e) for e in t)
+            return C(int(t) // p) if isinstance(t, C) else int(t) // p
+        yield _build(lambda t: type(x)(x.shape, t), down(x.stride))
+
+
 def _moves(x):
     """Every argument one move smaller than ``x`` (some may not be smaller in the order)."""
     shaped = _tree(x)
+    if isinstance(x, (LayoutBase, F2Layout)):
+        yield from _scaled(x)
     if shaped is not None:
         tree, rebuild = shaped
         for path, node in _nodes(tree):
