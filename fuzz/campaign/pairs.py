@@ -145,11 +145,11 @@ class Pair:
             return out
 
     def unfinished(self):
-        """The shrink of this pair's reported failure, when a time or compile bound cut it
-        (budget mode: ``resume_shrink`` goes on with it when the campaign has time left)."""
+        """The shrink of this pair's reported failure, when its time bound cut it (budget
+        mode: ``resume_shrink`` goes on with it when the campaign has time left)."""
         r = self.runner
         s = r.shrunk if r.best is not None else r.known_shrunk
-        return s if s is not None and s.cut in ("time", "compiles") else None
+        return s if s is not None and s.cut == "time" else None
 
     def resume_shrink(self, until):
         """Go on shrinking the reported failure until ``until`` (monotonic)."""

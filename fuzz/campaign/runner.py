@@ -484,7 +484,8 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
         pairs_live = [p for _, p in live]
         Scheduler(pairs_live, budget, t0=t0, pool=pool).run(
             after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed,
-            reserve=lambda: shrink_reserve(pairs_live, pool, budget))
+            reserve=lambda: shrink_reserve(pairs_live, pool, budget),
+            settle=lambda: finish_shrinks(pairs_live, deadline + grace(budget)))
         finish_shrinks(pairs_live, deadline + grace(budget))
     for i, p in live:
         rows[i] = p.result(t0)
