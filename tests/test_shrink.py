@@ -19,7 +19,6 @@ from layoutcheck.fuzz.campaign.shrink import (
     type_of,
 )
 from layoutcheck.fuzz.checks.base import CheckFailed
-from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.fuzz.checks.targets import decode, table
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.known import find_known
