@@ -262,3 +262,18 @@ def test_an_unshrunk_row_of_nothing_still_reads():
     assert static("(2,2):(1,0)") == "(_2,_2):(_1,_0)"
     assert isinstance(decode([static("4:1")])[0].shape, C)
     assert Shrunk((), ()).row()["size"] == {"modes": 0, "tuples": 0, "largest": 0, "statics": 0}
+
+
+def test_a_harness_error_on_some_candidates_leaves_out_only_those():
+    """A chunk the oracle cannot build (a harness error, not the case's failure) is judged by
+    halves: the candidates it fails on count as not failing, the others are judged."""
+    label = ("fail", "two modes", None)
+    bad = {"(1,1):(0,0)"}
+
+    def judge(cases):
+        if any(str(c[0]) in bad for c in cases):
+            raise RuntimeError("the generated program does not compile")
+        return [(label, None) if isinstance(c[0].shape, tuple) and len(c[0].shape) == 2 else None
+                for c in cases]
+    out = shrink(decode(["(4,4,4):(1,4,16)"]), None, judge, label)
+    assert out.cut is None and str(out.minimal[0]) in ("(1,1):(0,1)", "(1,1):(1,0)"), out.minimal

@@ -482,6 +482,19 @@ class Shrunk:
                 "first_size": size_of(self.first), "size": size_of(self.minimal)}
 
 
+def _judged(judge, part):
+    """``judge(part)``; where the harness itself fails on the chunk (an oracle that cannot
+    build some candidate), each half is judged alone, down to the candidates it fails on,
+    which count as not failing the same way (the error is the harness', not the case's)."""
+    try:
+        return judge(part)
+    except Exception:  # noqa: BLE001 - a harness error on some candidate of the chunk
+        if len(part) == 1:
+            return [None]
+        half = len(part) // 2
+        return _judged(judge, part[:half]) + _judged(judge, part[half:])
+
+
 def _groups(case, todo):
     """The candidates in the order they are judged: those of the case's type (only runtime
     integers changed), those that only lose static marks, then the rest; each group sorted."""
@@ -539,7 +552,7 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
                 if max_candidates is not None and len(part) > max_candidates - out.candidates:
                     part, trimmed = part[:max_candidates - out.candidates], True
                 started = clock()
-                verdicts = judge(part)
+                verdicts = _judged(judge, part)
                 last[0] = clock() - started
                 out.rounds += 1
                 out.candidates += len(part)
