@@ -473,6 +473,7 @@ class Shrunk:
     cut: Optional[str] = None
     label: Optional[tuple] = None
     judged: set = field(default_factory=set, repr=False)
+    chunk_s: float = 0.0  # seconds the last chunk took (a resumed search predicts with it)
 
     def row(self) -> dict:
         """The report row's ``shrink`` entry."""
@@ -525,10 +526,8 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
     out.cut, judged = None, out.judged
     seconds, spent = out.seconds, out.compiles
 
-    last = [0.0]  # seconds the last chunk took: one that would end past ``until`` is not started
-
-    def bound():
-        if until is not None and clock() + last[0] > until:
+    def bound():  # a chunk that would end past ``until``, taking as long as the last, waits
+        if until is not None and clock() + out.chunk_s > until:
             return "time"
         if max_candidates is not None and out.candidates >= max_candidates:
             return "candidates"
@@ -553,7 +552,7 @@ def shrink(first, failure, judge: Callable, label, *, until=None, max_candidates
                     part, trimmed = part[:max_candidates - out.candidates], True
                 started = clock()
                 verdicts = _judged(judge, part)
-                last[0] = clock() - started
+                out.chunk_s = clock() - started
                 out.rounds += 1
                 out.candidates += len(part)
                 for case, verdict in zip(part, verdicts):
