@@ -20,6 +20,7 @@ then one line per failure, first case -> minimal case.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -117,7 +118,8 @@ def main(argv=None):
         with open(a.report) as f:
             report = json.load(f)
     summary, per = summarise(report, a.label, wall)
-    text = ["`" + (report.get("command") or " ".join(command)) + "`", "",
+    shown = re.sub(r" --report \S+", "", report.get("command") or " ".join(command))
+    text = ["`" + shown + "`", "",
             "| " + " | ".join(summary) + " |", "|" + "---|" * len(summary),
             "| " + " | ".join(str(v) for v in summary.values()) + " |", ""]
     if per:
