@@ -1,6 +1,6 @@
 """The campaign's fast hypothesis backend (fuzz/campaign/provider.py): its draws stay in
 their bounds and follow the weights, a run on it is a function of its seed, and a failure it
-finds is replayed and shrunk by hypothesis exactly as on hypothesis' own provider."""
+finds is found again and shrunk exactly as on hypothesis' own provider."""
 
 import random
 
@@ -64,7 +64,7 @@ def _size(L):
 
 
 @pytest.mark.parametrize("fast", [False, True])
-def test_a_failure_found_on_either_provider_is_shrunk_by_hypothesis(fast, monkeypatch):
+def test_a_failure_found_on_either_provider_is_found_again_and_shrunk(fast, monkeypatch):
     check = BY_NAME["diff.coalesce"]
     pair = campaign._pair(check, _Wrong(), get_oracle("spec"))
     r = pair.runner
@@ -76,10 +76,12 @@ def test_a_failure_found_on_either_provider_is_shrunk_by_hypothesis(fast, monkey
     r.hypothesis_run(check.strategy(), 10, 3, fast=fast)
     assert bool(used) == fast
     assert r.best is not None and r.best[3] == "fail"
+    first = r.best[4]  # the run ends at its first failure (the last case judged) ...
+    assert found[-1] == first and _size(first[0]) % 7 == 0
+    pair.shrink_found()  # ... and the pair shrinks it
     L = r.best[4][0]
-    first = next(a for a in found if _size(a[0]) % 7 == 0)[0]  # the first failing case judged
-    assert len(leaves(first.shape)) > 1, first
-    assert _size(L) % 7 == 0 and _size(L) <= _size(first) and len(leaves(L.shape)) == 1, L  # shrunk
+    assert r.shrunk.first == first and r.shrunk.cut is None and r.shrunk.steps >= 1
+    assert str(L) == "7:0", L  # the smallest layout of a size that is a multiple of 7
 
 
 def test_a_run_past_the_first_chunk_is_a_function_of_the_seed():

@@ -200,9 +200,12 @@ class Scheduler:
         self.t0 = clock() if t0 is None else t0
         self.deadline = self.t0 + self.budget
 
-    def run(self, after_minimum=None, stop=None):
+    def run(self, after_minimum=None, stop=None, reserve=None, settle=None):
         """``after_minimum(k, n, pair)`` after each guaranteed slice; ``stop()`` True ends
-        the schedule early (--fail-fast)."""
+        the schedule early (--fail-fast); ``reserve()``: seconds before the deadline kept for
+        shrinking the failures a bound cut: once the schedule reaches them, ``settle()`` goes on
+        with those shrinks, and the schedule goes on only if that left time (a pair the
+        guaranteed round has not reached by then is not reached)."""
         clock, pairs = self.clock, self.pairs
         stop = stop or (lambda: False)
         pool_end = self.t0 + MIN_FRACTION * self.budget
@@ -210,7 +213,7 @@ class Scheduler:
             now = clock()
             if stop():
                 return
-            if now >= self.deadline:
+            if now >= self._end(reserve, settle):
                 p.not_reached = True
                 continue
             slice_s = max(0.0, (pool_end - now) / (len(pairs) - i))
@@ -230,7 +233,9 @@ class Scheduler:
             now = clock()
             # pairs whose every case was skipped (an op the oracle lacks) get no more rounds
             active = [p for p in pairs if not p.done and not p.not_reached and _answers(p)]
-            if now >= self.deadline or not active or stop():
+            end = self._end(reserve, settle)
+            now = clock()
+            if now >= end or not active or stop():
                 return
             q = min(max((self.deadline - now) / (2 * len(active)), QUANTUM[0]), QUANTUM[1])
             # every other round goes to the least explored pair: a pair whose first cases
@@ -241,7 +246,17 @@ class Scheduler:
             else:
                 best = max(active, key=lambda p: p.novelty.score())
             explore = not explore
-            best.step(min(now + q, self.deadline), minimum=False)
+            best.step(min(now + q, end), minimum=False)
+
+
+    def _end(self, reserve, settle):
+        """When the schedule must end: the deadline less ``reserve()``; reached, the cut
+        shrinks go on first (``settle()``), which may leave time for more."""
+        end = self.deadline - (reserve() if reserve else 0.0)
+        if settle is not None and end < self.deadline and self.clock() >= end:
+            settle()
+            end = self.deadline - (reserve() if reserve else 0.0)
+        return end
 
 
 def _answers(pair):

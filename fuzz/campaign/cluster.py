@@ -49,7 +49,9 @@ from multiprocessing.connection import wait
 
 from layoutcheck.fuzz.campaign.budget import grace
 from layoutcheck.fuzz.campaign.exampledb import ExampleDbStore
+from layoutcheck.fuzz.campaign.shrink import measure
 from layoutcheck.fuzz.campaign.units import TOPIC, execute, late_rows, lost_rows, plan
+from layoutcheck.fuzz.checks.targets import decode
 
 from layoutcheck import deadline as run_deadline
 from layoutcheck.deadline import Deadline
@@ -145,7 +147,16 @@ def _rank(r):
     else:
         grade = {"pass": 1}.get(r["status"], 0)
     ce = r["counterexample"] or []
-    return (-grade, r["status"] != "fail", sum(map(len, ce)), list(ce))
+    return (-grade, r["status"] != "fail", _measure(ce), list(ce))
+
+
+def _measure(inputs):
+    """A counterexample's place in the shrinking order (``shrink.measure``), so that the
+    units' minimal cases are compared as each unit compared its candidates."""
+    try:
+        return measure(decode(inputs))
+    except Exception:  # noqa: BLE001 - a row from elsewhere: its text length
+        return (sum(map(len, inputs)),)
 
 
 def merge_rows(rows):
@@ -451,7 +462,7 @@ def _limits(budget, max_examples, time_cap):
 
 
 def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, fn, store=None,
-                db=(), progress=None, time_cap=None):
+                db=(), progress=None, time_cap=None, findings=True):
     """(rows in the order of a one-process run, the report's ``cluster`` entry).  ``fn``
     runs one unit's ``kw`` on a worker (``campaign._shard``); ``store`` is the run's example
     database (a Redis store is opened by every unit; else the driver's entries ``db`` are
@@ -470,7 +481,7 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
                                  shards, workers,
                                  store_spec=store.url if shared else None,
                                  replays=None if shared or store is None else list(db),
-                                 deadline_at=deadline_at)
+                                 deadline_at=deadline_at, findings=findings)
         results, timeline, hosts, lost, stats, late = {}, [], {}, [], [], []
         total = len(units) * len(selected)
         shown, cases = [0], [0]

@@ -1,6 +1,7 @@
 """One (check, oracle) pair of a campaign across the rounds of its budget: the hypothesis runs
 sized to each slice, the batched path for oracles that answer a batch at once, the example
-database replay, and the pair's result row (``report.result_row``)."""
+database replay, shrinking what it found (``minimise``), and the pair's result row
+(``report.result_row``)."""
 
 import hashlib
 import shlex
@@ -9,7 +10,9 @@ import time
 
 from layoutcheck.fuzz.campaign.batched import BATCH_CASES, draw_cases, draw_pool, first_stage, prefetch
 from layoutcheck.fuzz.campaign.budget import MIN_CASES, ShrinkPool
+from layoutcheck.fuzz.campaign.minimise import bounds, shrink_failure, shrink_note
 from layoutcheck.fuzz.campaign.report import result_row
+from layoutcheck.fuzz.campaign.shrink import Shrunk, label_of, measure
 from layoutcheck.fuzz.campaign.steer import SKIP
 from layoutcheck.fuzz.checks.targets import decode, encode
 from layoutcheck.oracles.reference import case_key
@@ -94,8 +97,9 @@ class Pair:
                                    fast=self.chunk > 0)  # the first keeps hypothesis' small-case search
         self.chunk += 1
 
-    def replay(self, replays):
-        """The example database first: True when a stored case still fails."""
+    def replay(self, replays, shrink=True):
+        """The example database first: True when a stored case still fails (shrunk unless
+        ``shrink`` is False: ``--case`` and ``--replay`` rerun the case as given)."""
         for inputs in replays:
             try:
                 self.runner.judge(decode(inputs))
@@ -103,8 +107,64 @@ class Pair:
                 pass
             if self.runner.best is not None:
                 self.done = True
+                if shrink:
+                    self.shrink_found()
+                    self._refund()
                 return True
         return False
+
+    def shrink_found(self):
+        """Shrink what this pair found and has not shrunk yet (``minimise``): the first case
+        of a known finding (unless a new failure speaks for the pair) and the new failure.
+        A known case shrinks only into cases of the same finding, a new failure only into
+        new failures of the same kind (``shrink.same``)."""
+        r = self.runner
+        if r.best is None and r.known is not None and r.known_shrunk is None:
+            kid, args, failure = r.known
+            until, most = bounds(r, known=True)
+            r.known_shrunk = self._shrink(args, failure, label_of(failure, kid, self.name),
+                                          until, most)
+            r.known = (kid, r.known_shrunk.minimal, r.known_shrunk.failure)
+            self._refund()
+        if r.best is not None and r.shrunk is None:
+            _, _, exc, kind, args = r.best
+            until, most = bounds(r, known=False)
+            seen = r.seen  # cases judged without a new failure: never candidates
+            r.shrunk = self._shrink(args, exc, label_of(exc, None, self.name), until, most,
+                                    known_pass=lambda c: case_key(c) in seen)
+            r.best = (measure(r.shrunk.minimal), encode(r.shrunk.minimal), r.shrunk.failure,
+                      kind, r.shrunk.minimal)
+
+    def _shrink(self, args, failure, label, until, most, known_pass=None, resume=None):
+        try:
+            return shrink_failure(self.runner, self.proxy, args, failure, label, until=until,
+                                  max_candidates=most, known_pass=known_pass, resume=resume)
+        except Exception as e:  # noqa: BLE001 - the failure stands as found; the row says why
+            out = resume or Shrunk(tuple(args), tuple(args), failure, label=label)
+            out.cut = f"error ({type(e).__name__}: {str(e)[:200]})"
+            return out
+
+    def unfinished(self):
+        """The shrink of this pair's reported failure, when its time bound cut it (budget
+        mode: ``resume_shrink`` goes on with it when the campaign has time left)."""
+        r = self.runner
+        s = r.shrunk if r.best is not None else r.known_shrunk
+        return s if s is not None and s.cut == "time" else None
+
+    def resume_shrink(self, until):
+        """Go on shrinking the reported failure until ``until`` (monotonic)."""
+        r, s = self.runner, self.unfinished()
+        if s is None:
+            return
+        if r.best is not None:
+            seen = r.seen
+            r.shrunk = self._shrink(s.minimal, s.failure, s.label, until, None,
+                                    known_pass=lambda c: case_key(c) in seen, resume=s)
+            _, _, _, kind, _ = r.best
+            r.best = (measure(s.minimal), encode(s.minimal), s.failure, kind, s.minimal)
+        else:
+            r.known_shrunk = self._shrink(s.minimal, s.failure, s.label, until, None, resume=s)
+            r.known = (r.known[0], s.minimal, s.failure)
 
     def step(self, until, minimum=False, limit=None):
         """Fuzz until ``until`` (monotonic; None with ``limit``: that many cases).  ``minimum``:
@@ -127,6 +187,7 @@ class Pair:
             (self._batches if self.proxy else self._runs)()
         except Exception as e:  # noqa: BLE001 - the harness itself failed on this pair
             self.error, self.done = e, True
+        self.shrink_found()
         self._refund()
         self.rounds += 1
         self.finished_at = time.monotonic()
@@ -331,8 +392,6 @@ class Pair:
     def result(self, t0):
         row = finish(self.runner, self.name, self.seconds, t0, rounds=self.rounds,
                       elapsed_s=_since(self.finished_at, t0), reused_cases=self.reused)
-        if self.proxy and row["counterexample"] and not row["known_finding"]:
-            row["message"] += " (smallest failing case of a batch; not shrunk)"
         if self.error is not None:
             row.update(status="error",
                        message=f"harness error: {type(self.error).__name__}: {self.error}")
@@ -363,12 +422,25 @@ def finish(runner, oracle_name, seconds, t0, **extra):
     if runner.known is not None:
         kid, args, f = runner.known
         r.update(known_finding=kid, counterexample=encode(args), answers=f.answers,
-                 message=f.message, status="fail",
-                 replay=_replay_line(oracle_name, check, encode(args)))
+                 message=f.message + shrink_note(runner.known_shrunk), status="fail",
+                 replay=_replay_line(oracle_name, check, encode(args)),
+                 **_shrink_fields(runner.known_shrunk))
     if runner.best is not None:
         _, inputs, exc, kind, _ = runner.best
+        message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         r.update(status=kind, counterexample=inputs, known_finding=None,
                  answers=getattr(exc, "answers", None),
-                 message=getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}",
-                 replay=_replay_line(oracle_name, check, inputs))
+                 message=message + shrink_note(runner.shrunk),
+                 replay=_replay_line(oracle_name, check, inputs),
+                 **_shrink_fields(runner.shrunk))
     return r
+
+
+def _shrink_fields(shrunk):
+    """The row's ``first_counterexample`` (the failing case as found) and ``shrink`` (how
+    the minimal one was reached: ``shrink.Shrunk.row``); None for a case not shrunk (a
+    ``--case`` / ``--replay`` reruns it as given)."""
+    if shrunk is None:
+        return {"first_counterexample": None, "shrink": None}
+    row = shrunk.row()
+    return {"first_counterexample": row["first"], "shrink": row}

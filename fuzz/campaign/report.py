@@ -5,6 +5,9 @@ A result row (one per (check, oracle) pair)::
     {"check", "op", "kind", "oracle", "status": "pass|fail|error|skipped", "cases",
      "seconds", "cases_per_s", "counterexample", "answers", "message", "known_finding",
      "replay", "elapsed_s",
+     "first_counterexample" the failing case as found (``counterexample`` is it shrunk), or None,
+     "shrink"               how it was shrunk (``shrink.Shrunk.row``: first, steps, rounds,
+                            candidates, seconds, compiles, cut, first_size, size), or None,
      "known_cases"          cases that re-hit a known finding,
      "known_region_cases"   cases spent on known ground: those, plus the cases run inside the
                             region of a finding this pair had already hit (the low-rate sample),
@@ -33,7 +36,8 @@ def result_row(check, oracle_name, status, **kw):
          "counterexample": None, "answers": None, "message": "", "known_finding": None,
          "known_cases": 0, "known_region_cases": 0, "new_ground_cases": 0,
          "region_skipped": 0, "steered": [], "behaviours": 0, "duplicates": 0, "rounds": 0,
-         "first_failure_s": None, "first_known_s": None, "replay": None}
+         "first_failure_s": None, "first_known_s": None, "replay": None,
+         "first_counterexample": None, "shrink": None}
     r.update(kw)
     return r
 
@@ -135,6 +139,10 @@ def format_failure(r):
     tag = f"KNOWN {r['known_finding']}" if r["known_finding"] else r["status"].upper()
     lines = [f"{tag} {r['check']} [{r['oracle']}]: {r['message']}",
              f"  counterexample: {' '.join(r['counterexample'] or [])}"]
+    first, how = r.get("first_counterexample"), r.get("shrink") or {}
+    if first and first != r["counterexample"]:
+        lines.append(f"  found as: {' '.join(first)} (shrunk in {how.get('steps')} steps, "
+                     f"{how.get('candidates')} candidates, {how.get('seconds')} s)")
     for side, ans in (r["answers"] or {}).items():
         lines.append(f"  {side}: {ans}")
     if r["replay"]:

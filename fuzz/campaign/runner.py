@@ -7,10 +7,12 @@
      "oracle_stats": {name: {...}}, "reference_cache": {...}, "exit_status"}
 
 Each check runs as a series of seeded hypothesis runs (so ``--seed`` plus ``--max-examples``
-repeat exactly, independent of timing); a failure is shrunk by hypothesis and the minimal
-counterexample is kept.  A failure that ``layoutcheck.findings.find_known`` recognises is
-counted as known and fuzzing goes on, so a new bug behind a known one is still found; from
-then on the pair steers away from that finding's region (``steer``).  With a time budget
+repeat exactly, independent of timing); a failure ends the pair's run and is shrunk by
+``shrink`` (CuTe's order and moves, the same for every oracle), and the minimal
+counterexample is kept beside the first.  A failure that ``layoutcheck.findings.find_known``
+recognises is counted as known (its first case shrunk too) and fuzzing goes on, so a new bug
+behind a known one is still found; from then on the pair steers away from that finding's
+region (``steer``).  With a time budget
 the pairs share it by ``budget.Scheduler``: a guaranteed minimum each, then adaptive rounds
 to the pairs still finding new behaviour.  Every case is judged with the evaluation bound
 of its inputs (``bounds``).  Failures are stored in ``.layoutcheck/failures.json`` (the
@@ -36,14 +38,17 @@ from layoutcheck.fuzz.campaign.budget import (
     Scheduler,
     ShrinkPool,
     first_start_limit,
+    grace,
     run_limit,
 )
+from layoutcheck.fuzz.campaign.minimise import finish_shrinks, shrink_reserve
 from layoutcheck.fuzz.campaign.cluster import run_sharded
 from layoutcheck.fuzz.campaign.exampledb import open_store
 from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
 from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
 from layoutcheck.fuzz.campaign.provider import backend_settings
 from layoutcheck.fuzz.campaign.recognise import known_failure
+from layoutcheck.fuzz.campaign.shrink import label_of, measure
 from layoutcheck.fuzz.campaign.report import (
     exit_status,
     format_failure,
@@ -71,8 +76,6 @@ __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PAT
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
 
 SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
-SHRINK_CASES_NEW = 2000   # with --max-examples: cases the shrinker may try on a new failure
-SHRINK_CASES_KNOWN = 300  # ... and on a known finding's first hit (only its smallest case is shown)
 
 
 def _leaves(e):
@@ -96,18 +99,17 @@ class _Runner:
         self.check, self.ctx = check, ctx
         self.cases = self.skipped = self.known_cases = 0
         self.known = None          # (finding id, inputs, failure) of the first known hit
-        self.best = None           # (key, inputs, failure-or-exception, kind)
+        self.best = None           # (key, inputs, failure-or-exception, kind, args)
+        self.shrunk = self.known_shrunk = None  # shrink.Shrunk of best / of known
         self.stop_at = None        # no new case after this (monotonic), once min_cases ran
         self.hard_stop = None      # no new case after this at all: the campaign's deadline
         self.min_cases = self.min_start = 0  # drawn cases (run or steered away) a guaranteed
                                              # slice owes, counted from min_start
         self.min_until = None      # ... but never past this
-        self.shrink_until = None
+        self.shrink_until = None   # budget mode: shrink the new failure until then
         self.shrink_room = None    # (now, known) -> seconds to shrink; None: unbounded
-        self.shrink_cases_until = None  # --max-examples: shrink by case count (deterministic)
         self.limit = None          # at most this many cases (--max-examples)
         self.deterministic = False  # --max-examples: no time-dependent decision at all
-        self.target_known = None   # a finding id whose case is being shrunk
         self.current_run = self.known_run = None  # (n, seed) of a hypothesis run
         self.examples = 0          # hypothesis examples run
         self.steer = Steering(ctx.oracle.name, check)
@@ -116,13 +118,12 @@ class _Runner:
         self.first_failure_at = self.first_known_at = None
         self.in_run = False        # inside a hypothesis run (not a replay of stored cases)
         self.seen, self.duplicates = {}, 0  # keys of the cases judged (bounded), drawn again
+        self.findings = True       # False (--no-findings): no failure is recognised as known
 
     def halted(self):
         now = time.monotonic()
-        if self.best is not None:
-            if self.shrink_cases_until is not None and self.cases > self.shrink_cases_until:
-                return True
-            return self.shrink_until is not None and now > self.shrink_until
+        if self.best is not None:  # a new failure ends the run; the pair shrinks it after
+            return True
         if self.limit is not None and self.cases >= self.limit:
             return True
         if self.hard_stop is not None and now > self.hard_stop:
@@ -137,9 +138,9 @@ class _Runner:
 
     def batch(self, cases):
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
-        per-example cost is shared; on a failure hypothesis shrinks the batch down to the
-        failing case).  Once the pair's slice (or its shrinking time) is over, the whole
-        hypothesis run ends at once (_Halt) instead of drawing examples it would not run."""
+        per-example cost is shared; the first failing case ends the run).  Once the pair's
+        slice is over, the whole hypothesis run ends at once (_Halt) instead of drawing
+        examples it would not run."""
         self.examples += 1
         for args in cases:
             if self.halted():
@@ -152,10 +153,9 @@ class _Runner:
     def fresh(self, key):
         """False for a case this pair has already judged without failing (hypothesis draws
         the small ones again and again, its shrinker even more): it is not run again, and
-        not counted.  A failing case is never remembered, so it fails again each time the
-        shrinker tries it."""
+        not counted.  A failing case is never remembered."""
         if key in self.seen:
-            if self.best is None and self.target_known is None:
+            if self.best is None:
                 self.duplicates += 1
             return False
         return True
@@ -168,7 +168,7 @@ class _Runner:
 
     def region(self, args):
         """None (new ground), a hit finding's id (a sampled case of its region) or SKIP."""
-        if not self.steer.active or self.target_known is not None:
+        if not self.steer.active:
             return None
         rid = self.steer.region(args)
         if rid is not None and not self.steer.keep(args):
@@ -182,20 +182,13 @@ class _Runner:
         if region is SKIP:
             return
         feats, verdict = [], "fail"
-        skipped, known_cases, first_known = self.skipped, self.known_cases, self.known is None
+        skipped, known_cases = self.skipped, self.known_cases
         _targets.observer = feats.append
         try:
             with bounded(args):
                 self.case(args)
             verdict = ("skip" if self.skipped > skipped else
                        "known" if self.known_cases > known_cases else "pass")
-            if first_known and self.known is not None and self.target_known is None \
-                    and self.in_run:
-                # the first known hit: hypothesis shrinks it now, in this run (the run then
-                # ends; _settle_known takes the smallest case), so no replay is needed
-                self.target_known = self.known[0]
-                self._record(args, self.known[2], "fail")
-                raise self.known[2]
         finally:
             _targets.observer = None
             feats.append(("verdict", verdict))
@@ -216,10 +209,7 @@ class _Runner:
         except Skip:
             self.skipped += 1
         except CheckFailed as f:
-            kid = _known(self.ctx, self.check, args)
-            if kid and kid == self.target_known:  # shrinking a known finding's case
-                self._record(args, f, "fail")
-                raise
+            kid = _known(self.ctx, self.check, args) if self.findings else None
             if kid:
                 self.known_cases += 1
                 self._note_known(kid)
@@ -227,44 +217,38 @@ class _Runner:
                     self.known = (kid, args, f)
                     self.known_run = self.current_run
                 return
-            self._record(args, f, "fail")
+            self.record(args, f, "fail")
             raise
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
-            self._record(args, e, "error")
+            self.record(args, e, "error")
             raise
 
-    def _record(self, args, exc, kind):
-        inputs = encode(args)
-        key = (kind != "fail", sum(map(len, inputs)), inputs)
-        if self.best is None:
-            now = time.monotonic()
-            if self.target_known is None and self.first_failure_at is None:
-                self.first_failure_at = now
-            if self.shrink_room is not None and not self.deterministic:  # charged to the budget
-                self.shrink_until = now + self.shrink_room(now, self.target_known is not None)
-            if self.deterministic:  # a count, not a time: the same seed gives the same run
-                self.shrink_cases_until = self.cases + (
-                    SHRINK_CASES_KNOWN if self.target_known is not None else SHRINK_CASES_NEW)
-        if self.best is None or key < self.best[0]:
-            self.best = (key, inputs, exc, kind, args)
+    def record(self, args, exc, kind):
+        """A new failure (``kind`` "fail" or "error"): the first one found is the pair's,
+        shrunk afterwards (``Pair``) within ``shrink_room`` seconds in budget mode."""
+        if self.best is not None:
+            return
+        now = time.monotonic()
+        if self.first_failure_at is None:
+            self.first_failure_at = now
+        if self.shrink_room is not None and not self.deterministic:  # charged to the budget
+            self.shrink_until = now + self.shrink_room(now, False)
+        self.best = (measure(args), encode(args), exc, kind, args)
 
-    def _settle_known(self):
-        """After shrinking the first known hit: its smallest case becomes the reported one,
-        once it is judged again without a target (a *new* failure met while shrinking stays
-        a new failure: case() records it and the pair stops there)."""
-        kid, self.target_known = self.target_known, None
-        best, self.best, self.shrink_until = self.best, None, None
-        self.shrink_cases_until = None
-        if best is None:
-            return
-        small, exc, known_cases = best[4], best[2], self.known_cases
+    def label(self, ctx, args):
+        """How ``args`` fails under ``ctx`` (the shrinker's judge): None when it passes or is
+        skipped, else ``((kind, signature, finding id or None), failure)`` (``shrink.same``)."""
         try:
-            with bounded(small):
-                self.case(small)
-        except Exception:  # noqa: BLE001 - a new failure (or error): recorded in self.best
-            return
-        if self.known_cases > known_cases:
-            self.known = (kid, small, exc)
+            with bounded(args):
+                self.check.run(ctx, args)
+        except Skip:
+            return None
+        except CheckFailed as f:
+            kid = _known(ctx, self.check, args) if self.findings else None
+            return label_of(f, kid, self.ctx.oracle.name), f
+        except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
+            return label_of(e), e
+        return None
 
     def hypothesis_run(self, strategy, n, seed_value, fast=False):
         """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``);
@@ -276,7 +260,7 @@ class _Runner:
         _widen(cases, AVERAGE)
         @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
-                  phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False,
+                  phases=[Phase.explicit, Phase.generate], print_blob=False,
                   **backend_settings(fast))
         @hseed(seed_value)
         @given(cases)  # many cases per example
@@ -295,8 +279,6 @@ class _Runner:
                 raise
         finally:
             self.in_run = False
-        if self.target_known is not None:
-            self._settle_known()
 
 
 def _widen(lists, average):
@@ -320,23 +302,24 @@ def _known(ctx, check, args):
         return None
 
 
-def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None):
+def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None, findings=True):
     proxy = Prefetching(oracle) if oracle.name in BATCHED else None
     runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec))
+    runner.findings = findings
     return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline, pool=pool)
 
 
 def run_check(check: Check, oracle: Oracle, spec: Oracle | None, *, budget: float | None = None,
               max_examples: int | None = None, seed: int = 0,
-              replays: Iterable[Sequence[str]] = ()) -> dict[str, Any]:
+              replays: Iterable[Sequence[str]] = (), findings: bool = True) -> dict[str, Any]:
     """Fuzz one check against one oracle (``budget`` seconds, or ``max_examples`` cases);
-    return its result row."""
+    return its result row.  ``replays`` run first, as given (a failing one is not shrunk)."""
     if budget is None and max_examples is None:
         raise LayoutError("run_check needs a budget (seconds) or max_examples (cases)")
     t0 = time.monotonic()
     pair = _pair(check, oracle, spec, seed, budget=None if max_examples is not None else budget,
-                 deadline=t0 + budget if budget else None)
-    if not pair.replay(replays) and max_examples != 0:
+                 deadline=t0 + budget if budget else None, findings=findings)
+    if not pair.replay(replays, shrink=False) and max_examples != 0:
         if max_examples is not None:
             pair.step(None, limit=max_examples)
         else:
@@ -373,7 +356,7 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
                  progress: Callable[[int, int, dict[str, Any]], object] | None = None,
                  command: str | None = None, fail_fast: bool = False,
                  against: str | Iterable[str] | None = None, cluster: str | None = None,
-                 time_cap: float | None = None) -> dict[str, Any]:
+                 time_cap: float | None = None, findings: bool = True) -> dict[str, Any]:
     """Run the gate; return the report dict (see the module docstring).
 
     oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
@@ -387,6 +370,7 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
     failure (the remaining pairs are reported as skipped).  cluster ("local[:N]",
     "tcp://HOST:PORT", "processes:N"; jobs > 1 alone means "local:jobs") runs the units of
     ``fuzz.cluster`` there; db_path may also be "redis://HOST:PORT/N" (``fuzz.exampledb``).
+    ``findings=False`` switches the register off: every failure is new (``--no-findings``).
     """
     if against is not None:  # alias: the CLI's --against
         oracles = against.split(",") if isinstance(against, str) else against
@@ -404,14 +388,15 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
         sharded = None
         if cluster or (jobs and jobs > 1):
             results, sharded = _sharded(names, selected, budget, seed, max_examples, jobs, db,
-                                        cluster, store, progress, time_cap)
+                                        cluster, store, progress, time_cap, findings)
         else:
             results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
-                                 progress, fail_fast, time_cap, t0=t0)
+                                 progress, fail_fast, time_cap, findings, t0=t0)
     seconds = time.monotonic() - t0
     report = {"command": command or "run_campaign", "seed": seed,
               "budget_s": None if max_examples is not None else budget,
               "max_examples": max_examples, "time_cap_s": time_cap, "jobs": jobs,
+              "findings": findings,
               "oracles": {n: reasons[n] for n in names}, "results": results,
               "summary": summary(results, seconds, None if max_examples else budget),
               "oracle_stats": oracle_stats(objs, names, results,
@@ -420,8 +405,8 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
     if sharded is not None:
         report["cluster"] = sharded
     report["exit_status"] = exit_status(report)
-    if store:  # a pair that ran forgets what it no longer fails on; new failures are kept
-        store.commit(db, results)
+    if store and findings:  # a pair that ran forgets what it no longer fails on; new failures
+        store.commit(db, results)  # are kept (with the register off, nothing is written)
     return report
 
 
@@ -468,7 +453,7 @@ def _precompile(live, until):
 
 
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
-               fail_fast=False, time_cap=None, t0=None):
+               fail_fast=False, time_cap=None, findings=True, t0=None):
     """The pairs in this process; ``t0`` (monotonic): when the budget started (default now)."""
     pairs = [(c, n) for n in names for c in selected]
     t0 = time.monotonic() if t0 is None else t0
@@ -483,7 +468,7 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
             continue
         p = _pair(check, objs[name], objs.get("spec"), seed,
                   budget=None if max_examples is not None else budget, deadline=deadline,
-                  pool=pool)
+                  pool=pool, findings=findings)
         p.replay([e["inputs"] for e in db if e["check"] == check.name and e["oracle"] == name])
         live.append((i, p))
     shown = [0]
@@ -509,8 +494,12 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
     else:
         _precompile(live, t0 + PRECOMPILE_FRACTION * budget)
         order = {id(p): i for i, p in live}
-        Scheduler([p for _, p in live], budget, t0=t0, pool=pool).run(
-            after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed)
+        pairs_live = [p for _, p in live]
+        Scheduler(pairs_live, budget, t0=t0, pool=pool).run(
+            after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed,
+            reserve=lambda: shrink_reserve(pairs_live, pool, budget),
+            settle=lambda: finish_shrinks(pairs_live, deadline + grace(budget)))
+        finish_shrinks(pairs_live, deadline + grace(budget))
     for i, p in live:
         rows[i] = p.result(t0)
         if getattr(p, "not_run", False) or (fail_fast and not p.rounds and p.runner.best is None
@@ -526,18 +515,18 @@ def _shard(kw):
 
 
 def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None, store=None,
-             progress=None, time_cap=None):
+             progress=None, time_cap=None, findings=True):
     """--jobs N / --cluster: the run cut into (oracle, checks, seed) units on Dask distributed
     (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
     whose worker dies is retried; one still lost is reported as ``error`` rows
     ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
     return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
                        jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
-                       progress=progress, time_cap=time_cap)
+                       progress=progress, time_cap=time_cap, findings=findings)
 
 
 def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Iterable[str] | None,
-                 command: str | None = None) -> dict[str, Any]:
+                 command: str | None = None, findings: bool = True) -> dict[str, Any]:
     """Re-run explicit cases [(check name, oracle name, inputs)]; a report like run_campaign's."""
     t0 = time.monotonic()
     names = list(dict.fromkeys(o for _, o, _ in cases))
@@ -553,7 +542,7 @@ def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Itera
             continue
         args = decode(inputs)
         results.append(run_check(check, objs[oname], objs["spec"], max_examples=0,
-                                 replays=[encode(args)]))
+                                 replays=[encode(args)], findings=findings))
     report = {"command": command or "replay", "seed": None, "budget_s": None,
               "max_examples": None, "jobs": 1, "oracles": {n: reasons[n] for n in names},
               "results": results, "summary": summary(results, time.monotonic() - t0)}
@@ -562,7 +551,7 @@ def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Itera
 
 
 def replay_report(path: str | os.PathLike[str], oracles: Sequence[str] | None = None,
-                  command: str | None = None) -> dict[str, Any]:
+                  command: str | None = None, findings: bool = True) -> dict[str, Any]:
     """``--replay FILE``: rerun the counterexamples of a saved report (optionally against
     other oracles)."""
     old = read_json(path, "report")  # bounded: at most 16 MiB, one line per problem
@@ -583,4 +572,4 @@ def replay_report(path: str | os.PathLike[str], oracles: Sequence[str] | None = 
              for o in (oracles or [r["oracle"]])]
     if not cases:
         raise LayoutError(f"report {path} holds no counterexample to replay")
-    return replay_cases(cases, oracles, command)
+    return replay_cases(cases, oracles, command, findings)

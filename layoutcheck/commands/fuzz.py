@@ -94,6 +94,9 @@ def add_arguments(parser):
                         help="neither replay nor store failures in ./.layoutcheck/")
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first new failure")
+    parser.add_argument("--no-findings", action="store_true",
+                        help="switch the register of findings off: every failure is new (each "
+                             "is shrunk as a new failure, none is steered away from)")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
     add_run_limits(parser, "the whole run (the oracles' start, fuzzing, shrinking, every "
                            "worker), as --budget does; the smaller of the two wins")
@@ -161,9 +164,11 @@ def _smaller(*values):
 def _run(args, oracles, command, show_progress):
     """The report: of ``--case``, ``--replay`` or a campaign (within ``--time-limit``)."""
     if args.case:
-        return replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command)
+        return replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command,
+                            findings=not args.no_findings)
     if args.replay is not None:
-        return replay_report(args.replay, oracles if args.against is not None else None, command)
+        return replay_report(args.replay, oracles if args.against is not None else None, command,
+                             findings=not args.no_findings)
     reproducible = args.max_examples is not None
     budget = _smaller(DEFAULT_BUDGET_S if args.budget is None else args.budget, args.time_limit)
     return run_campaign(oracles=oracles, ops=_split(args.ops), budget=budget,
@@ -174,7 +179,7 @@ def _run(args, oracles, command, show_progress):
                         jobs=args.jobs,
                         progress=progress_printer(sys.stderr) if show_progress else None,
                         command=command, fail_fast=args.fail_fast, cluster=args.cluster,
-                        db_path=args.db)
+                        db_path=args.db, findings=not args.no_findings)
 
 
 def run(args):

@@ -13,7 +13,8 @@ can be mailed or attached to an issue as it is.
 
 Element ids and classes that tests and users may rely on: ``#summary``, ``#checks``
 (``table.checks`` with ``data-oracle``, rows ``tr.row`` with ``data-check`` and
-``data-verdict``), ``#failures`` (``article.failure`` with ``figure.picture`` holding the
+``data-verdict``), ``#failures`` (``article.failure`` with ``code.case``, the minimal case,
+``code.first``, the case as found when shrinking changed it, ``figure.picture`` holding the
 ``svg``, ``pre.replay``, ``p.finding``), ``#throughput`` (``figure.plot``).
 """
 
@@ -141,6 +142,13 @@ def _failures(report):
         out.append(f"<p>{_e(r['message'])}</p>")
         out.append(f"<p>minimal case: <code class=\"case\">{_e(r['op'])}("
                    f"{_e(', '.join(r['counterexample']))})</code></p>")
+        first, how = r.get("first_counterexample"), r.get("shrink") or {}
+        if first and first != r["counterexample"]:
+            out.append(f"<p class=\"note found\">found as <code class=\"first\">{_e(r['op'])}("
+                       f"{_e(', '.join(first))})</code>, shrunk in {_e(how.get('steps'))} steps "
+                       f"({_e(how.get('candidates'))} candidates, {_e(how.get('seconds'))} s"
+                       + (f", {_e(how.get('compiles'))} compiles" if how.get("compiles") else "")
+                       + ")</p>")
         answers = r.get("answers") or {}
         if answers:
             out.append("<ul class=\"answers\">" + "".join(
