@@ -146,7 +146,7 @@ def execute(fn, unit, token=None):
 # --- merging --------------------------------------------------------------------------------
 
 SUMMED = ("cases", "known_cases", "known_region_cases", "new_ground_cases", "region_skipped",
-          "duplicates", "rounds")
+          "duplicates", "rounds", "runtime_cases", "static_cases", "mixed_cases")
 
 
 def _is_new(r):

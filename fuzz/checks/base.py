@@ -14,7 +14,8 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
 __all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential", "answer_of", "fail", "no_crash",
-           "static_value", "static_args", "has_runtime_ints", "oracle_args", "static_law"]
+           "static_value", "static_args", "has_runtime_ints", "oracle_args", "static_law",
+           "integer_kind", "INTEGER_KINDS"]
 
 
 class CheckFailed(AssertionError):
@@ -152,6 +153,32 @@ def has_runtime_ints(oracle, op):
 def oracle_args(oracle, op, args):
     """The inputs as ``oracle`` runs ``op`` on them: as drawn, or all-static."""
     return args if has_runtime_ints(oracle, op) else static_args(args)
+
+
+INTEGER_KINDS = ("runtime", "static", "mixed")
+
+
+def integer_kind(oracle, op, args):
+    """How ``oracle`` runs the integers of ``op(*args)``: ``"runtime"`` (every one a runtime
+    integer), ``"static"`` (every one static, or none, or an oracle that reads them all as
+    known values) or ``"mixed"``."""
+    if not has_runtime_ints(oracle, op):
+        return "static"
+    kinds = set()
+
+    def walk(x):
+        if isinstance(x, LayoutBase):
+            walk(x.shape)
+            walk(x.stride)
+        elif isinstance(x, ComposedLayoutBase):
+            walk((x.outer, x.offset, x.inner))
+        elif isinstance(x, tuple):
+            for e in x:
+                walk(e)
+        elif isinstance(x, int) and not isinstance(x, bool):
+            kinds.add(isinstance(x, C))
+    walk(args)
+    return "runtime" if kinds == {False} else "mixed" if len(kinds) == 2 else "static"
 
 
 def static_law(fn, op):

@@ -16,10 +16,10 @@ runtime values, each call in a forked child.
   The buffers reach the compiled code through DLPack (``from_dlpack(a).mark_layout_dynamic()``:
   host memory, written by host code; no GPU); without ``mark_layout_dynamic`` the function
   would be specialised to the buffers' sizes.
-* ``Pack.run`` makes every call in a forked child over shared memory (``MAP_SHARED``): a
-  division by a runtime zero (SIGFPE) or a hang costs the child.  The progress counters say
-  which row died; that row is run again alone to confirm it, answers ``crashed``, and the
-  rest runs on.
+* ``run_packs`` calls the packs of a batch in one forked child over shared memory
+  (``MAP_SHARED``): a division by a runtime zero (SIGFPE) or a hang costs the child.  The
+  progress counters say which row died; that row is run again alone to confirm it, answers
+  ``crashed``, and the rest runs on.
 
 The DSL's preprocessor reads this file's source when it traces ``pack``: ship it as a file,
 and assign no Python name inside its loops (the preprocessor would carry the name through
@@ -45,7 +45,7 @@ from layoutcheck.oracles.dsl.structures import (
     error_text,
 )
 
-__all__ = ["Structure", "Pack", "compile_pack", "dsl", "status_text", "wait_child", "shared_array",
+__all__ = ["Structure", "Pack", "compile_pack", "run_packs", "dsl", "status_text", "wait_child", "shared_array",
            "die_with_parent", "PACK_SIZE", "CALL_TIMEOUT_S", "progress", "IDLE", "TRACING",
            "COMPILING", "set_progress_buffer"]
 
@@ -173,60 +173,105 @@ class Pack:
         progress(IDLE, -1)
         return self
 
-    def run(self, jobs, timeout=CALL_TIMEOUT_S):
-        """``jobs``: {slot: int array (rows, n_in)} -> ({slot: int32 array (rows, n_out)},
-        {slot: {row: what ended the call}} for the rows whose run crashed or hung)."""
-        K = len(self.structs)
-        live = {j: r for j, r in jobs.items() if not self.structs[j].error}
+
+
+class _Call:
+    """One pack's part of a run: its shared buffers and which rows are settled."""
+
+    def __init__(self, pack, jobs):
+        self.pack, structs = pack, pack.structs
+        live = {j: r for j, r in jobs.items() if not structs[j].error}
         n_in = sum(r.size for r in live.values())
-        n_out = sum(len(r) * self.structs[j].n_out for j, r in live.items())
-        meta = shared_array(4 * K, np.int32)
-        inp, out = shared_array(max(n_in, 1), np.int32), shared_array(max(n_out, 1), np.int32)
-        start = {}  # slot -> (rows, input offset, output offset)
+        n_out = sum(len(r) * structs[j].n_out for j, r in live.items())
+        self.meta = shared_array(4 * len(structs), np.int32)
+        self.inp, self.out = shared_array(max(n_in, 1), np.int32), shared_array(max(n_out, 1), np.int32)
+        self.start = {}  # slot -> (rows, input offset, output offset)
         i0 = o0 = 0
         for j, rows in live.items():
-            start[j] = (len(rows), i0, o0)
-            inp[i0:i0 + rows.size] = rows.reshape(-1)
+            self.start[j] = (len(rows), i0, o0)
+            self.inp[i0:i0 + rows.size] = rows.reshape(-1)
             i0 += rows.size
-            o0 += len(rows) * self.structs[j].n_out
-        done = {j: 0 for j in start}   # rows of each structure settled
-        bad = {}
-        buffers = tensors(inp, out, meta)
-        while start:
-            self._set_meta(meta, start, done)
-            why = forked_call(self.fn, buffers, timeout)
-            if not why:
-                break
-            # the first structure (in run order) that did not finish holds the row
-            j = next((j for j in sorted(start) if meta[4 * j + 3] < meta[4 * j]), None)
-            if j is None:  # every counter is complete: the call died after its last row
-                j = max(start)
-                r = start[j][0] - 1
-            else:
-                r = done[j] + int(meta[4 * j + 3])
-            for k in start:
-                if k < j:
-                    done[k] = start[k][0]
-            done[j] = r + 1
-            self._set_meta(meta, start, {j: r}, only=j, rows=1)  # that row alone, to confirm
-            again = forked_call(self.fn, buffers, timeout)
-            if again:
-                bad.setdefault(j, {})[r] = again
-            if all(done[k] >= start[k][0] for k in start):
-                break
-        res = {}
-        for j, (n, _, o) in start.items():
-            st = self.structs[j]
-            res[j] = np.array(out[o:o + n * st.n_out]).reshape(n, st.n_out)
-        return res, bad
+            o0 += len(rows) * structs[j].n_out
+        self.done = {j: 0 for j in self.start}  # rows of each structure settled
+        self.buffers = tensors(self.inp, self.out, self.meta)
 
-    def _set_meta(self, meta, start, done, only=None, rows=None):
-        meta[:] = 0
-        for j, (n, i0, o0) in start.items():
-            if only is not None and j != only:
+    def set_meta(self, only=None, row=None):
+        """The rows still to run (or only row ``row`` of slot ``only``) into ``meta``."""
+        self.meta[:] = 0
+        for j, (n, i0, o0) in self.start.items():
+            st = self.pack.structs[j]
+            if only is None:
+                d, rows = self.done[j], n - self.done[j]
+            elif j == only:
+                d, rows = row, 1
+            else:
                 continue
-            d, st = done[j], self.structs[j]
-            meta[4 * j:4 * j + 3] = (rows or n - d, i0 + d * st.n_in, o0 + d * st.n_out)
+            self.meta[4 * j:4 * j + 3] = (rows, i0 + d * st.n_in, o0 + d * st.n_out)
+
+    def unfinished(self):
+        """(slot, row) of the first structure, in run order, whose rows did not all run."""
+        for j in sorted(self.start):
+            if self.meta[4 * j + 3] < self.meta[4 * j]:
+                return j, self.done[j] + int(self.meta[4 * j + 3])
+        return None
+
+    def finish_all(self):
+        for j, (n, _, _) in self.start.items():
+            self.done[j] = n
+
+    def results(self):
+        out = {}
+        for j, (n, _, o) in self.start.items():
+            st = self.pack.structs[j]
+            out[j] = np.array(self.out[o:o + n * st.n_out]).reshape(n, st.n_out)
+        return out
+
+
+def run_packs(jobs, timeout=CALL_TIMEOUT_S):
+    """Run compiled packs over rows of runtime values, all in one forked child.
+
+    ``jobs``: [(pack, {slot: int array (rows, n_in)})] -> [(pack, {slot: int32 array (rows,
+    n_out)}, {slot: {row: what ended the call}})].  When the child dies, the progress counters
+    name the row: it runs again alone (the counter might trail a store the compiler moved) to
+    confirm it, and a fresh child runs the rest."""
+    calls = [_Call(pack, j) for pack, j in jobs]
+    bad = [{} for _ in calls]
+    first = 0  # calls before this one are settled
+    while first < len(calls):
+        for c in calls[first:]:
+            c.set_meta()
+        why = forked_call(_run_all, [(c.pack.fn, c.buffers) for c in calls[first:]], timeout)
+        if not why:
+            break
+        k, hit = next(((k, c.unfinished()) for k, c in enumerate(calls) if k >= first and c.unfinished()),
+                      (len(calls) - 1, None))
+        c = calls[k]
+        if hit is None:  # every counter is complete: the call died after its last row
+            j = max(c.start) if c.start else None
+            hit = (j, c.start[j][0] - 1) if j is not None else None
+        for earlier in calls[first:k]:
+            earlier.finish_all()
+        first = k
+        if hit is None:
+            first += 1
+            continue
+        j, r = hit
+        for s in c.start:
+            if s < j:
+                c.done[s] = c.start[s][0]
+        c.done[j] = r + 1
+        c.set_meta(only=j, row=r)
+        again = forked_call(_run_all, [(c.pack.fn, c.buffers)], timeout)
+        if again:
+            bad[k].setdefault(j, {})[r] = again
+        if all(c.done[s] >= c.start[s][0] for s in c.start):
+            first = k + 1
+    return [(c.pack, c.results(), b) for c, b in zip(calls, bad)]
+
+
+def _run_all(calls):
+    for fn, buffers in calls:
+        fn(*buffers)
 
 
 def compile_pack(structs):
@@ -291,9 +336,9 @@ def die_with_parent():
         pass
 
 
-def forked_call(fn, buffers, timeout):
-    """``fn(*buffers)`` in a forked child (it inherits the compiled code; the buffers are
-    shared memory); None when it returned, else what ended it."""
+def forked_call(fn, arg, timeout):
+    """``fn(arg)`` in a forked child (it inherits the compiled code; the buffers are shared
+    memory); None when it returned, else what ended it."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -301,7 +346,7 @@ def forked_call(fn, buffers, timeout):
         code = 0
         try:
             die_with_parent()
-            fn(*buffers)
+            fn(arg)
         except BaseException:  # noqa: BLE001 - reported as the exit status
             code = 3
         finally:

@@ -14,12 +14,12 @@ answered, where an answer is
 
 How (``oracles/dsl/structures.py``, ``oracles/dsl/packs.py``): the cases are grouped by
 structure; the structures this process has not compiled are looked up in the disk cache
-(``oracles/dsl/diskcache.py``), the rest compiled ``PACK_SIZE`` to a function; each pack's
-structures then run over their rows in one call.
+(``oracles/dsl/diskcache.py``), the rest compiled ``PACK_SIZE`` to a function; then the
+packs run over their rows, in one forked child per step.
 
 Native code of the DSL can die while tracing (SIGABRT from an uncaught C++ exception, SIGFPE
 in static arithmetic) and while running (SIGFPE on a runtime zero divisor).  Every call of
-compiled code runs in a forked child (``Pack.run``).  Compiling runs in a forked *executor*
+compiled code runs in a forked child (``run_packs``).  Compiling runs in a forked *executor*
 (``Executor``), which keeps its compiled packs between requests and sends one frame per pack.
 Before tracing a structure it writes (phase, case index) into memory shared with this
 process; when it dies, that structure's cases answer ``crashed`` and a fresh executor (forked
@@ -46,6 +46,7 @@ from layoutcheck.oracles.dsl.packs import (
     compile_pack,
     die_with_parent,
     dsl,
+    run_packs,
     set_progress_buffer,
     shared_array,
     status_text,
@@ -111,8 +112,7 @@ def _run_structures(structs, groups):
         rows = np.asarray([v for _, v in items], dtype=np.int64).reshape(len(items), st.n_in)
         by_pack.setdefault(id(st.pack), (st.pack, {}))[1][st.slot] = rows
     t0 = time.perf_counter()
-    for pack, jobs in by_pack.values():
-        res, bad = pack.run(jobs)
+    for pack, res, bad in run_packs(list(by_pack.values())) if by_pack else ():
         for slot, arr in res.items():
             results[pack.structs[slot].key] = arr
         for slot, rows in bad.items():
