@@ -4,7 +4,9 @@
 ``no_cache``, NVIDIA/cutlass#3398), and that cache keeps MLIR only.  What works: export a
 compiled pack as an object file (``JitCompiledFunction.export_to_c``) and load it again with
 ``cute.runtime.load_module`` (JITLink, milliseconds).  A sidecar pickle keeps each
-structure's trace-time record (answer skeleton, slots, trace text, refusal).
+structure's trace-time record (answer skeleton, slots, trace text, refusal).  The runtime
+path compiles in forked children, which hand their packs to the process that runs them
+through this folder (a temporary one when the cache is off).
 
 The cache lives in the user's cache folder, ``$LAYOUTCHECK_CACHE/cute-dsl/<tag>`` (default
 ``~/.cache/layoutcheck``), where the tag names the DSL's version, Python's and
@@ -27,21 +29,26 @@ from layoutcheck.oracles.dsl.packs import Pack, Structure, dsl
 __all__ = ["DiskCache", "disk_cache", "CACHE_ENV", "CODE_VERSION"]
 
 CACHE_ENV = "LAYOUTCHECK_DSL_CACHE"
-CODE_VERSION = 3
+CODE_VERSION = 4
 
 
 class DiskCache:
-    """Packs on disk, indexed by the structure keys they hold."""
+    """Packs on disk, indexed by the structure keys they hold.  A structure the DSL refused
+    as a whole (no pack) is kept as its record alone."""
 
     def __init__(self, folder):
         self.dir = Path(folder)
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.index = None  # structure key -> pack name
+        self.index = {}      # structure key -> entry name
+        self.scanned = set()  # entry files read into the index
         self.loaded = self.stored = 0
 
     def _scan(self):
-        self.index = {}
+        """Read the entries written since the last scan (by this process or another)."""
         for path in self.dir.glob("*.pkl"):
+            if path.name in self.scanned:
+                continue
+            self.scanned.add(path.name)
             try:
                 with open(path, "rb") as f:
                     keys = pickle.load(f)["keys"]
@@ -50,14 +57,9 @@ class DiskCache:
             for key in keys:
                 self.index.setdefault(key, path.stem)
 
-    def holds(self, key):
-        if self.index is None:
-            self._scan()
-        return key in self.index
-
     def load(self, keys):
         """{key: Structure} of the cached structures among ``keys``, their packs loaded."""
-        if self.index is None:
+        if any(k not in self.index for k in keys):
             self._scan()
         cute = dsl()[0]
         found = {}
@@ -65,7 +67,8 @@ class DiskCache:
             try:
                 with open(self.dir / f"{name}.pkl", "rb") as f:
                     meta = pickle.load(f)
-                fn = getattr(cute.runtime.load_module(str(self.dir / f"{name}.o")), name)
+                fn = getattr(cute.runtime.load_module(str(self.dir / f"{name}.o")), name) \
+                    if meta.get("object", True) else None
             except Exception:  # noqa: BLE001 - a damaged entry: compiled again
                 continue
             structs = []
@@ -73,36 +76,42 @@ class DiskCache:
                 st = Structure(key)
                 st.restore(record)
                 structs.append(st)
-            pack = Pack(structs)
-            pack.fn = fn
-            for j, st in enumerate(structs):
-                st.pack, st.slot = pack, j
+            if fn is not None:
+                pack = Pack(structs)
+                pack.fn = fn
+                for j, st in enumerate(structs):
+                    st.pack, st.slot = pack, j
+            for st in structs:
                 found.setdefault(st.key, st)
             self.loaded += 1
-        return found
+        return {k: found[k] for k in keys if k in found}
 
-    def store(self, structs):
-        """Export the packs of freshly compiled ``structs``."""
-        for pack in {id(st.pack): st.pack for st in structs if st.pack is not None}.values():
-            keys = [st.key for st in pack.structs]
+    def store(self, structs, keep_errors=False):
+        """Export the packs of freshly compiled ``structs`` (and, with ``keep_errors``, the
+        records of those the DSL refused as a whole)."""
+        packs = {id(st.pack): st.pack for st in structs if st.pack is not None}.values()
+        entries = [(pack.structs, pack) for pack in packs]
+        if keep_errors:
+            entries += [([st], None) for st in structs if st.pack is None]
+        for members, pack in entries:
+            keys = [st.key for st in members]
             name = "p" + hashlib.sha1(pickle.dumps(keys)).hexdigest()[:24]
             if (self.dir / f"{name}.pkl").exists():
                 continue
             tmp = tempfile.mkdtemp(dir=self.dir)
             try:
-                pack.fn.export_to_c(tmp, name, function_prefix=name)
+                if pack is not None:
+                    pack.fn.export_to_c(tmp, name, function_prefix=name)
+                    os.replace(os.path.join(tmp, name + ".o"), self.dir / f"{name}.o")
                 with open(os.path.join(tmp, name + ".pkl"), "wb") as f:
-                    pickle.dump({"keys": keys, "records": [st.record() for st in pack.structs]}, f)
-                os.replace(os.path.join(tmp, name + ".o"), self.dir / f"{name}.o")
+                    pickle.dump({"keys": keys, "records": [st.record() for st in members],
+                                 "object": pack is not None}, f)
                 os.replace(os.path.join(tmp, name + ".pkl"), self.dir / f"{name}.pkl")
                 self.stored += 1
             except Exception:  # noqa: BLE001 - no entry; nothing else depends on it
                 pass
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
-            if self.index is not None:
-                for key in keys:
-                    self.index.setdefault(key, name)
 
 
 def cache_folder():

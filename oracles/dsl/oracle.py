@@ -16,7 +16,7 @@ time with every integer static (``oracles/dsl/tracetime.py``); the gate gives th
 reference all-static inputs (``oracles/implementations.py`` ``takes_runtime_integers``).
 
 The DSL runs in a worker process (``oracles/isolation.py``); the worker answers a batch as a
-stream, and compiles and runs the runtime path in processes forked from it, so a SIGFPE or a
+stream, and compiles and runs the runtime path in children forked from it, so a SIGFPE or a
 SIGABRT of the DSL's native code answers ``crashed`` for the cases it hit (naming the case)
 and the rest go on.  Compiled packs are kept in the user's cache folder across runs
 (``oracles/dsl/diskcache.py``).  Integers outside the DSL's 32-bit ``int`` are unsupported.
@@ -165,11 +165,12 @@ class CuteDslOracle(IsolatedOracle):
         """Cases by the integers they ran with (``runtime``, ``static``, ``mixed``: the runtime
         path; ``trace_time``: the other operations, all static), crashes, seconds inside
         ``run_many``, and the worker's runtime path: structures compiled and their seconds,
-        structures loaded from the disk cache, rows run, executor restarts."""
+        structures loaded from the disk cache, rows run and their seconds, compiler children
+        that died, and the worker's CPU seconds (its forked children's included)."""
         s = {f"{k}_cases" if k != "crashed" else k: v for k, v in self._counts.items()}
         s["seconds"] = round(self._seconds, 3)
         worker = self.worker_stats()
-        for k in ("compiled", "compile_s", "from_disk", "rows", "run_s", "executor_restarts"):
+        for k in ("compiled", "compile_s", "from_disk", "rows", "run_s", "compiler_deaths", "cpu_s"):
             if k in worker:
                 v = worker[k]
                 s[k] = round(v, 3) if isinstance(v, float) else v

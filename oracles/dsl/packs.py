@@ -256,14 +256,19 @@ def run_packs(jobs, timeout=CALL_TIMEOUT_S):
             first += 1
             continue
         j, r = hit
+        alone = sum(n - c.done[s] for s, (n, _, _) in c.start.items()) == 1 and \
+            all(d.done == {s: n for s, (n, _, _) in d.start.items()} for d in calls[first:] if d is not c)
         for s in c.start:
             if s < j:
                 c.done[s] = c.start[s][0]
         c.done[j] = r + 1
-        c.set_meta(only=j, row=r)
-        again = forked_call(_run_all, [(c.pack.fn, c.buffers)], timeout)
-        if again:
-            bad[k].setdefault(j, {})[r] = again
+        if alone:  # the only row that ran: no other can be the one
+            bad[k].setdefault(j, {})[r] = why
+        else:
+            c.set_meta(only=j, row=r)
+            again = forked_call(_run_all, [(c.pack.fn, c.buffers)], timeout)
+            if again:
+                bad[k].setdefault(j, {})[r] = again
         if all(c.done[s] >= c.start[s][0] for s in c.start):
             first = k + 1
     return [(c.pack, c.results(), b) for c, b in zip(calls, bad)]
