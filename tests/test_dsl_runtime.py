@@ -253,3 +253,21 @@ def test_reproducer_of_a_runtime_finding_passes_runtime_integers():
                          ["header"], "cute-dsl")
     assert "VALUES = [6, 6, 8]" in text and "cute.make_layout((v[0], 8), stride=(1, v[1]))" in text
     assert "cute.compile(traced" in text and os.path.basename(__file__) not in text
+
+
+@needs_dsl
+def test_F254_F255_runtime_coordinates():
+    res = _run([("shape_div", ["(3,8)", "8"]), ("dice", ["(3,4):(0,1)", "(_,3)"]),
+                ("shape_div", ["(_3,_8)", "_8"]), ("dice", ["(3,4):(0,1)", "(_,_3)"]),
+                ("shape_div", ["5", "2"]), ("shape_div", ["(4,5,1)", "3"])])
+    (op, args, got, ref) = res[0]  # F-255: no divisibility check with runtime integers, a truncation
+    assert ref.kind == "raised" and got.value == (1, 4)
+    assert find_known("cute-dsl", op, "diff.shape_div", args, got, ref) == "F-255"
+    assert find_known("cute-dsl", op, "diff.shape_div", args, Outcome.ok((1, 3)), ref) is None  # C++'s
+    assert res[4][2].value == 2 and res[5][2].value == (1, 5, 1)
+    (op, args, got, ref) = res[1]  # F-254: a runtime integer in the dicer is refused
+    assert got.kind == "raised" and "expects dicer to be static" in got.message and ref.kind == "ok"
+    assert find_known("cute-dsl", op, "diff.dice", args, got, ref) == "F-254"
+    assert find_known("cute-dsl", op, "diff.dice", args, Outcome.raised("ValueError: other"), ref) is None
+    assert res[2][2].kind == "raised"  # static: the DSL checks divisibility
+    assert compare("dice", res[3][1], res[3][3], res[3][2]).ok

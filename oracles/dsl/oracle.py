@@ -23,6 +23,7 @@ and the rest go on.  Compiled packs are kept in the user's cache folder across r
 """
 
 import os
+import threading
 import time
 
 from layoutcheck.oracles.cpp.cases import CaseMix, retype
@@ -50,7 +51,7 @@ CASE_TIMEOUT_S = 120
 RUNTIME_OPS = frozenset(ARG_KINDS)
 
 MIX_ENV = "LAYOUTCHECK_DSL_MIX"
-DEFAULT_MIX = (0.15, 0.15)
+DEFAULT_MIX = (0.3, 0.15)
 
 
 def takes_runtime_integers(op):
@@ -66,6 +67,19 @@ def on_runtime_path(op, args):
         return False
     kinds = ARG_KINDS[op]
     return sum(1 for k in kinds if not k.endswith("?")) <= len(args) <= len(kinds)
+
+
+PREPARE_CHUNK = 4 * 48  # cases per prepare call: a few packs at a time (oracles/dsl/packs.py)
+
+
+def _runtime_key(op, args):
+    """The structure key of a case of the runtime path, None for any other case."""
+    if not on_runtime_path(op, args) or runtime_case_problem(op, args) is not None:
+        return None
+    try:
+        return split_case(op, args)[0]
+    except TypeError:
+        return None
 
 
 def _case_text(op, args):
@@ -146,34 +160,89 @@ class CuteDslOracle(IsolatedOracle):
         self._counts = {"runtime": 0, "static": 0, "mixed": 0, "trace_time": 0, "crashed": 0}
         self._seconds = 0.0
         self._known = set()  # structure keys answered: compiled in the worker or on disk
+        self._lock = threading.Lock()
+        self._worker, self._dead = (None, {}), {}  # (pid, its counters); those of dead workers
 
     def _run_many(self, cases):
         t0 = time.perf_counter()
-        out = super()._run_many(cases)
+        with self._lock:  # the campaign may prepare on a thread beside its own (pairs.py)
+            out = super()._run_many(cases)
+            self._sample_worker()
         for (op, args), o in zip(cases, out):
-            if on_runtime_path(op, args) and runtime_case_problem(op, args) is None:
+            key = _runtime_key(op, args)
+            if key is not None:
                 self._counts[integer_kind(op, args)] += 1
                 if o.kind in ("ok", "raised"):
-                    self._known.add(split_case(op, args)[0])
+                    self._known.add(key)
             else:
                 self._counts["trace_time"] += 1
             self._counts["crashed"] += o.kind == "crashed"
         self._seconds += time.perf_counter() - t0
         return out
 
+    def _new_structures(self, calls):
+        """The runtime-path calls among ``calls`` whose structure this oracle has not answered."""
+        todo, seen = [], set()
+        for op, args in calls:
+            key = _runtime_key(op, tuple(args))
+            if key is not None and key not in self._known and key not in seen:
+                seen.add(key)
+                todo.append((op, tuple(args)))
+        return todo
+
+    def prepare(self, calls, until=None):
+        """Compile, in few large packs, the structures of ``calls`` (``[(op, args)]``) not
+        compiled yet; answer nothing (the cases run later as usual).  The campaign hands it
+        the first calls of every pair (fuzz/campaign/runner.py ``_precompile``).  ``until``
+        (monotonic): no new chunk starts after it.  Returns the number of structures."""
+        todo = self._new_structures(calls)
+        t0 = time.perf_counter()
+        for i in range(0, len(todo), PREPARE_CHUNK):
+            if until is not None and time.monotonic() > until:
+                break
+            chunk = todo[i:i + PREPARE_CHUNK]
+            with self._lock:
+                out = IsolatedOracle._run_many(self, chunk)
+                self._sample_worker()
+            self._known.update(_runtime_key(op, args) for (op, args), o in zip(chunk, out)
+                               if o.kind in ("ok", "raised"))
+        self._seconds += time.perf_counter() - t0
+        return len(todo)
+
+    def uncompiled(self, calls):
+        """How many structures of ``calls`` this oracle has not answered yet."""
+        return len(self._new_structures(calls))
+
+    def _sample_worker(self):
+        """Keep the worker's counters: a worker that dies takes its own with it, so the
+        counters of the workers before this one are summed in ``_dead``."""
+        pid = self._proc.pid if self._proc is not None else None
+        if pid != self._worker[0]:
+            for k, v in self._worker[1].items():
+                if isinstance(v, (int, float)):
+                    self._dead[k] = self._dead.get(k, 0) + v
+            self._worker = (pid, {})
+        if pid is not None:
+            got = self.worker_stats()
+            if got:
+                self._worker = (pid, got)
+
     def stats(self):
         """Cases by the integers they ran with (``runtime``, ``static``, ``mixed``: the runtime
         path; ``trace_time``: the other operations, all static), crashes, seconds inside
         ``run_many``, and the worker's runtime path: structures compiled and their seconds,
         structures loaded from the disk cache, rows run and their seconds, compiler children
-        that died, and the worker's CPU seconds (its forked children's included)."""
+        that died, the workers' CPU seconds (their forked children's included), summed over
+        the workers a crash replaced (``worker_restarts``)."""
         s = {f"{k}_cases" if k != "crashed" else k: v for k, v in self._counts.items()}
         s["seconds"] = round(self._seconds, 3)
-        worker = self.worker_stats()
+        with self._lock:
+            self._sample_worker()
+        worker = self._worker[1]
         for k in ("compiled", "compile_s", "from_disk", "rows", "run_s", "compiler_deaths", "cpu_s"):
-            if k in worker:
-                v = worker[k]
-                s[k] = round(v, 3) if isinstance(v, float) else v
+            v = worker.get(k, 0) + self._dead.get(k, 0)
+            s[k] = round(v, 3) if isinstance(v, float) else v
+        s["worker_restarts"] = self.restarts
         return s
 
     def case_mix(self, op, cases, seed):
@@ -197,7 +266,7 @@ class CuteDslOracle(IsolatedOracle):
 
 
 def mix_setting(text):
-    """(mixed, static) from ``$LAYOUTCHECK_DSL_MIX`` text (default 0.15,0.15), or None for ``off``."""
+    """(mixed, static) from ``$LAYOUTCHECK_DSL_MIX`` text (default 0.3,0.15), or None for ``off``."""
     text = (text or "").strip().lower()
     if not text:
         return DEFAULT_MIX
@@ -206,7 +275,7 @@ def mix_setting(text):
     try:
         mixed, static = (float(x) for x in text.split(","))
     except ValueError:
-        raise LayoutError(f"{MIX_ENV}={text!r}: expected MIXED,STATIC (e.g. 0.15,0.15) or off") from None
+        raise LayoutError(f"{MIX_ENV}={text!r}: expected MIXED,STATIC (e.g. 0.3,0.15) or off") from None
     if not (0 <= mixed <= 1 and 0 <= static <= 1 and mixed + static <= 1):
         raise LayoutError(f"{MIX_ENV}={text!r}: fractions in [0, 1] whose sum is at most 1")
     return mixed, static
@@ -217,7 +286,7 @@ def dsl_mix(op, cases, seed, setting=None):
     integers stays mixed with probability ``mixed``, becomes all-static with probability
     ``static`` and all-runtime otherwise (``oracles/cpp/cases.py`` ``CaseMix``; a function of
     the case and the seed).  All-runtime cases share compiled code by nesting alone; every
-    kind is still sent.  ``$LAYOUTCHECK_DSL_MIX`` is ``MIXED,STATIC`` (default 0.15,0.15) or
+    kind is still sent.  ``$LAYOUTCHECK_DSL_MIX`` is ``MIXED,STATIC`` (default 0.3,0.15) or
     ``off`` (the cases as drawn)."""
     setting = mix_setting(os.environ.get(MIX_ENV, "")) if setting is None else setting
     if setting is None:

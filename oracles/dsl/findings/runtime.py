@@ -1,4 +1,4 @@
-"""Regions of the CuTe DSL's findings with runtime integers (its runtime path, F-243..F-253,
+"""Regions of the CuTe DSL's findings with runtime integers (its runtime path, F-243..F-255,
 F-081's runtime tiler), recomputed by its model (``oracles/dsl/model.py``: the C++ algorithm
 on CuTe's integer types in the DSL's dialect).  Their symptom is ``dsl_answer`` (the model's
 exact answer) or, for a crash, ``dsl_process_died``, which marks a region only: a crash is an
@@ -22,7 +22,7 @@ from layoutcheck.oracles.dsl.model import (
     TRACE_ABORT,
     answer,
 )
-from layoutcheck.oracles.predicates import region
+from layoutcheck.oracles.predicates import raised_with_any, region, symptom
 from layoutcheck.oracles.reference import cute_reference
 
 from layoutcheck.integers import C
@@ -152,6 +152,53 @@ def runtime_int_tiler(A=None, T=None, *rest):
     return isinstance(T, int) and not isinstance(T, (bool, C))
 
 
+@region
+def runtime_integer_in_dicer(L=None, c=None, *rest):
+    """F-254: dice's coordinate holds a runtime integer."""
+    def ints(x):
+        return [v for e in x for v in ints(e)] if isinstance(x, tuple) else \
+            [x] if isinstance(x, int) and not isinstance(x, bool) else []
+    return any(not isinstance(v, C) for v in ints(c))
+
+
+@symptom
+def dsl_wants_static_dicer(inputs, answer, reference):
+    """F-254: the DSL's refusal of a runtime dicer, by its own words."""
+    return raised_with_any(answer, "expects dicer to be static")
+
+
+def dsl_shape_div(a, b):
+    """The DSL's shape_div with runtime integers: tuple/tuple by mode, tuple/int folds b
+    across a, int/tuple divides by product(b), int/int truncates and makes a zero quotient
+    1 (``a / b != 0 ? a / b : 1`` on positive integers)."""
+    if isinstance(a, tuple):
+        if isinstance(b, tuple):
+            return tuple(dsl_shape_div(x, y) for x, y in zip(a, b))
+        out = []
+        for ai in a:
+            out.append(dsl_shape_div(ai, b))
+            b = dsl_shape_div(b, ai)
+        return tuple(out)
+    if isinstance(b, tuple):
+        p = 1
+        for x in leaves(b):
+            p *= int(x)
+        return dsl_shape_div(a, p)
+    return int(a) // int(b) or 1
+
+
+@symptom
+def dsl_truncating_shape_div(inputs, answer, reference):
+    """F-255: the answer is the DSL's truncating fold (``dsl_shape_div``), value for value."""
+    if not (answer is not None and answer.kind == "ok") or len(inputs) < 2:
+        return False
+    want, got = dsl_shape_div(*inputs[:2]), answer.value
+
+    def plain(t):
+        return tuple(plain(x) for x in t) if isinstance(t, tuple) else int(t)
+    return plain(got) == plain(want)
+
+
 def all_static(*inputs):
     """Every integer of the inputs is static (the DSL's findings from its trace-time days:
     compile-time checks that runtime integers skip)."""
@@ -182,6 +229,10 @@ PLANTED = [
     ("F-253", "cute-dsl", "logical_product", ["(2,2):(1,2)", "_3:_1"],
      "raised: MLIRError: error: unknown: expects `input` to be static, but got "
      "'!cute.layout<\"(?,?):(?,?)\">'"),
+    ("F-243", "cute-dsl", "filter", ["(46,(5,1)):(1,(46,16))"], "(46,5,1):(1,46,16)"),
+    ("F-254", "cute-dsl", "dice", ["(3,4):(0,1)", "(_,3)"],
+     "raised: ValueError: expects dicer to be static, but got (None, Int32(?))"),
+    ("F-255", "cute-dsl", "shape_div", ["(3,8)", "8"], "(1,4)"),
     ("F-081", "cute-dsl", "composition", ["(_8,_3):(_1,_8)", "2"],
      "raised: ValueError: Operand 1 of operation \"cute.composition\" must be a Value (is not a Value)"),
 ]
