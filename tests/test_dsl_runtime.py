@@ -271,3 +271,16 @@ def test_F254_F255_runtime_coordinates():
     assert find_known("cute-dsl", op, "diff.dice", args, Outcome.raised("ValueError: other"), ref) is None
     assert res[2][2].kind == "raised"  # static: the DSL checks divisibility
     assert compare("dice", res[3][1], res[3][3], res[3][2]).ok
+
+
+@needs_dsl
+def test_F256_shape_div_of_a_tuple_mode_by_an_integer():
+    res = _run([("shape_div", ["(_4,(_2,_2))", "(_2,_2)"]), ("shape_div", ["(32,(1,2))", "(2,4)"]),
+                ("shape_div", ["((_2,_2),_4)", "(_2,_2)"]), ("shape_div", ["(_2,_2)", "_2"]),
+                ("shape_div", ["(_4,_8)", "(_2,_2)"])])
+    for op, args, got, ref in res[:3]:
+        assert ref.kind == "ok" and got.kind == "raised" and "unable to compute shape_div" in got.message
+        assert find_known("cute-dsl", op, "diff.shape_div", args, got, ref) == "F-256"
+        assert find_known("cute-dsl", op, "diff.shape_div", args, Outcome.ok((1, 1)), ref) is None
+    for op, args, got, ref in res[3:]:  # a tuple by an integer, or two flat tuples: computed
+        assert compare(op, args, ref, got).ok, (op, got)
