@@ -284,3 +284,14 @@ def test_F256_shape_div_of_a_tuple_mode_by_an_integer():
         assert find_known("cute-dsl", op, "diff.shape_div", args, Outcome.ok((1, 1)), ref) is None
     for op, args, got, ref in res[3:]:  # a tuple by an integer, or two flat tuples: computed
         assert compare(op, args, ref, got).ok, (op, got)
+
+
+@needs_dsl
+def test_F231_tile_to_shape_of_an_injective_block_with_no_room():
+    """tile_to_shape runs at trace time (every integer static); the worker's death on it is
+    this case's crash, and the next case runs on a fresh worker."""
+    res = _run([("tile_to_shape", ["(_2,_3):(_5,_2)", "(_4,_3,_1)"]), ("tile_to_shape", ["(_2,_4):(_1,_2)", "(_4,_8)"])])
+    (op, args, got, ref), (_, args2, fine, ref2) = res
+    assert got.kind == "crashed" and "SIGFPE" in got.message and ref.kind == "raised"  # a refusal is due
+    assert spec.is_injective(args[0]) and find_known("cute-dsl", op, f"diff.{op}", args, got) == "F-231"
+    assert compare(op, args2, ref2, fine).ok
