@@ -20,6 +20,8 @@ process and talks to it through two pipes.
   that is longer; the DSL's default is 120), never past the run's deadline
   (``layoutcheck.deadline``: a fuzz budget, ``--time-limit``): an import that blocks makes
   the oracle unavailable with that reason, never a hang.
+- An adapter with ``stream(cases)`` answers a whole batch as a stream of Outcomes, in order
+  (the CuTe DSL compiles a batch at once); ``worker_stats()`` asks the adapter's ``stats()``.
 
 The worker runs ``python -c _BOOT`` with the parent's ``sys.path``; its stdout goes to the
 parent's stderr (an implementation's prints cannot corrupt ``--json`` output), its stdin is
@@ -239,6 +241,16 @@ class IsolatedOracle(Oracle):
             except subprocess.TimeoutExpired:
                 pass
 
+    def worker_stats(self):
+        """The worker's adapter's ``stats()`` (counters it keeps), {} when no worker runs or
+        it does not answer within the start timeout."""
+        if self._proc is None or self._proc.poll() is not None:
+            return {}
+        if not self._write(("stats", None)):
+            return {}
+        got = self._read(self.start_timeout)
+        return got if isinstance(got, dict) else {}
+
     def describe(self):
         """What the worker's adapter runs (its ``describe()``: e.g. which files it loaded),
         None when it does not say, or why the oracle is unavailable."""
@@ -349,8 +361,13 @@ def _serve():
             kind, cases = pickle.loads(recv.recv_bytes())
         except (EOFError, OSError):
             return
-        for op, args in cases:
-            answer, fatal = _answer(adapter, op, args, memory_mb)
+        if kind == "stats":
+            send.send_bytes(pickle.dumps(_adapter_stats(adapter)))
+            continue
+        stream = getattr(adapter, "stream", None)
+        answers = _streamed(stream, cases, memory_mb) if callable(stream) else (
+            _answer(adapter, op, args, memory_mb) for op, args in cases)
+        for answer, fatal in answers:
             try:
                 data = pickle.dumps((answer, fatal))
             except Exception as e:  # noqa: BLE001 - an answer that cannot be sent is reported
@@ -358,6 +375,42 @@ def _serve():
             send.send_bytes(data)
             if fatal:
                 os._exit(_FATAL_EXIT)
+
+
+def _adapter_stats(adapter):
+    """The adapter's ``stats()`` (a dict of counters), {} when it has none or it fails."""
+    try:
+        fn = getattr(adapter, "stats", None)
+        return dict(fn()) if callable(fn) else {}
+    except Exception:  # noqa: BLE001 - statistics are optional
+        return {}
+
+
+def _streamed(stream, cases, memory_mb):
+    """(Outcome, fatal) per case from an adapter that answers a whole batch as a stream
+    (``stream(cases)`` yields one Outcome per case, in order: the CuTe DSL compiles a batch
+    at once).  What it raises answers the cases left, as ``_answer`` would."""
+    it = stream([(op, tuple(args)) for op, args in cases])
+    for n in range(len(cases)):
+        try:
+            answer = next(it)
+        except StopIteration:
+            yield Outcome.crashed("the adapter gave no answer for this case"), False
+            continue
+        except MemoryError:
+            yield Outcome.crashed(f"it ran out of memory (worker limit {memory_mb} MiB)"), True
+            return
+        except Exception as e:  # noqa: BLE001 - the adapter itself failed
+            for _ in range(n, len(cases)):
+                yield Outcome.crashed(f"the adapter raised {_describe(e)}"), False
+            return
+        except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt, GeneratorExit
+            yield Outcome.crashed(f"it raised {_describe(e)}"), True
+            return
+        if not isinstance(answer, Outcome):
+            yield Outcome.crashed(f"the adapter returned {type(answer).__name__}"), False
+            continue
+        yield answer, False
 
 
 def _description(adapter):

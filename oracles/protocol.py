@@ -282,6 +282,7 @@ class Implementation:
     regions: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
     symptoms: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
     conventions: tuple[Convention, ...] = ()
+    runtime_integers: Callable[[str], bool] = lambda op: False  # op -> its plain ints run as runtime ones
 
     def claims(self, name: str) -> bool:
         """``name`` is an oracle of this implementation."""

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 from layoutcheck.fuzz.campaign.recognise import known_failure
 from layoutcheck.fuzz.checks.algebra import STRATS
-from layoutcheck.fuzz.checks.base import CheckFailed
+from layoutcheck.fuzz.checks.base import CheckFailed, static_args
 from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles import get_oracle, parse_args
 from layoutcheck.oracles.known import PREDICATES, explain, find_known, find_region
@@ -265,7 +265,8 @@ def test_law_failure_known_only_with_every_answer_explained():
     ctx = _Ctx(_Model("pycute"))
     _fails("law.logical_product.modes", ctx, args)
     assert known_failure(BY_NAME["law.logical_product.modes"], ctx, args).finding == "F-076"
-    planted = _Ctx(_Model("pycute", {("logical_product", ("4:1", "3")): Outcome.ok(P("(3,2):(1,4)"))}))
+    # pycute reads every integer as static: the gate gives it (and its reference) all-static inputs
+    planted = _Ctx(_Model("pycute", {("logical_product", ("_4:_1", "_3")): Outcome.ok(P("(3,2):(1,4)"))}))
     _fails("law.logical_product.modes", planted, args)
     assert known_failure(BY_NAME["law.logical_product.modes"], planted, args).finding is None
 
@@ -309,7 +310,7 @@ def test_law_outside_its_domain_after_substitution_is_known_and_the_diff_check_s
     _fails("law.zipped_divide.derived", ctx, args)
     assert known_failure(BY_NAME["law.zipped_divide.derived"], ctx, args).finding == "F-075"
     wrong = Outcome.ok(P("((6,2),1):((9,3),1)"))  # not pycute's ((6,2),1):((9,3),0)
-    planted = _Ctx(_Model("pycute", {("tiled_divide", tuple(map(str, args))): wrong}))
+    planted = _Ctx(_Model("pycute", {("tiled_divide", tuple(map(str, static_args(args)))): wrong}))
     _fails("diff.tiled_divide", planted, args)
     assert known_failure(BY_NAME["diff.tiled_divide"], planted, args).finding is None
     assert known_failure(BY_NAME["diff.tiled_divide"], ctx, args).finding == "F-075"
@@ -321,7 +322,7 @@ def test_differential_failure_needs_its_answer_explained():
     ctx = _Ctx(_Model("pycute"))
     _fails("diff.composition", ctx, args)
     assert known_failure(check, ctx, args).finding == "F-071"
-    planted = _Ctx(_Model("pycute", {("composition", ("(4,2):(1,8)", "5:1")): Outcome.ok(P("5:2"))}))
+    planted = _Ctx(_Model("pycute", {("composition", ("(_4,_2):(_1,_8)", "_5:_1")): Outcome.ok(P("5:2"))}))
     assert known_failure(check, planted, args).finding is None
 
 
@@ -399,7 +400,7 @@ def test_left_inverse_conventions_are_quasi_inverses():
         L = P(text)
         assert is_quasi_inverse(L, models_cpp.answer("left_inverse", L).value)
         assert PREDICATES["cpp_left_inverse_quasi"](L)
-    for text in ("3:0", "(2,3):(0,1)", "(5,16,_1):(2,0,_40)"):
+    for text in ("_3:_0", "(_2,_3):(_0,_1)", "(_5,_16,_1):(_2,_0,_40)"):  # the DSL's static path
         L = P(text)
         assert is_quasi_inverse(L, known_dsl.answer("left_inverse", L).value)
     L = P("3:0")
@@ -450,8 +451,8 @@ def test_F058_rejected_as_written():
     size-1 mode), accepts A written coalesced, and the spec gives a result."""
     cases = [("cute-cpp", "composition", (P("(_21,_1,_1):(_2,_42,_4)"), P("_1:_22"))),
              ("cute-cpp", "composition", (P("((_1,_3),_1,_1,1):((_0,_2),_0,_3,0)"), P("(_3):(_2)"))),
-             ("cute-dsl", "composition", (P("(19,(_1,1)):(4,(_19,19))"), P("(19,(_1,1)):(1,(_21,0))"))),
-             ("cute-dsl", "logical_divide", (P("(5,1):(4,52)"), P("(5):(2)")))]
+             ("cute-dsl", "composition", (P("(_19,(_1,_1)):(_4,(_19,_19))"), P("(_19,(_1,_1)):(_1,(_21,_0))"))),
+             ("cute-dsl", "logical_divide", (P("(_5,_1):(_4,_52)"), P("(_5):(_2)")))]  # the DSL: static
     for oracle, op, args in cases:
         model = MODEL[oracle][0]
         out = model(op, *args)

@@ -128,7 +128,7 @@ def fit_to_machine(spec: "Spec | str",
 # --- merging --------------------------------------------------------------------------------
 
 SUMMED = ("cases", "known_cases", "known_region_cases", "new_ground_cases", "region_skipped",
-          "duplicates", "rounds")
+          "duplicates", "rounds", "runtime_cases", "static_cases", "mixed_cases")
 
 
 def _is_new(r):

@@ -412,6 +412,7 @@ def finish(runner, oracle_name, seconds, t0, **extra):
                    cases_per_s=round(runner.cases / seconds, 1) if seconds > 0 else 0.0,
                    known_cases=runner.known_cases, known_region_cases=known_region,
                    new_ground_cases=max(0, runner.cases - known_region),
+                   **{f"{k}_cases": n for k, n in runner.integers.items()},
                    region_skipped=runner.steer.skipped, steered=list(runner.steer.hit),
                    behaviours=len(runner.novelty.counts), duplicates=runner.duplicates,
                    first_failure_s=_since(runner.first_failure_at, t0),

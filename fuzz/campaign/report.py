@@ -18,6 +18,10 @@ A result row (one per (check, oracle) pair)::
                             conditions, answer shapes: what the budget allocation rewards),
      "duplicates"           drawn cases identical to one this pair had judged: not run again
                             and not counted in "cases" (every case counted is distinct),
+     "runtime_cases", "static_cases", "mixed_cases"
+                            cases by how the oracle ran their integers: every one a runtime
+                            integer, every one static (an oracle that reads them as known
+                            values runs everything static), or both (fuzz/checks/base.py),
      "rounds"               slices of the budget this pair got,
      "first_failure_s"      seconds from the campaign's start to this pair's first new failure
                             (before shrinking), or None; "first_known_s" likewise for a known one}
@@ -36,6 +40,7 @@ def result_row(check, oracle_name, status, **kw):
          "counterexample": None, "answers": None, "message": "", "known_finding": None,
          "known_cases": 0, "known_region_cases": 0, "new_ground_cases": 0,
          "region_skipped": 0, "steered": [], "behaviours": 0, "duplicates": 0, "rounds": 0,
+         "runtime_cases": 0, "static_cases": 0, "mixed_cases": 0,
          "first_failure_s": None, "first_known_s": None, "replay": None,
          "first_counterexample": None, "shrink": None}
     r.update(kw)
@@ -68,6 +73,8 @@ def summary(results, seconds, budget=None):
          "known_region_cases": total("known_region_cases"),
          "new_ground_cases": total("new_ground_cases"), "region_skipped": total("region_skipped"),
          "duplicates": total("duplicates"), "reused_cases": total("reused_cases"),
+         "runtime_cases": total("runtime_cases"), "static_cases": total("static_cases"),
+         "mixed_cases": total("mixed_cases"),
          "not_reached": sum(1 for r in results if r.get("not_reached")),
          "seconds": round(seconds, 2),
          "first_failure_s": _first(r["first_failure_s"] if r.get("first_failure_s") is not None
@@ -175,6 +182,9 @@ def summary_lines(report):
             f"regions ({_pct(s['known_region_cases'], s['cases'])}; {s['known_cases']} re-hit a "
             f"known finding), {s['region_skipped']} drawn in known regions and steered away; "
             + (f"first new failure after {ttf} s" if ttf is not None else "no new failure"))
+    if s.get("runtime_cases") or s.get("mixed_cases"):
+        lines.append(f"integers: {s['runtime_cases']} cases ran with runtime integers, "
+                     f"{s['static_cases']} all static, {s['mixed_cases']} mixed")
     if s.get("reused_cases"):
         lines.append(f"reuse batches: {s['reused_cases']} of the cases ran through kernels "
                      "compiled before (runtime integers, new values; fuzz/campaign/pairs.py)")

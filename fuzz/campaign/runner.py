@@ -60,7 +60,7 @@ from layoutcheck.fuzz.campaign.report import (
     summary_lines,
 )
 from layoutcheck.fuzz.campaign.steer import SKIP, Steering
-from layoutcheck.fuzz.checks.base import Check, CheckFailed, Skip
+from layoutcheck.fuzz.checks.base import INTEGER_KINDS, Check, CheckFailed, Skip, integer_kind
 from layoutcheck.fuzz.checks.bounds import bounded
 from layoutcheck.fuzz.checks.catalogue import BY_NAME, checks_for
 from layoutcheck.fuzz.checks.targets import decode, encode
@@ -119,6 +119,7 @@ class _Runner:
         self.in_run = False        # inside a hypothesis run (not a replay of stored cases)
         self.seen, self.duplicates = {}, 0  # keys of the cases judged (bounded), drawn again
         self.findings = True       # False (--no-findings): no failure is recognised as known
+        self.integers = dict.fromkeys(INTEGER_KINDS, 0)  # cases by how the oracle ran their integers
 
     def halted(self):
         now = time.monotonic()
@@ -204,6 +205,10 @@ class _Runner:
     def case(self, args):
         """Run one case; raise for a new failure so that hypothesis shrinks it."""
         self.cases += 1
+        try:
+            self.integers[integer_kind(self.ctx.oracle, self.check.op, args)] += 1
+        except Exception:  # noqa: BLE001 - inputs it cannot walk: counted as static
+            self.integers["static"] += 1
         try:
             self.check.run(self.ctx, args)
         except Skip:

@@ -24,6 +24,7 @@ from layoutcheck.fuzz.checks.base import (
     answer_of,
     differential,
     fail,
+    static_law,
 )
 from layoutcheck.fuzz.checks.targets import table
 from layoutcheck.oracles.postconditions import evaluate as extended
@@ -286,7 +287,7 @@ STRATS = {
 
 
 def _law(name, op, fn, strategy):
-    return Check(name, op, "law", strategy, fn, (fn.__doc__ or "").strip().split("\n")[0])
+    return Check(name, op, "law", strategy, static_law(fn, op), (fn.__doc__ or "").strip().split("\n")[0])
 
 
 ALGEBRA_CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),

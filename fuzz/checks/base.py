@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from layoutcheck.oracles.compare import compare
+from layoutcheck.oracles.implementations import takes_runtime_integers
 from layoutcheck.oracles.protocol import format_arg, format_value, is_invalid_answer
 
 from layoutcheck.composed import ComposedLayoutBase, F2Layout
@@ -13,7 +14,8 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
 __all__ = ["Check", "CheckFailed", "Skip", "OracleCrashed", "differential", "answer_of", "fail", "no_crash",
-           "static_value", "static_args", "has_runtime_ints", "static_differential", "static_law"]
+           "static_value", "static_args", "has_runtime_ints", "oracle_args", "static_law",
+           "integer_kind", "INTEGER_KINDS"]
 
 
 class CheckFailed(AssertionError):
@@ -79,13 +81,15 @@ def fail(message, **answers):
 # --- differential ------------------------------------------------------------------------------
 
 def differential(op):
-    """Oracle vs spec at the level ``op`` requires (``compare``); outside the precondition the
-    spec raises and the oracle must refuse too (an oracle that returns a layout there fails)."""
+    """Oracle vs spec at the level ``op`` requires (``compare``), both on the inputs as the
+    oracle runs them (``oracle_args``); outside the precondition the spec raises and the
+    oracle must refuse too (an oracle that returns a layout there fails)."""
 
     def shown(out):  # an answer as text of its kind (values as [..], IntTuples as (..))
         return format_value(op, out.value) if out.kind == "ok" else str(out)
 
     def run(ctx, args):
+        args = oracle_args(ctx.oracle, op, args)
         exp = ctx.spec.run(op, *args)
         no_crash(ctx.spec, op, exp)
         if exp.kind == "unsupported":
@@ -115,11 +119,13 @@ def differential(op):
     return run
 
 
-# --- oracles without runtime integers ---------------------------------------------------------
-# pycute, module:, NVlabs PyCuTe and the CuTe DSL at trace time read every integer as a known
-# value, i.e. static; several ops beyond the algebra depend on staticness in CuTe (upcast's
-# dynamic-stride rule, nullspace's static zeros, the order of dynamic entries), so their checks
-# give such oracles, and their reference, the same all-static inputs.
+# --- the integers an oracle runs -----------------------------------------------------------
+# An oracle that reads every integer as a known value (pycute, module:, NVlabs' PyCuTe, the CuTe
+# DSL outside its runtime path) runs a case as all-static; several ops depend on staticness in
+# CuTe (upcast's dynamic-stride rule, nullspace's static zeros, coalesce's merges), and the
+# answers' staticness is compared at the ``printed`` level, so such an oracle and its
+# reference get the same all-static inputs.  Which (oracle, op) tells runtime from static
+# integers is said in one place: oracles/implementations.py ``takes_runtime_integers``.
 
 def static_value(x):
     if isinstance(x, tuple):
@@ -139,24 +145,46 @@ def static_args(args):
     return tuple(static_value(a) for a in args)
 
 
-def has_runtime_ints(oracle):
-    """spec, impl and CuTe C++ tell runtime from static integers; the Python oracles and the
-    DSL (trace time) do not."""
-    name = getattr(oracle, "name", "")
-    return name.split("[")[0] in ("spec", "impl", "cute-cpp")
+def has_runtime_ints(oracle, op):
+    """Whether ``oracle`` tells runtime from static integers in ``op``."""
+    return takes_runtime_integers(getattr(oracle, "name", ""), op)
 
 
-def static_differential(op):
-    base = differential(op)
+def oracle_args(oracle, op, args):
+    """The inputs as ``oracle`` runs ``op`` on them: as drawn, or all-static."""
+    return args if has_runtime_ints(oracle, op) else static_args(args)
 
+
+INTEGER_KINDS = ("runtime", "static", "mixed")
+
+
+def integer_kind(oracle, op, args):
+    """How ``oracle`` runs the integers of ``op(*args)``: ``"runtime"`` (every one a runtime
+    integer), ``"static"`` (every one static, or none, or an oracle that reads them all as
+    known values) or ``"mixed"``."""
+    if not has_runtime_ints(oracle, op):
+        return "static"
+    kinds = set()
+
+    def walk(x):
+        if isinstance(x, LayoutBase):
+            walk(x.shape)
+            walk(x.stride)
+        elif isinstance(x, ComposedLayoutBase):
+            walk((x.outer, x.offset, x.inner))
+        elif isinstance(x, tuple):
+            for e in x:
+                walk(e)
+        elif isinstance(x, int) and not isinstance(x, bool):
+            kinds.add(isinstance(x, C))
+    walk(args)
+    return "runtime" if kinds == {False} else "mixed" if len(kinds) == 2 else "static"
+
+
+def static_law(fn, op):
+    """A law of ``op`` on the oracle's own integers: all-static for an oracle that does not
+    tell them apart in ``op``."""
     def run(ctx, args):
-        return base(ctx, args if has_runtime_ints(ctx.oracle) else static_args(args))
-    return run
-
-
-def static_law(fn):
-    """A law on the oracle's own integers: all-static for oracles without runtime ones."""
-    def run(ctx, args):
-        return fn(ctx, args if has_runtime_ints(ctx.oracle) else static_args(args))
+        return fn(ctx, oracle_args(ctx.oracle, op, args))
     run.__doc__ = fn.__doc__
     return run

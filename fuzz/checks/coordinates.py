@@ -13,7 +13,7 @@ from math import prod
 
 import layoutcheck.fuzz.strategies.coordinates as CS
 from hypothesis import strategies as st
-from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail
+from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail, static_law
 from layoutcheck.fuzz.checks.targets import table
 
 from layoutcheck.layout import LayoutBase, Underscore, _, leaves, size
@@ -311,7 +311,7 @@ def _diff(op, strategy):
 
 
 def _law(name, op, fn, strategy, doc):
-    return Check(name, op, "law", strategy, fn, doc)
+    return Check(name, op, "law", strategy, static_law(fn, op), doc)
 
 
 COORDINATE_CHECKS = [_diff(op, s) for op, s in API_STRATEGIES.items()] + [

@@ -4,7 +4,7 @@ max_common_layout, nullspace (a differential check per operation and laws on the
 
 import layoutcheck.fuzz.strategies.recast as RC
 from hypothesis import strategies as st
-from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, fail, static_differential, static_law
+from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail, static_law
 from layoutcheck.fuzz.checks.targets import table
 
 from layoutcheck.integers import C
@@ -87,7 +87,7 @@ def _one(strategy):
 
 
 def _law(name, op, fn, strategy):
-    return Check(name, op, "law", strategy, static_law(fn), (fn.__doc__ or "").strip().split("\n")[0])
+    return Check(name, op, "law", strategy, static_law(fn, op), (fn.__doc__ or "").strip().split("\n")[0])
 
 
 RECAST_STRATEGIES = {
@@ -99,7 +99,7 @@ RECAST_STRATEGIES = {
     "nullspace": RC.nullspace_args,
 }
 
-RECAST_CHECKS = [Check(f"diff.{op}", op, "differential", strat, static_differential(op),
+RECAST_CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
                    f"{op}: oracle vs spec at the level {op} requires")
               for op, strat in RECAST_STRATEGIES.items()] + [
     _law("law.upcast.roundtrip", "upcast", law_recast_roundtrip, RC.recast_args),

@@ -7,7 +7,7 @@ from collections import Counter
 
 import layoutcheck.fuzz.strategies.swizzle as SW
 from hypothesis import strategies as st
-from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, fail, static_differential, static_law
+from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail, static_law
 from layoutcheck.fuzz.checks.targets import table
 from layoutcheck.oracles.postconditions import evaluate as extended
 
@@ -233,7 +233,7 @@ def _one(strategy):
 
 
 def _law(name, op, fn, strategy):
-    return Check(name, op, "law", strategy, static_law(fn), (fn.__doc__ or "").strip().split("\n")[0])
+    return Check(name, op, "law", strategy, static_law(fn, op), (fn.__doc__ or "").strip().split("\n")[0])
 
 
 SWIZZLE_STRATEGIES = {
@@ -257,7 +257,7 @@ SWIZZLE_STRATEGIES = {
     "swizzle_as_f2": _one(SW.swizzles(max_span=9)),
 }
 
-SWIZZLE_CHECKS = [Check(f"diff.{op}", op, "differential", strat, static_differential(op),
+SWIZZLE_CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
                    f"{op}: oracle vs spec at the level {op} requires")
               for op, strat in SWIZZLE_STRATEGIES.items()] + [
     _law("law.swizzle.involution", "swizzle_values", law_swizzle_involution, _one(SW.swizzles())),

@@ -11,9 +11,9 @@ from layoutcheck.fuzz.checks.base import (
     Check,
     Skip,
     answer_of,
+    differential,
     fail,
     no_crash,
-    static_differential,
     static_law,
 )
 from layoutcheck.fuzz.checks.swizzle import function_of
@@ -166,7 +166,7 @@ def _one(strategy):
 
 
 def _law(name, op, fn, strategy):
-    return Check(name, op, "law", strategy, static_law(fn), (fn.__doc__ or "").strip().split("\n")[0])
+    return Check(name, op, "law", strategy, static_law(fn, op), (fn.__doc__ or "").strip().split("\n")[0])
 
 
 TILING_STRATEGIES = {
@@ -184,7 +184,7 @@ TILING_STRATEGIES = {
     "tiled_copy_partition_D": TL.tiled_copy_args,
 }
 
-TILING_CHECKS = [Check(f"diff.{op}", op, "differential", strat, static_differential(op),
+TILING_CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op),
                    f"{op}: oracle vs spec at the level {op} requires")
               for op, strat in TILING_STRATEGIES.items()] + [
     _law("law.make_ordered_layout.compact", "make_ordered_layout", law_ordered_compact,

@@ -9,6 +9,8 @@ Nothing here depends on layoutcheck at run time.  Written for layoutcheck; the C
 only CuTe's public API (``make_layout``, the op, ``size``, ``L(i)``).
 """
 
+from layoutcheck.oracles.implementations import takes_runtime_integers
+
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
@@ -279,6 +281,8 @@ def python_source(case, claims, header, flavour, expect_answer=True):
                   "        return f'<{type(e).__name__}>'", "def at(L, i):", "    try:",
                   "        return L(i)", "    except Exception as e:  # noqa: BLE001",
                   "        return f'<{type(e).__name__}>'", ""]
+    elif _dsl_runtime(case):
+        lines += _dsl_runtime_lines(case, claims, expect_answer)
     else:
         lines += ["import cutlass.cute as cute", "", _PY_HELPERS, "OUT = {}", "", "@cute.jit",
                   "def traced():  # the DSL computes layouts at trace time",
@@ -300,6 +304,74 @@ def python_source(case, claims, header, flavour, expect_answer=True):
               "if bad:", "    print(f'BUG PRESENT: {len(bad)} check(s) failed')", "    sys.exit(1)",
               "print('OK: every check holds')"]
     return "\n".join(lines) + "\n"
+
+
+def _runtime_ints(x):
+    if isinstance(x, LayoutBase):
+        return _runtime_ints(x.shape) + _runtime_ints(x.stride)
+    if isinstance(x, tuple):
+        return [v for e in x for v in _runtime_ints(e)]
+    return [int(x)] if isinstance(x, int) and not isinstance(x, (bool, C)) else []
+
+
+def _dsl_runtime(case):
+    """The case runs on the DSL's runtime path with runtime integers (a kernel's Int32s)."""
+    return takes_runtime_integers("cute-dsl", case.op) and bool(_runtime_ints(case.args))
+
+
+def _py_runtime(x, names):
+    """``x`` as DSL code whose runtime integers are ``v[k]`` (the kernel's Int32 arguments)."""
+    if isinstance(x, LayoutBase):
+        return f"cute.make_layout({_py_runtime(x.shape, names)}, stride={_py_runtime(x.stride, names)})"
+    if isinstance(x, Underscore):
+        return "None"
+    if isinstance(x, tuple):
+        inner = ", ".join(_py_runtime(e, names) for e in x)
+        return f"({inner},)" if len(x) == 1 else f"({inner})"
+    if isinstance(x, C):
+        return str(int(x))
+    names.append(int(x))
+    return f"v[{len(names) - 1}]"
+
+
+def _dsl_runtime_lines(case, claims, expect_answer):
+    """A DSL reproducer with runtime integers: the case compiled with ``cute.compile`` (its
+    runtime integers Int32 arguments) and run in a child process of the script, which prints
+    the answer with ``cute.printf``; a child killed by a signal is the bug."""
+    names = []
+    texts = [_py_runtime(a, names) for a in case.args]
+    call = DSL_CALLS.get(case.op, f"cute.{case.op}({{args}})").format(*texts, args=", ".join(texts))
+    n = _dsl_points(claims)
+    return [
+        "import subprocess", "", f"VALUES = {names}  # the runtime integers (Int32), in order", "",
+        "if sys.argv[1:] == ['--child']:",
+        "    import cutlass", "    import cutlass.cute as cute", "",
+        "    @cute.jit", "    def traced(*v):  # v: the runtime integers",
+        f"        R = {call}  # {case.text()}",
+        "        cute.printf('TEXT {}', R)", "        cute.printf('SIZE {}', cute.size(R))",
+        "        for i in cutlass.range(cute.size(R)):", "            cute.printf('AT {} {}', i, R(i))",
+        f"        for i in range({n}):", "            cute.printf('AT {} {}', i, R(i))", "",
+        "    try:", "        fn = cute.compile(traced, *[cutlass.Int32(x) for x in VALUES])",
+        "        fn(*VALUES)", "    except Exception as e:  # noqa: BLE001",
+        "        print('RAISED', type(e).__name__, str(e).splitlines()[:1], flush=True)", "        sys.exit(3)",
+        "    sys.exit(0)", "",
+        "p = subprocess.run([sys.executable, os.path.abspath(__file__), '--child'], capture_output=True,",
+        "                   text=True, timeout=900)",
+        "if p.returncode < 0:",
+        f"    print('{case.op} killed the process with signal', -p.returncode)",
+        "    print('BUG PRESENT: the process died')", "    sys.exit(1)",
+        "raised = [ln for ln in p.stdout.splitlines() if ln.startswith('RAISED')]",
+        "if raised or p.returncode:",
+        f"    print('{case.op} raised', (raised or [p.stderr.strip()[-300:]])[0])",
+        f"    if {bool(expect_answer)}:", "        print('BUG PRESENT: it raised where an answer exists')",
+        "        sys.exit(1)", "    print('OK: it refuses an input outside the precondition')",
+        "    sys.exit(0)",
+        "OUT = {'values': {}}", "for ln in p.stdout.splitlines():",
+        "    if ln.startswith('TEXT '):", "        OUT['text'] = ln[5:].replace(' ', '')",
+        "    elif ln.startswith('SIZE '):", "        OUT['size'] = int(ln[5:])",
+        "    elif ln.startswith('AT '):", "        i, x = ln[3:].split()", "        OUT['values'][int(i)] = int(x)",
+        "TEXT = OUT.get('text', '?')", "def size_of(L):", "    return OUT.get('size', '<none>')",
+        "def at(L, i):", "    return OUT['values'].get(i, '<none>')", "R = None", ""]
 
 
 def _dsl_points(claims):

@@ -12,4 +12,5 @@ IMPLEMENTATION = Implementation(
     names=("cute-cpp",),
     make=lambda name, **options: CuteCppOracle(**options),
     regions=findings.REGIONS, symptoms=findings.SYMPTOMS,
-    conventions=tuple(conventions.CONVENTIONS))
+    conventions=tuple(conventions.CONVENTIONS),
+    runtime_integers=lambda op: True)  # a plain int is a runtime int in every op

@@ -189,8 +189,17 @@ def filter_(L, profile=None):
     return coalesce(_L(_filter_zeros(L.shape, L.stride), L.stride))
 
 
+# The CuTe DSL's dialect of the algorithm (``run(..., dsl=True)``): its complement's
+# coalesce of a cotarget shape merges nothing unless the shape is all static (C++: neighbours
+# of equal staticness), and its last mode is the product of ceil_div(cotarget, step) (C++: that
+# tuple, coalesced).
+_DSL_DIALECT = [False]
+
+
 def _coalesce_shape(t):  # coalesce(Shape): neighbours of equal staticness multiplied
     fs = flat_leaves(t)
+    if _DSL_DIALECT[0] and not all(map(_st, fs)):  # the DSL merges only an all-static shape
+        return fs[0] if len(fs) == 1 else tuple(fs)
     out = [fs[0]]
     for a in fs[1:]:
         if _st(out[-1]) == _st(a):
@@ -299,7 +308,10 @@ def complement(L, cotarget=None, injective_check=True):
         raise Reject("static assertion failed: Non-injective Layout detected in complement.")
     out_s.append(new)
     step = strides[0] * shapes[0]
-    rest = _coalesce_shape(_cdiv(cotarget, step))
+    if _DSL_DIALECT[0]:  # the DSL multiplies the ceil_div of the cotarget tuple
+        rest = cute_product(_cdiv(cotarget, step))
+    else:
+        rest = _coalesce_shape(_cdiv(cotarget, step))
     return coalesce(_L((tuple(out_s), rest), (tuple(out_d), compact_left(rest, step))))
 
 
@@ -461,21 +473,27 @@ def to_model(x):
     return x
 
 
-def checked(fn, *args, **kw):
+def checked(fn, *args, dsl=False, **kw):
     """``fn(*args)`` of this module on its own layouts (a helper's piece of an op): raises
-    Abort if it divided by a runtime zero."""
+    Abort if it divided by a runtime zero.  ``dsl``: the CuTe DSL's dialect."""
     del _ABORTS[:], _WHERE[:]
-    r = fn(*args, **kw)
+    _DSL_DIALECT[0] = dsl
+    try:
+        r = fn(*args, **kw)
+    finally:
+        _DSL_DIALECT[0] = False
     if _ABORTS:
         raise Abort("SIGFPE")
     return r
 
 
-def run(op, *args, static=False):
-    """The model's result: a ``LayoutBase`` (raises Reject / Abort / KeyError)."""
+def run(op, *args, static=False, dsl=False):
+    """The model's result: a ``LayoutBase`` (raises Reject / Abort / KeyError).  ``dsl``:
+    the CuTe DSL's dialect of the algorithm (``_DSL_DIALECT``)."""
     if static:
         args = tuple(_static(a) for a in args)
     del _ABORTS[:], _WHERE[:]
+    _DSL_DIALECT[0] = dsl
     try:
         r = OPS[op](*[to_model(a) for a in args])
         result = LayoutBase(r.shape, r.stride)
@@ -485,6 +503,8 @@ def run(op, *args, static=False):
         if not _ABORTS:
             raise
         result = None
+    finally:
+        _DSL_DIALECT[0] = False
     if _ABORTS:  # it compiled; running it divides by zero
         e = Abort("SIGFPE")
         e.where = _ABORTS[0]

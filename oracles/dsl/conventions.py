@@ -101,6 +101,50 @@ CONVENTIONS = cute_conventions() + [
                "(F-087 inside a composed layout)",
                "as F-087: the DSL composes by mode the modes the tiler names",
                "F-216"),
+    # --- with runtime integers (the runtime path, oracles/dsl/runtime.py)
+    Convention("runtime-coalesce-keeps-modes", ("coalesce", "filter"),
+               "with runtime integers coalesce (and filter) merge or drop a mode only when that is "
+               "decided at trace time: runtime modes and runtime 1s are kept",
+               "the same rule as layout.hpp bw_coalesce (merge only if is_constant<true, s*d == d'>); "
+               "NVIDIA/cutlass#3469, where the maintainer calls the DSL's behaviour intended",
+               "F-243"),
+    Convention("runtime-integers-keep-modes", ("composition", "logical_divide", "zipped_divide",
+                                               "tiled_divide", "flat_divide", "logical_product",
+                                               "zipped_product", "tiled_product"),
+               "with runtime integers compositions, divides and products keep unmerged and size-1 "
+               "modes (same layout function)",
+               "as CuTe C++ (layout.hpp composition_impl: the is_constant<1, ...> branches are "
+               "compile-time), which the DSL's ops follow",
+               "F-244"),
+    Convention("dynamic-stride-complement-rank-1", ("complement", "logical_divide", "zipped_divide",
+                                                    "tiled_divide", "flat_divide"),
+               "a complement (or a divide's tile) of several modes with a runtime stride is refused",
+               "layout.hpp detail::complement: static_assert 'Dynamic-stride complement only for "
+               "rank-1 layouts' (the modes are sorted by stride at compile time)",
+               "F-249"),
+    Convention("right-inverse-pre-is-static", ("right_inverse",),
+               "right_inverse with runtime strides matches only the static ones",
+               "layout.hpp right_inverse: '@pre is_static<Layout>', 'Filter out any dynamic strides'",
+               "F-251"),
+    Convention("left-inverse-pre-is-static", ("left_inverse",),
+               "left_inverse of a layout with a runtime integer is refused",
+               "layout.hpp left_inverse: '@pre is_static<Layout>'",
+               "F-252"),
+    Convention("products-want-a-static-block", ("logical_product", "zipped_product", "tiled_product",
+                                                "blocked_product", "raked_product"),
+               "a product whose multiplied mode holds a runtime integer is refused",
+               "the DSL's product op says so: MLIRError 'expects `input` to be static'",
+               "F-253"),
+    Convention("dice-wants-a-static-dicer", ("dice",),
+               "dice with a runtime integer in its coordinate is refused",
+               "cute.dice docstring: ':param dicer: A static coordinate indicating how to dice the input'",
+               "F-254"),
+    Convention("runtime-shape-div-unchecked", ("shape_div",),
+               "shape_div with runtime integers does not check its precondition (a | b or b | a) "
+               "and truncates",
+               "as CuTe C++ int_tuple.hpp shape_div (the runtime assert commented out); no answer is "
+               "promised outside the precondition",
+               "F-255"),
     Convention("composed-ops-on-the-inner-layout", ("composed_composition", "composed_logical_divide",
                                                      "composed_zipped_divide", "composed_tiled_divide"),
                "composition and the divides of a composed layout act on its inner layout, with the "

@@ -34,7 +34,7 @@ DSL_ERRORS = {
     "left_inverse": ("unable to compute the left inverse",),
     "right_inverse": ("unable to compute the right inverse",),
     "complement": ("unable to compute the complement", "unable to compute"),
-    "coalesce": ("unable to compute",),
+    "coalesce": ("unable to compute", "unable to coalesce"),
     "filter": ("unable to compute",),
 }
 
@@ -71,9 +71,16 @@ def _unpack(L, both):
 
 def _coalesce_modes(L):
     if not isinstance(L.shape, tuple):
-        return M.run("coalesce", L)
-    ms = [M.run("coalesce", LayoutBase(s, d)) for s, d in zip(L.shape, L.stride)]
+        return M.run("coalesce", L, dsl=True)
+    ms = [M.run("coalesce", LayoutBase(s, d), dsl=True) for s, d in zip(L.shape, L.stride)]
     return LayoutBase(tuple(m.shape for m in ms), tuple(m.stride for m in ms))
+
+
+def _int_tiles_as_layouts(T):
+    """A Tile tuple's integer entries as CuTe's make_layout(n) (compact: _1:_0)."""
+    if isinstance(T, tuple):
+        return tuple(LayoutBase(t, M.compact_left(t, C(1))) if isinstance(t, int) else t for t in T)
+    return T
 
 
 def _run(op, args):
@@ -87,29 +94,38 @@ def _run(op, args):
     if op == "coalesce" and isinstance(A, LayoutBase) and A.shape == ():
         return LayoutBase((), ())  # F-049
     if op == "coalesce" and T == ():
-        return M.run("coalesce", A)  # an empty target profile is no profile (F-175)
+        return M.run("coalesce", A, dsl=True)  # an empty target profile is no profile (F-175)
     if zero_size_complement(op, A, T):
         raise _Refused(ZERO_COMPLEMENT)  # F-125
+    if op == "composition":  # an integer tile n is make_layout(n): a static _1 gets stride _0
+        T = _int_tiles_as_layouts(T)
+        args = (A, T)
     if op in ("tiled_divide", "flat_divide"):
-        return _unpack(M.run("zipped_divide", A, T), op == "flat_divide")
+        return _unpack(M.run("zipped_divide", A, T, dsl=True), op == "flat_divide")
     if op == "tiled_product":
-        return _unpack(M.run("zipped_product", A, T), False)
+        return _unpack(M.run("zipped_product", A, T, dsl=True), False)
     if op == "raked_product":
-        return _coalesce_modes(M.run("raked_product", A, T))  # F-086
+        return _coalesce_modes(M.run("raked_product", A, T, dsl=True))  # F-086
     if op == "complement":  # no injectivity check: a zero shape is returned (F-075)
-        r = M.checked(M.complement, M.to_model(A), T, injective_check=False)
-        if 0 in [int(s) for s in M.flat_leaves(r.shape)]:
-            raise _Refused(f"unparseable output '{_text(r.shape)}:{_text(r.stride)}'")
+        r = M.checked(M.complement, M.to_model(A), T, injective_check=False, dsl=True)
+        if 0 in [int(s) for s in M.flat_leaves(r.shape)]:  # no valid layout (F-xxx)
+            raise _Refused(f"{INVALID}{_text(r.shape)}:{_text(r.stride)}:")
         return LayoutBase(r.shape, r.stride)
     if op == "left_inverse":  # all strides 0: the DSL answers _1:_0 (C++: the last shape)
-        c = M.run("coalesce", A)
+        c = M.run("coalesce", A, dsl=True)
         if all(int(d) == 0 for d in M.flat_leaves(c.stride)):
             return LayoutBase(C(1), C(0))
-    return M.run(op, *args)
+    return M.run(op, *args, dsl=True)
 
 
 def _text(t):
-    return "(" + ",".join(_text(e) for e in t) + ")" if isinstance(t, tuple) else str(int(t))
+    """CuTe notation of a tuple of C (``_N``) and runtime ints, as an invalid answer prints."""
+    if isinstance(t, tuple):
+        return "(" + ",".join(_text(e) for e in t) + ")"
+    return f"_{int(t)}" if isinstance(t, C) else str(int(t))
+
+
+INVALID = "returned an invalid answer "  # the runtime path's message for a zero extent
 
 
 class _Refused(Exception):
@@ -135,48 +151,156 @@ def zero_size_complement(op, A, T):
     if isinstance(T, Underscore):
         return False
     Tl = T if isinstance(T, LayoutBase) else LayoutBase(T, C(1))
+    try:
+        return _has_zero(_inner_complement(op, A, Tl))
+    except M.Abort:  # a runtime zero divisor: the op's own answer says what happens
+        return False
+
+
+def _inner_complement(op, A, Tl):
     if op.endswith("_divide"):
-        r = M.checked(M.complement, M.to_model(Tl), M.coalesce(M.to_model(A)).shape, injective_check=False)
+        r = M.checked(M.complement, M.to_model(Tl), M.coalesce(M.to_model(A)).shape, injective_check=False,
+                      dsl=True)
     elif op.endswith("_product"):
         a = M.to_model(A)
-        r = M.checked(M.complement, a, M.cute_product(a.shape) * M.cute_cosize(M.to_model(Tl)), injective_check=False)
+        r = M.checked(M.complement, a, M.cute_product(a.shape) * M.cute_cosize(M.to_model(Tl)),
+                      injective_check=False, dsl=True)
     else:
+        return M.to_model(LayoutBase(1, 1))
+    return r
+
+
+def _has_runtime(x):
+    """Some integer of ``x`` (a layout, tiler or int) is a runtime value."""
+    if isinstance(x, LayoutBase):
+        return _has_runtime((x.shape, x.stride))
+    if isinstance(x, tuple):
+        return any(map(_has_runtime, x))
+    return isinstance(x, int) and not isinstance(x, (bool, C))
+
+
+class _Crash(Exception):
+    """The DSL's process dies (the message says when and how)."""
+
+
+STATIC_INPUT = "expects `input` to be static"            # products: a runtime leaf in A
+STATIC_SHAPE = "expects an input with static shape"      # right_inverse: a runtime shape
+LEFT_INVERSE = "unable to compute the left inverse"      # left_inverse: any runtime leaf
+ERROR_TYPE = "source must not have error"                 # complement: the error type x:x
+TRACE_ABORT = "while tracing: killed by SIGABRT"          # complement of a rank-1 tuple (F-xxx)
+RUN_SIGFPE = "at run time: killed by SIGFPE"              # a runtime zero divisor
+DIVIDE_REFUSED = "failed to perform a valid division"     # divides: the tile's complement failed
+
+
+def _dynamic_stride_complement(T):
+    """CuTe C++'s complement of ``T`` stops at its static_assert 'Dynamic-stride complement
+    only for rank-1 layouts' (filter(T) has several modes, one with a runtime stride)."""
+    f = M.filter_(M.to_model(T))
+    strides = M.flat_leaves(f.stride)
+    return len(strides) > 1 and not all(isinstance(d, C) for d in strides)
+
+
+def _complement_input_fails(T, refusal):
+    """Where the DSL's complement of ``T`` fails with runtime strides: T of several
+    top-level modes with a runtime stride has the error type as its complement (``refusal``:
+    what the op then says), before any filtering (C++: only several modes *after* filter);
+    a rank-1 T whose mode is a tuple (((a,b)):((c,d))) that C++ would refuse kills the
+    process while tracing (an uncaught std::bad_variant_access)."""
+    if isinstance(T.shape, tuple) and len(T.shape) > 1:
+        if not all(isinstance(d, C) for d in M.flat_leaves(T.stride)):
+            raise _Refused(refusal)
+    elif isinstance(T.shape, tuple) and _dynamic_stride_complement(T):
+        raise _Crash(TRACE_ABORT)
+
+
+def _tiles(A, T):
+    """The layout tiles a divide complements: T, or the layouts of a Tile tuple (by mode)."""
+    if isinstance(T, LayoutBase):
+        return [T]
+    if isinstance(T, tuple):
+        return [t for t in T if isinstance(t, LayoutBase)]
+    return []
+
+
+def _multiplied_runtime(op, A, T):
+    """A product multiplies a mode of A (all of A, or the modes a Tile tuple names) with a
+    runtime integer: the DSL wants that input static."""
+    if isinstance(T, tuple) and op == "logical_product" and isinstance(A.shape, tuple):
+        modes = [LayoutBase(s, d) for s, d in zip(A.shape, A.stride)]
+        return any(_has_runtime(m) for m, t in zip(modes, T) if not isinstance(t, Underscore))
+    if isinstance(T, tuple) and op == "logical_product" and all(isinstance(t, Underscore) for t in T):
         return False
-    return _has_zero(r)
+    return _has_runtime(A)
+
+
+def _run_runtime(op, args):
+    """The DSL with runtime integers: what its ops refuse at trace time, then the C++
+    algorithm on CuTe's integer types (``oracles/cpp/model.py``) with the DSL's wrappers."""
+    A = args[0]
+    T = args[1] if len(args) > 1 else None
+    if op in ("composition", "logical_divide") and isinstance(T, int) and not isinstance(T, C):
+        raise _Refused(NOT_A_VALUE)  # a runtime integer tiler reaches the MLIR op as it is
+    if op.endswith("_product") and _multiplied_runtime(op, A, T):
+        _run(op, tuple(all_static(a) for a in args)) if op in ("zipped_product", "tiled_product") \
+            and not isinstance(T, LayoutBase) else None  # its tiler refusals come first (F-051, F-081)
+        raise _Refused(STATIC_INPUT)
+    if op == "right_inverse" and _has_runtime(A.shape):
+        raise _Refused(STATIC_SHAPE)
+    if op == "left_inverse" and _has_runtime(A):
+        raise _Refused(LEFT_INVERSE)
+    if op == "complement":
+        _complement_input_fails(A, ERROR_TYPE)
+    if op.endswith("_divide"):
+        for t in _tiles(A, T):
+            _complement_input_fails(t, DIVIDE_REFUSED)
+    return _run(op, args)
 
 
 def answer(op, *args):
     """The Outcome of the cute-dsl oracle for ``op(*args)`` according to the model (None
     where the model says nothing: an op it does not cover, or complement without N, which
-    the oracle reports as unsupported)."""
+    the oracle reports as unsupported).  Plain ints are runtime integers, as the oracle runs
+    them (every op of the model is on the DSL's runtime path)."""
     if op not in M.OPS or (op == "complement" and len(args) < 2):
         return None
+    runtime = any(map(_has_runtime, args))
     try:
-        return Outcome.ok(_run(op, tuple(all_static(a) for a in args)))
+        return Outcome.ok(_run_runtime(op, args) if runtime else _run(op, args))
     except _Refused as e:
         return Outcome.raised(str(e))
-    except (M.Reject, M.Abort):
+    except _Crash as e:
+        return Outcome.crashed(str(e))
+    except M.Abort:
+        if runtime:
+            return Outcome.crashed(RUN_SIGFPE)
+        return Outcome.raised("rejected: " + " / ".join(DSL_ERRORS.get(_family(op), ("unable to compute",))))
+    except M.Reject:
         return Outcome.raised("rejected: " + " / ".join(DSL_ERRORS.get(_family(op), ("unable to compute",))))
     except Exception:  # noqa: BLE001 - arguments outside what the model covers
         return None
 
 
 def matches(answer_, model, op):
-    """The DSL's answer is the model's: the same layout structurally, or a rejection with the
-    DSL's message for that op (``must be a Value`` for F-081/F-051, else its MLIRError)."""
+    """The DSL's answer is the model's: the same layout structurally; a refusal with the
+    DSL's message for that op (``must be a Value`` for F-081/F-051, an invalid answer with
+    its text, a refusal of runtime integers with its text, else its MLIRError); a crash
+    when and how the model dies."""
     if model is None or answer_ is None:
         return False
     if model.kind == "ok":
         return answer_.kind == "ok" and isinstance(answer_.value, LayoutBase) and answer_.value == model.value
     if answer_.kind not in ("raised", "crashed"):
         return False
+    if model.kind == "crashed":
+        when, how = model.message.split(": killed by ")
+        return answer_.kind == "crashed" and when in answer_.message and how in answer_.message
     if answer_.kind == "crashed" and model.message != ZERO_COMPLEMENT:
         return False
-    if model.message == NOT_A_VALUE:
-        return NOT_A_VALUE in answer_.message
-    if model.message.startswith("unparseable output"):
-        return answer_.message.startswith(model.message)
     if model.message == ZERO_COMPLEMENT:  # the DSL dies on it, or refuses the op
         return ("SIGFPE" in answer_.message or "signal 8" in answer_.message
                 or any(w in answer_.message for w in DSL_ERRORS.get(_family(op), ())))
+    if model.message.startswith(INVALID):
+        return answer_.message.startswith(model.message)
+    if model.message in (NOT_A_VALUE, STATIC_INPUT, STATIC_SHAPE, LEFT_INVERSE, ERROR_TYPE, DIVIDE_REFUSED):
+        return model.message in answer_.message
     return any(w in answer_.message for w in DSL_ERRORS.get(_family(op), ("unable to compute",)))

@@ -1,36 +1,151 @@
-"""``cute-dsl``: the CuTe DSL (``nvidia-cutlass-dsl``), whose layout algebra runs at trace time.
+"""``cute-dsl``: the CuTe DSL (``nvidia-cutlass-dsl``), run the way DSL kernels run.
 
-Inside a ``@cute.jit`` function (no GPU needed) the DSL's ``make_layout``, ``coalesce``,
-``composition``, ... compute static layouts; their text (CuTe notation without the ``_``
-marks: every integer there is a compile-time constant) is parsed back and its integers
-marked static.  Trace-time values are static by construction, so every input integer is
-passed as a Python int: the DSL cannot run this package's dynamic (``4``) integers without
-launching code, and results that still hold a runtime value (printed ``?``) are reported
-as unsupported.  Outside ``@cute.jit`` the DSL refuses to run (``CALL_OUTSIDE_JIT``).
+Every plain ``int`` leaf of a case is a runtime value (``cutlass.Int32``) and every static
+``C`` leaf (``_4``) a compile-time constant, mixed cases as written, for the operations of the
+*runtime path* (``oracles/dsl/runtime.py``, ``RUNTIME_OPS``: the algebra, coordinates, slices
+and IntTuples): each case structure is compiled once, its runtime values run through the
+compiled code, and the answer is read back exactly from a buffer the code wrote.  Two
+answers are checked against each other: the trace-time answer (nesting and static parts,
+``?`` for runtime values, ``?{div=N}`` where the DSL claims a divisor) and the run-time
+answer (the values); an answer whose two forms disagree, or that is no valid value (a zero
+extent), answers ``raised`` with ``returned ...`` (``oracles.protocol.INVALID_ANSWER``).  The
+trace-time form is the ``ok`` Outcome's message.
 
-The DSL runs in a worker process (``oracles/isolation.py``, like every ``module:`` oracle):
-its native code can die on a signal (SIGFPE on some zero strides), which must not take the
-harness with it.  A batch goes to the worker in one message; a case that kills the worker,
-or takes longer than ``LAYOUTCHECK_ORACLE_TIMEOUT`` (default 120 s here: the first trace
-compiles), answers ``crashed`` and the worker is restarted for the next case.  Integers
-outside CuTe's 32-bit ``int`` are "unsupported", as for cute-cpp.
+The other operations (``values``, swizzles, composed layouts, recast, tiling) run at trace
+time with every integer static (``oracles/dsl/tracetime.py``); the gate gives them and their
+reference all-static inputs (``oracles/implementations.py`` ``takes_runtime_integers``).
+
+The DSL runs in a worker process (``oracles/isolation.py``); the worker answers a batch as a
+stream, and compiles and runs the runtime path in children forked from it, so a SIGFPE or a
+SIGABRT of the DSL's native code answers ``crashed`` for the cases it hit (naming the case)
+and the rest go on.  Compiled packs are kept in the user's cache folder across runs
+(``oracles/dsl/diskcache.py``).  Integers outside the DSL's 32-bit ``int`` are unsupported.
 """
 
-import importlib
+import os
+import threading
+import time
 
-from layoutcheck.oracles.dsl.calls import DSL_CALLS, UNSUPPORTED_DSL, dsl_answer, dsl_case, to_dsl
+from layoutcheck.oracles.cpp.cases import CaseMix, retype
+from layoutcheck.oracles.dsl.runtime import RuntimePath
+from layoutcheck.oracles.dsl.structures import (
+    ARG_KINDS,
+    check_answer_kind,
+    integer_kind,
+    runtime_case_problem,
+    split_case,
+    trace_disagreement,
+)
+from layoutcheck.oracles.dsl.tracetime import TraceTimeDsl
 from layoutcheck.oracles.isolation import IsolatedOracle
-from layoutcheck.oracles.protocol import ANSWERS, Oracle, Outcome, static_everywhere
+from layoutcheck.oracles.protocol import ANSWERS, Oracle, Outcome, format_arg
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.layout import LayoutBase, Underscore
-from layoutcheck.notation import parse_tuple
 
-__all__ = ["CuteDslOracle"]
-
+__all__ = ["CuteDslOracle", "InProcessDsl", "RUNTIME_OPS", "takes_runtime_integers", "on_runtime_path",
+           "dsl_mix", "MIX_ENV"]
 
 CASE_TIMEOUT_S = 120
-INT_LIMIT = 2 ** 31  # the DSL's integers are 32-bit, like CuTe C++'s int
+
+# The operations whose plain int leaves the DSL runs as runtime integers.
+RUNTIME_OPS = frozenset(ARG_KINDS)
+
+MIX_ENV = "LAYOUTCHECK_DSL_MIX"
+DEFAULT_MIX = (0.3, 0.15)
+
+
+def takes_runtime_integers(op):
+    """Whether the cute-dsl oracle runs ``op``'s plain int leaves as runtime integers."""
+    return op in RUNTIME_OPS
+
+
+def on_runtime_path(op, args):
+    """The case runs on the runtime path: its op and arity are the runtime path's (the forms
+    the DSL lacks, complement without a cotarget and filter with a profile, answer
+    ``unsupported`` on the trace-time path)."""
+    if op not in RUNTIME_OPS or (op == "complement" and len(args) < 2):
+        return False
+    kinds = ARG_KINDS[op]
+    return sum(1 for k in kinds if not k.endswith("?")) <= len(args) <= len(kinds)
+
+
+PREPARE_CHUNK = 4 * 48  # cases per prepare call: a few packs at a time (oracles/dsl/packs.py)
+
+
+def _runtime_key(op, args):
+    """The structure key of a case of the runtime path, None for any other case."""
+    if not on_runtime_path(op, args) or runtime_case_problem(op, args) is not None:
+        return None
+    try:
+        return split_case(op, args)[0]
+    except TypeError:
+        return None
+
+
+def _case_text(op, args):
+    try:
+        return f"{op}({', '.join(format_arg(a) for a in args)})"
+    except Exception:  # noqa: BLE001 - a case that does not print: its op
+        return op
+
+
+def runtime_outcome(op, args, answer):
+    """The Outcome of a runtime-path answer (oracles/dsl/runtime.py) for ``op(*args)``."""
+    kind = answer[0]
+    if kind == "crashed":
+        return Outcome.crashed(f"cute-dsl {answer[1]} ({_case_text(op, args)})")
+    if kind == "raised":
+        return Outcome.raised(answer[1])
+    if kind == "unsupported":
+        return Outcome.unsupported(answer[1])
+    value, text = answer[1], answer[2]
+    try:
+        want = "int" if op == "slice_" and not hasattr(value, "shape") else ANSWERS[op]
+        check_answer_kind(want, value)
+    except LayoutError as e:
+        return Outcome.raised(f"returned {text} for {op}: {e}")
+    why = trace_disagreement(text, value)
+    if why:
+        return Outcome.raised(why)
+    return Outcome("ok", value=value, message=f"trace-time form {text}")
+
+
+class InProcessDsl(Oracle):
+    """The DSL in this process (what the worker runs): the runtime path and the trace-time
+    path, a batch answered as a stream in order (``stream``)."""
+
+    name = "cute-dsl"
+
+    def __init__(self):
+        self._trace = TraceTimeDsl()
+        self._runtime = None
+
+    def _reason(self):
+        reason = self._trace.reason()
+        if reason is None:
+            self._runtime = RuntimePath()
+        return reason
+
+    def stream(self, cases):
+        """One Outcome per case, in order, as they come: the runtime path's cases compile and
+        run in the executor while the trace-time cases are answered here."""
+        rt = [i for i, (op, args) in enumerate(cases) if on_runtime_path(op, args)]
+        where = {i: k for k, i in enumerate(rt)}
+        frames = self._runtime.answers([cases[i] for i in rt]) if rt else iter(())
+        got = {}
+        for i, (op, args) in enumerate(cases):
+            if i not in where:
+                yield self._trace.answer(op, args)
+                continue
+            while where[i] not in got:
+                got.update(next(frames))
+            yield runtime_outcome(op, args, got.pop(where[i]))
+
+    def _run_many(self, cases):
+        return list(self.stream(cases))
+
+    def stats(self):
+        return self._runtime.stats() if self._runtime is not None else {}
 
 
 class CuteDslOracle(IsolatedOracle):
@@ -42,199 +157,139 @@ class CuteDslOracle(IsolatedOracle):
         super().__init__("cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", ()),
                          timeout=timeout, default_start_timeout=CASE_TIMEOUT_S, memory_mb=0,
                          default_timeout=CASE_TIMEOUT_S)
-
-
-class _Unrepresentable(Exception):
-    pass
-
-
-class InProcessDsl(Oracle):
-    """The DSL in this process (what the worker runs)."""
-
-    name = "cute-dsl"
-
-    def __init__(self):
-        self._cute = None
-        self._traced = None
-
-    def _reason(self):
-        try:
-            self._cute = importlib.import_module("cutlass.cute")
-        except ImportError as e:
-            return (f"package nvidia-cutlass-dsl is not installed ({e}); "
-                    "pip install 'layoutcheck[dsl]'")
-        except Exception as e:
-            return f"nvidia-cutlass-dsl does not import: {type(e).__name__}: {str(e)[:200]}"
-        job = {}
-
-        @self._cute.jit
-        def traced():  # runs the pending job at trace time, recording text
-            fn, args = job["call"]
-            job["out"] = fn(*args)
-
-        self._job, self._traced = job, traced
-        return None
+        self._counts = {"runtime": 0, "static": 0, "mixed": 0, "trace_time": 0, "crashed": 0}
+        self._seconds = 0.0
+        self._known = set()  # structure keys answered: compiled in the worker or on disk
+        self._lock = threading.Lock()
+        self._worker, self._dead = (None, {}), {}  # (pid, its counters); those of dead workers
 
     def _run_many(self, cases):
-        return [self._one(op, args) for op, args in cases]
+        t0 = time.perf_counter()
+        with self._lock:  # the campaign may prepare on a thread beside its own (pairs.py)
+            out = super()._run_many(cases)
+            self._sample_worker()
+        for (op, args), o in zip(cases, out):
+            key = _runtime_key(op, args)
+            if key is not None:
+                self._counts[integer_kind(op, args)] += 1
+                if o.kind in ("ok", "raised"):
+                    self._known.add(key)
+            else:
+                self._counts["trace_time"] += 1
+            self._counts["crashed"] += o.kind == "crashed"
+        self._seconds += time.perf_counter() - t0
+        return out
 
-    def _to(self, x):
-        cute = self._cute
-        v = to_dsl(cute, x, self._to)
-        if v is not None:
-            return v
-        if isinstance(x, LayoutBase):
-            return cute.make_layout(_plain(x.shape), stride=_plain(x.stride))
-        if isinstance(x, tuple):
-            return tuple(self._to(e) for e in x)
-        if isinstance(x, Underscore):
-            return None  # the DSL's placeholder, as pycute's
-        return int(x)
+    def _new_structures(self, calls):
+        """The runtime-path calls among ``calls`` whose structure this oracle has not answered."""
+        todo, seen = [], set()
+        for op, args in calls:
+            key = _runtime_key(op, tuple(args))
+            if key is not None and key not in self._known and key not in seen:
+                seen.add(key)
+                todo.append((op, tuple(args)))
+        return todo
 
-    def _one(self, op, args):
-        cute = self._cute
-        try:
-            _representable(args)
-        except _Unrepresentable as e:
-            return Outcome.unsupported(str(e))
-        if op == "values":
-            def call(L):
-                return " ".join(str(L(i)) for i in range(cute.size(L)))
-        elif op == "complement" and len(args) == 1:
-            return Outcome.unsupported("the DSL's complement(L, cotarget) has no default cotarget "
-                                       "(CuTe C++ uses cosize(L)); give N explicitly")
-        elif op in DSL_CALLS or op in UNSUPPORTED_DSL:  # swizzles, composed layouts, recast, tiling (oracles/dsl/calls.py)
-            args, why = dsl_case(op, args)
-            if why:
-                return Outcome.unsupported(why)
-            fn = DSL_CALLS.get(op, {}).get(len(args))
-            if fn is None:
-                return Outcome.unsupported(UNSUPPORTED_DSL.get(
-                    op, f"cutlass.cute has no {op} of {len(args)} argument(s)"))
-            call = _bind(fn, cute)
-        elif op in _API and len(args) in _API[op]:
-            call = _bind(_API[op][len(args)], cute)
-        elif op in _BEYOND or (op == "filter" and len(args) == 2):
-            return Outcome.unsupported(f"cutlass.cute has no {op} of {len(args)} argument(s)")
-        else:
-            fn = getattr(cute, op, None)
-            if fn is None:
-                return Outcome.unsupported(f"cutlass.cute has no {op}")
+    def prepare(self, calls, until=None):
+        """Compile, in few large packs, the structures of ``calls`` (``[(op, args)]``) not
+        compiled yet; answer nothing (the cases run later as usual).  The campaign hands it
+        the first calls of every pair (fuzz/campaign/runner.py ``_precompile``).  ``until``
+        (monotonic): no new chunk starts after it.  Returns the number of structures."""
+        todo = self._new_structures(calls)
+        t0 = time.perf_counter()
+        for i in range(0, len(todo), PREPARE_CHUNK):
+            if until is not None and time.monotonic() > until:
+                break
+            chunk = todo[i:i + PREPARE_CHUNK]
+            with self._lock:
+                out = IsolatedOracle._run_many(self, chunk)
+                self._sample_worker()
+            self._known.update(_runtime_key(op, args) for (op, args), o in zip(chunk, out)
+                               if o.kind in ("ok", "raised"))
+        self._seconds += time.perf_counter() - t0
+        return len(todo)
 
-            def call(*a):
-                return str(fn(*a))
-        self._job["call"] = (lambda *a: call(*[self._to(x) for x in a]), args)
-        self._job.pop("out", None)
-        try:
-            self._traced()
-        except Exception as e:
-            lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
-            detail = next((ln for ln in lines if ln.startswith("error:")), lines[0] if lines else "")
-            return Outcome.raised(f"{type(e).__name__}: {detail}"[:400])
-        text = self._job.get("out")
-        if text is None:
-            return Outcome.raised("the traced function produced no result")
-        if "?" in text:
-            return Outcome.unsupported(f"result holds a runtime value: {text}")
-        try:
-            if op == "values":
-                return Outcome.ok(tuple(int(x) for x in text.split()))
-            if op in ("size", "cosize"):
-                value = parse_tuple(text)
-                if isinstance(value, tuple):
-                    raise LayoutError(f"expected an integer, got {text!r}")
-                return Outcome.ok(static_everywhere(value))
-            if op in DSL_CALLS:
-                return Outcome.ok(dsl_answer(op, ANSWERS[op], text))
-            if op in _API:
-                return Outcome.ok(_api_answer(op, text))
-            return Outcome.ok(static_everywhere(LayoutBase.parse(text)))
-        except LayoutError as e:
-            return Outcome.raised(f"unparseable output {text!r}: {e}")
+    def uncompiled(self, calls):
+        """How many structures of ``calls`` this oracle has not answered yet."""
+        return len(self._new_structures(calls))
 
+    def _sample_worker(self):
+        """Keep the worker's counters: a worker that dies takes its own with it, so the
+        counters of the workers before this one are summed in ``_dead``."""
+        pid = self._proc.pid if self._proc is not None else None
+        if pid != self._worker[0]:
+            for k, v in self._worker[1].items():
+                if isinstance(v, (int, float)):
+                    self._dead[k] = self._dead.get(k, 0) + v
+            self._worker = (pid, {})
+        if pid is not None:
+            got = self.worker_stats()
+            if got:
+                self._worker = (pid, got)
 
-def _plain(t):
-    return tuple(_plain(e) for e in t) if isinstance(t, tuple) else int(t)
+    def stats(self):
+        """Cases by the integers they ran with (``runtime``, ``static``, ``mixed``: the runtime
+        path; ``trace_time``: the other operations, all static), crashes, seconds inside
+        ``run_many``, and the worker's runtime path: structures compiled and their seconds,
+        structures loaded from the disk cache, rows run and their seconds, compiler children
+        that died, the workers' CPU seconds (their forked children's included), summed over
+        the workers a crash replaced (``worker_restarts``)."""
+        s = {f"{k}_cases" if k != "crashed" else k: v for k, v in self._counts.items()}
+        s["seconds"] = round(self._seconds, 3)
+        with self._lock:
+            self._sample_worker()
+        worker = self._worker[1]
+        for k in ("compiled", "compile_s", "from_disk", "rows", "run_s", "compiler_deaths", "cpu_s"):
+            v = worker.get(k, 0) + self._dead.get(k, 0)
+            s[k] = round(v, 3) if isinstance(v, float) else v
+        s["worker_restarts"] = self.restarts
+        return s
 
+    def case_mix(self, op, cases, seed):
+        """The campaign's batches for this oracle: drawn cases with mixed staticness mostly
+        made all-static or all-runtime (``dsl_mix``)."""
+        return dsl_mix(op, cases, seed)
 
-# --- the ops beyond the algebra (DESIGN.md's table) ------------------------------
-# op -> {argument count: fn(cute, *dsl_args) -> text}; an absent op or arity is unsupported
-# (the DSL 4.8 has no crd2crd, prefix_product, inner_product, elem_scale, compatible, nor
-# filter with a profile, nor idx2crd with a stride).  A pair answers "layout|offset".
-
-def _left(s):
-    """LayoutLeft's strides as plain ints (CuTe's crd2idx(c, shape) is their crd2idx)."""
-    flat, p = [], 1
-    for x in _leaves(s):
-        flat.append(p)
-        p *= x
-    it = iter(flat)
-
-    def go(t):
-        return tuple(go(e) for e in t) if isinstance(t, tuple) else next(it)
-    return go(s)
-
-
-def _leaves(t):
-    return [x for e in t for x in _leaves(e)] if isinstance(t, tuple) else [t]
+    def reusing(self, op, cases):
+        """For each case: the case with every integer a runtime ``int`` when that structure
+        was answered before (its code compiled: no compile), else None (the campaign's reuse
+        batches, fuzz/campaign/pairs.py)."""
+        out = []
+        for args in cases:
+            dyn = retype(tuple(args), False)
+            try:
+                hit = on_runtime_path(op, dyn) and split_case(op, dyn)[0] in self._known
+            except TypeError:
+                hit = False
+            out.append(dyn if hit and integer_kind(op, dyn) == "runtime" else None)
+        return out
 
 
-def _holds_none(c):
-    return c is None or (isinstance(c, tuple) and any(map(_holds_none, c)))
+def mix_setting(text):
+    """(mixed, static) from ``$LAYOUTCHECK_DSL_MIX`` text (default 0.3,0.15), or None for ``off``."""
+    text = (text or "").strip().lower()
+    if not text:
+        return DEFAULT_MIX
+    if text in ("off", "none", "0"):
+        return None
+    try:
+        mixed, static = (float(x) for x in text.split(","))
+    except ValueError:
+        raise LayoutError(f"{MIX_ENV}={text!r}: expected MIXED,STATIC (e.g. 0.3,0.15) or off") from None
+    if not (0 <= mixed <= 1 and 0 <= static <= 1 and mixed + static <= 1):
+        raise LayoutError(f"{MIX_ENV}={text!r}: fractions in [0, 1] whose sum is at most 1")
+    return mixed, static
 
 
-_API = {
-    "eval_coord": {2: lambda cute, L, c: str(cute.crd2idx(c, L))},
-    "get_mode": {2: lambda cute, L, i: str(cute.get(L, mode=[i]))},
-    "rank": {1: lambda cute, L: str(cute.rank(L))},
-    "crd2idx": {2: lambda cute, c, s: str(cute.crd2idx(c, cute.make_layout(s, stride=_left(s)))),
-                3: lambda cute, c, s, d: str(cute.crd2idx(c, cute.make_layout(s, stride=d)))},
-    "idx2crd": {2: lambda cute, i, s: str(cute.idx2crd(i, s))},
-    "slice_": {2: lambda cute, L, c: str(cute.slice_(L, c) if _holds_none(c) else cute.crd2idx(c, L))},
-    "dice": {2: lambda cute, L, c: str(cute.dice(L, c))},
-    "slice_and_offset": {2: lambda cute, L, c: "{}|{}".format(*cute.slice_and_offset(c, L))},
-    "layout_left": {1: lambda cute, s: str(cute.make_layout(s))},
-    "shape_div": {2: lambda cute, a, b: str(cute.shape_div(a, b))},
-    "product": {1: lambda cute, a: str(cute.product(a))},
-    "flatten": {1: lambda cute, a: str(cute.flatten(a))},
-    "congruent": {2: lambda cute, a, b: str(cute.is_congruent(a, b))},
-    "coalesce": {2: lambda cute, L, p: str(cute.coalesce(L, target_profile=p))},
-}
-
-
-_BEYOND = frozenset(("eval_coord", "get_mode", "rank", "crd2idx", "idx2crd", "crd2crd", "slice_",
-                     "dice", "slice_and_offset", "layout_left", "shape_div", "prefix_product",
-                     "product", "inner_product", "elem_scale", "congruent", "compatible",
-                     "flatten"))
-
-
-def _bind(fn, cute):
-    return lambda *a: fn(cute, *a)
-
-
-def _api_answer(op, text):
-    """The DSL's text of an op of ``_API`` as a neutral value of the op's answer kind."""
-    kind = ANSWERS[op]
-    if op == "slice_" and ":" not in text or kind in ("int", "inttuple"):
-        value = parse_tuple(text.replace(" ", "").replace(",)", ")"))
-        if kind == "int" and isinstance(value, tuple):
-            raise LayoutError(f"expected an integer, got {text!r}")
-        return static_everywhere(value)
-    if kind == "bool":
-        if text not in ("True", "False"):
-            raise LayoutError(f"expected True or False, got {text!r}")
-        return text == "True"
-    if kind == "layout_offset":
-        layout, offset = text.split("|")
-        return static_everywhere(LayoutBase.parse(layout)), static_everywhere(parse_tuple(offset))
-    return static_everywhere(LayoutBase.parse(text))
-
-
-def _representable(x):
-    if isinstance(x, LayoutBase):
-        _representable((x.shape, x.stride))
-    elif isinstance(x, tuple):
-        for e in x:
-            _representable(e)
-    elif isinstance(x, int) and not 0 <= int(x) < INT_LIMIT:
-        raise _Unrepresentable(f"integer {int(x)} does not fit the CuTe DSL's 32-bit int")
+def dsl_mix(op, cases, seed, setting=None):
+    """The cases of a drawn batch for the DSL: a drawn case that mixes static and runtime
+    integers stays mixed with probability ``mixed``, becomes all-static with probability
+    ``static`` and all-runtime otherwise (``oracles/cpp/cases.py`` ``CaseMix``; a function of
+    the case and the seed).  All-runtime cases share compiled code by nesting alone; every
+    kind is still sent.  ``$LAYOUTCHECK_DSL_MIX`` is ``MIXED,STATIC`` (default 0.3,0.15) or
+    ``off`` (the cases as drawn)."""
+    setting = mix_setting(os.environ.get(MIX_ENV, "")) if setting is None else setting
+    if setting is None:
+        return list(cases)
+    mix = CaseMix(None, mixed=setting[0], static=setting[1], seed=seed)
+    return [mix.apply(op, args) for args in cases]

@@ -6,6 +6,7 @@ are True only when the answer is exactly that.
 """
 
 
+import layoutcheck.oracles.cpp.model as M
 import layoutcheck.oracles.dsl.model as dsl_model
 import layoutcheck.spec as spec
 from layoutcheck.oracles.cpp.findings.recast import same_as_model_product
@@ -160,6 +161,23 @@ def non_injective_block(block=None, *rest):
         return False
     v = spec.values(block)
     return len(set(v)) != len(v)
+
+
+@region
+def tile_block_complement_zero(block=None, target=None, *rest):
+    """F-231: the complement of the block inside tile_to_shape's blocked_product (in
+    size(target)) has a zero-size mode: the block's offsets overlap, or it is injective but
+    leaves no room between its modes (as F-125 inside the products)."""
+    if non_injective_block(block):
+        return True
+    if not isinstance(block, LayoutBase) or target is None:
+        return False
+    try:
+        n = C(int(spec.size(LayoutBase(target))))
+        r = M.checked(M.complement, M.to_model(dsl_model.all_static(block)), n, injective_check=False, dsl=True)
+    except Exception:  # noqa: BLE001 - a block the model cannot complement: not this region
+        return False
+    return any(int(x) == 0 for x in M.flat_leaves(r.shape))
 
 
 @symptom
