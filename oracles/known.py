@@ -4,8 +4,11 @@ A finding's ``match`` tables (``layoutcheck/findings.toml``; DESIGN.md, "Known f
 name the exact ``oracles`` (lineages) they apply to, fnmatch patterns for ``op`` and
 ``check``, a *region* ``when`` and a *symptom* ``answer`` (``oracles/predicates.py``).
 ``find_known`` needs both: the inputs lie in the region *and* the implementation's answer is
-exactly the one that bug or convention produces.  ``find_region`` uses the region only (the
-campaign steers generation away from regions it has already hit; never to pass a gate).
+exactly the one that bug or convention produces.  A table whose symptom checks only a property
+of the answer (``@unchecked_symptom``: the bug's answer cannot be recomputed) makes a failure
+"known region, answer not checked" (``explain`` finds it, ``answer_checked`` says so, ``verdict``
+answers ``known region``), never "known".  ``find_region`` uses the region only (the campaign
+steers generation away from regions it has already hit; never to pass a gate).
 Tables of paper findings (``oracles = ["paper"]``) are about a printed statement, not an
 oracle's answer, and have no ``answer``.
 
@@ -20,12 +23,13 @@ from typing import Any, Callable, Iterable, Sequence
 
 import layoutcheck.oracles.regions as regions
 from layoutcheck.oracles.implementations import IMPLEMENTATIONS
-from layoutcheck.oracles.predicates import install_register
+from layoutcheck.oracles.predicates import checks_answer, install_register
 from layoutcheck.oracles.protocol import Outcome
 
 from layoutcheck.findings import lineage, load, match_tables
 
-__all__ = ["PREDICATES", "SYMPTOMS", "PREDICATE_MODULES", "find_known", "find_region", "explain", "verdict", "CHECK"]
+__all__ = ["PREDICATES", "SYMPTOMS", "PREDICATE_MODULES", "find_known", "find_region", "explain", "verdict",
+           "answer_checked", "unchecked_tables", "CHECK", "KNOWN", "KNOWN_REGION"]
 
 
 def _merged() -> tuple[dict[str, Callable], dict[str, Callable]]:
@@ -106,6 +110,19 @@ def _shows_symptom(m: dict, op: str, inputs: tuple, answer: Any, reference: Any)
         return False
 
 
+def answer_checked(table: dict) -> bool:
+    """The table's symptom recomputes the answer (a paper table judges a statement: checked);
+    False for an ``@unchecked_symptom``, which checks a property only."""
+    name = table.get("answer")
+    return name is None or checks_answer(SYMPTOMS.get(name))
+
+
+def unchecked_tables(register: Sequence[dict] | None = None) -> list[tuple[dict, dict]]:
+    """(finding, table) of every match table whose symptom does not check the answer."""
+    return [(f, m) for f in (load() if register is None else register) for m in match_tables(f)
+            if not answer_checked(m)]
+
+
 def find_region(oracle: str, op: str, check: str, inputs: Iterable = ()) -> str | None:
     """The id of the first finding whose region (``when``) covers these inputs, or None
     (used to steer generation, never to pass a gate)."""
@@ -130,27 +147,34 @@ def explain(oracle: str, op: str, check: str, inputs: Iterable = (), answer: Any
 def find_known(oracle: str, op: str, check: str, inputs: Iterable = (), answer: Any = None,
                reference: Any = None) -> str | None:
     """The id of the finding that explains this failure, or None: the inputs lie in one of
-    its tables' region and the answer is exactly its symptom.  Without ``answer`` only paper
+    its tables' region and the answer is exactly its symptom (a symptom that checks the answer;
+    a "known region, answer not checked" is None here).  Without ``answer`` only paper
     findings (no oracle answer to judge) can match."""
     hit = explain(oracle, op, check, inputs, answer, reference)
-    return hit[0]["id"] if hit else None
+    return hit[0]["id"] if hit and answer_checked(hit[1]) else None
+
+
+KNOWN, KNOWN_REGION = "known", "known region"
 
 
 def verdict(oracle: str, op: str, inputs: Iterable, comparison: Any, answer: Any = None,
             reference: Any = None) -> tuple[str, str | None]:
-    """``("agree" | "disagree" | "known" | "no verdict", finding id or None)``.
+    """``("agree" | "disagree" | "known" | "known region" | "no verdict", finding id or None)``.
 
     A disagreement that a finding of the register explains is ``known``, not a failure:
-    the inputs lie in the finding's region and ``answer`` (the oracle's Outcome) is exactly
-    its symptom; without the answer it is a disagreement.  ``reference`` is the reference's
-    Outcome.
+    the inputs lie in the finding's region and ``answer`` (the oracle's Outcome: a value, a
+    refusal or a crash) is exactly its symptom; ``known region`` where the finding's symptom
+    checks only a property of the answer; without the answer it is a disagreement.
+    ``reference`` is the reference's Outcome.
     """
     if comparison.ok is None:
         return "no verdict", None
     if comparison.ok:
         return "agree", None
-    fid = find_known(oracle, op, CHECK, tuple(inputs), answer, reference)
-    return ("known", fid) if fid else ("disagree", None)
+    hit = explain(oracle, op, CHECK, tuple(inputs), answer, reference)
+    if hit is None:
+        return "disagree", None
+    return (KNOWN if answer_checked(hit[1]) else KNOWN_REGION), hit[0]["id"]
 
 
 install_register(find_known)

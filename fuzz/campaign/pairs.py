@@ -361,13 +361,14 @@ def finish(runner, oracle_name, seconds, t0, **extra):
         r["status"] = "skipped"
         r["message"] = "the oracle answered no case (unsupported or refused every input)"
     if runner.known is not None:
-        kid, args, f = runner.known
-        r.update(known_finding=kid, counterexample=encode(args), answers=f.answers,
-                 message=f.message, status="fail",
+        checked = runner.known_checked and runner.unchecked is None
+        kid, args, f = runner.known if runner.unchecked is None else runner.unchecked
+        r.update(known_finding=kid, answer_checked=checked, counterexample=encode(args),
+                 answers=f.answers, message=f.message, status="fail",
                  replay=_replay_line(oracle_name, check, encode(args)))
     if runner.best is not None:
         _, inputs, exc, kind, _ = runner.best
-        r.update(status=kind, counterexample=inputs, known_finding=None,
+        r.update(status=kind, counterexample=inputs, known_finding=None, answer_checked=None,
                  answers=getattr(exc, "answers", None),
                  message=getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}",
                  replay=_replay_line(oracle_name, check, inputs))

@@ -44,7 +44,7 @@ from layoutcheck.fuzz.campaign.report import (
     summary_lines,
 )
 from layoutcheck.fuzz.campaign.steer import SKIP, Steering
-from layoutcheck.fuzz.checks.base import CheckFailed, Skip
+from layoutcheck.fuzz.checks.base import CheckFailed, OracleCrashed, Skip
 from layoutcheck.fuzz.checks.bounds import bounded
 from layoutcheck.fuzz.checks.catalogue import BY_NAME, checks_for
 from layoutcheck.fuzz.checks.targets import decode, encode
@@ -84,6 +84,9 @@ class _Runner:
         self.check, self.ctx = check, ctx
         self.cases = self.skipped = self.known_cases = 0
         self.known = None          # (finding id, inputs, failure) of the first known hit
+        self.known_checked = True  # False: that hit is a known region, its answer not checked
+        self.unchecked = None      # (finding id, inputs, failure) of a later such hit
+        self.last_checked = True   # whether the last recognised case had its answers checked
         self.best = None           # (key, inputs, failure-or-exception, kind)
         self.stop_at = None        # no new case after this (monotonic), once min_cases ran
         self.hard_stop = None      # no new case after this at all: the campaign's deadline
@@ -203,19 +206,22 @@ class _Runner:
             self.check.run(self.ctx, args)
         except Skip:
             self.skipped += 1
-        except CheckFailed as f:
-            kid = _known(self.ctx, self.check, args)
+        except (CheckFailed, OracleCrashed) as f:  # a crash is known only by a crash finding
+            kid, checked = _known(self.ctx, self.check, args, f)
             if kid and kid == self.target_known:  # shrinking a known finding's case
                 self._record(args, f, "fail")
                 raise
             if kid:
                 self.known_cases += 1
+                self.last_checked = checked
                 self._note_known(kid)
                 if self.known is None:
-                    self.known = (kid, args, f)
+                    self.known, self.known_checked = (kid, args, f), checked
                     self.known_run = self.current_run
+                elif not checked and self.known_checked and self.unchecked is None:
+                    self.unchecked = (kid, args, f)  # reported: its answer was not checked
                 return
-            self._record(args, f, "fail")
+            self._record(args, f, "error" if isinstance(f, OracleCrashed) else "fail")
             raise
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
             self._record(args, e, "error")
@@ -252,7 +258,7 @@ class _Runner:
         except Exception:  # noqa: BLE001 - a new failure (or error): recorded in self.best
             return
         if self.known_cases > known_cases:
-            self.known = (kid, small, exc)
+            self.known, self.known_checked = (kid, small, exc), self.last_checked
 
     def hypothesis_run(self, strategy, n, seed_value, fast=False):
         """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``);
@@ -298,14 +304,17 @@ def _widen(lists, average):
         inner.average_size = average
 
 
-def _known(ctx, check, args):
-    """The finding id that explains this failure, if any: every oracle answer of the case that
+def _known(ctx, check, args, failure=None):
+    """(finding id or None, answers checked): the finding that explains this failure (a check
+    that failed, or an oracle that crashed), if any: every oracle answer of the case that
     differs from the reference's must be exactly what a finding produces, and with those
-    answers replaced by the reference's the check must pass (layoutcheck.fuzz.campaign.recognise)."""
+    answers replaced by the reference's the check must pass (layoutcheck.fuzz.campaign.recognise).
+    ``answers checked`` is False for a known region whose symptom checks a property only."""
     try:
-        return known_failure(check, ctx, args).finding
+        rec = known_failure(check, ctx, args, failure)
+        return rec.finding, rec.checked
     except Exception:  # noqa: BLE001 - recognition that cannot judge this case: not known
-        return None
+        return None, True
 
 
 def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None):

@@ -19,6 +19,7 @@ Python layer does something of its own (each a finding of the register):
 """
 
 import layoutcheck.oracles.cpp.model as M
+from layoutcheck.oracles.predicates import crashed_with
 from layoutcheck.oracles.protocol import Outcome
 
 from layoutcheck.integers import C
@@ -154,6 +155,8 @@ def answer(op, *args):
     try:
         return Outcome.ok(_run(op, tuple(all_static(a) for a in args)))
     except _Refused as e:
+        if str(e) == ZERO_COMPLEMENT:  # F-125: the worker dies (or the DSL refuses: matches)
+            return Outcome.crashed(f"killed by SIGFPE on this case (the model: {ZERO_COMPLEMENT})")
         return Outcome.raised(str(e))
     except (M.Reject, M.Abort):
         return Outcome.raised("rejected: " + " / ".join(DSL_ERRORS.get(_family(op), ("unable to compute",))))
@@ -170,13 +173,14 @@ def matches(answer_, model, op):
         return answer_.kind == "ok" and isinstance(answer_.value, LayoutBase) and answer_.value == model.value
     if answer_.kind not in ("raised", "crashed"):
         return False
-    if answer_.kind == "crashed" and model.message != ZERO_COMPLEMENT:
+    if model.kind == "crashed":  # F-125: the DSL dies on it (SIGFPE), or refuses the op
+        if answer_.kind == "crashed":
+            return crashed_with(answer_, "SIGFPE")
+        return any(w in answer_.message for w in DSL_ERRORS.get(_family(op), ()))
+    if answer_.kind == "crashed":
         return False
     if model.message == NOT_A_VALUE:
         return NOT_A_VALUE in answer_.message
     if model.message.startswith("unparseable output"):
         return answer_.message.startswith(model.message)
-    if model.message == ZERO_COMPLEMENT:  # the DSL dies on it, or refuses the op
-        return ("SIGFPE" in answer_.message or "signal 8" in answer_.message
-                or any(w in answer_.message for w in DSL_ERRORS.get(_family(op), ())))
     return any(w in answer_.message for w in DSL_ERRORS.get(_family(op), ("unable to compute",)))

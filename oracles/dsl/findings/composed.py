@@ -3,7 +3,7 @@ shares with CuTe C++ are in ``oracles/cpp/findings/composed.py``)."""
 
 import layoutcheck.spec as spec
 from layoutcheck.oracles.cpp.findings.composed import dice_coord, inner_known, signed_eval, zy_layouts
-from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
+from layoutcheck.oracles.predicates import answered, crashed_with, raised_with_any, region, symptom
 from layoutcheck.oracles.regions import function_values, swizzle_value
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
@@ -29,10 +29,17 @@ def dynamic_integer_in_composed(Cl=None, *rest):
 
 
 @symptom
-def dsl_process_died(inputs, answer, reference):
-    """The DSL's native code aborted (the worker died): never a finding's answer at a gate
-    (a crash is always an error), named so that the campaign steers away from the region."""
-    return answer is not None and answer.kind == "crashed"
+def dsl_process_segfaults(inputs, answer, reference):
+    """The DSL's native code dies with SIGSEGV at trace time (F-204, F-206): the worker is
+    killed by that signal on the case, no exception.  Another death (another signal, a hang)
+    is not this bug's."""
+    return crashed_with(answer, "SIGSEGV")
+
+
+@symptom
+def dsl_process_aborts(inputs, answer, reference):
+    """The DSL aborts the process (SIGABRT) in its SliceOp at trace time (F-205, F-240)."""
+    return crashed_with(answer, "SIGABRT")
 
 
 @symptom

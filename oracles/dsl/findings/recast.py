@@ -8,8 +8,10 @@ are True only when the answer is exactly that.
 
 import layoutcheck.oracles.dsl.model as dsl_model
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.findings.recast import same_as_model_product
-from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
+from layoutcheck.oracles.cpp.findings.recast import same_as_model_product, static_inner_product
+from layoutcheck.oracles.dsl.findings.algebra import dsl_not_complementable
+from layoutcheck.oracles.dsl.model import zero_size_complement
+from layoutcheck.oracles.predicates import answered, crashed_with, raised_with_any, region, same_as_model, symptom
 from layoutcheck.oracles.regions import function_values
 from layoutcheck.spec.division import append_to
 
@@ -41,22 +43,40 @@ def tile_to_shape_not_divisible(block=None, trg=None, *rest):
     return False
 
 
+def dsl_tile_to_shape(block, trg, order=None):
+    """The DSL's tile_to_shape by its model (an Outcome, or None): CuTe's
+    blocked_product(append<R>(block), make_ordered_layout(ceil_div(target, block), order))
+    built without the divisibility check, the product by the DSL's model
+    (``oracles/dsl/model.py``: its complement computed where CuTe's does not exist)."""
+    pair = static_inner_product(block, trg, order)
+    return None if pair is None else dsl_model.answer("blocked_product", *pair)
+
+
 @symptom
 def tile_to_shape_unchecked(inputs, answer, reference):
-    """blocked_product(block, make_ordered_layout(ceil_div(target, block), order)) built
-    without the divisibility check."""
-    S = spec
-    block, trg = inputs[0], inputs[1]
-    order = inputs[2] if len(inputs) > 2 else None
-    R = len(trg) if isinstance(trg, tuple) else 1
-    padded = append_to(S.as_layout(block), R)
-    bs = S.product_each(padded.shape if isinstance(padded.shape, tuple) else (padded.shape,))
-    ts = S.product_each(trg)
-    q = tuple(C(-(-int(t) // int(b))) for t, b in zip(ts, bs))
-    tiler = S.make_ordered_layout(q, order if order is not None else tuple(C(i) for i in range(R)))
-    want = S.blocked_product(padded, tiler, sense="cute")
-    return answered(answer) and isinstance(answer.value, LayoutBase) and function_values(answer.value) == function_values(want) \
-        and size(answer.value.shape) == size(want.shape)
+    """The DSL's tile_to_shape recomputed (``dsl_tile_to_shape``), at the level the gate
+    judges tile_to_shape."""
+    return same_as_model("tile_to_shape", inputs, dsl_tile_to_shape(*inputs[:3]), answer)
+
+
+@region
+def tile_to_shape_zero_size_complement(block=None, trg=None, order=None, *rest):
+    """F-231 (F-125 inside tile_to_shape): the complement inside its blocked_product has a
+    zero-size mode (a block whose offsets overlap, or whose sorted strides interleave, e.g.
+    (_2,_3):(_5,_2)), which the DSL computes on."""
+    pair = static_inner_product(block, trg, order)
+    try:
+        return pair is not None and zero_size_complement("blocked_product", *pair)
+    except (LayoutError, TypeError, ValueError, ZeroDivisionError):
+        return False
+
+
+@region
+def dsl_tile_to_shape_product_not_complementable(block=None, trg=None, order=None, *rest):
+    """F-075 inside the DSL's tile_to_shape: the blocked_product inside needs a complement
+    that does not exist in CuTe's sense, which the DSL computes anyway."""
+    pair = static_inner_product(block, trg, order)
+    return pair is not None and bool(dsl_not_complementable(*pair, op="blocked_product"))
 
 
 # --- small API conventions and bugs ------------------------------------------------------------
@@ -64,7 +84,7 @@ def tile_to_shape_unchecked(inputs, answer, reference):
 
 @symptom
 def dsl_tile_to_shape_wrong_product(inputs, answer, reference):
-    """The DSL's product inside tile_to_shape (oracles/dsl/findings/algebra.py's model)."""
+    """The DSL's product inside tile_to_shape (its model, ``dsl_tile_to_shape``)."""
     return same_as_model_product(inputs, answer, dsl_model.answer)
 
 
@@ -153,17 +173,7 @@ def dsl_tiler_not_a_value(inputs, answer, reference):
 # --- F-225 (make_layout_like), F-229: NVlabs PyCuTe's orders ---------------------------------------
 
 
-@region
-def non_injective_block(block=None, *rest):
-    """F-231: the tile_to_shape block is not injective (its offsets overlap)."""
-    if not isinstance(block, LayoutBase):
-        return False
-    v = spec.values(block)
-    return len(set(v)) != len(v)
-
-
 @symptom
-def dsl_process_died_tile(inputs, answer, reference):
-    """The DSL dies (SIGFPE): a crash, always an error at a gate; named so that the campaign
-    steers away from the region."""
-    return answer is not None and answer.kind == "crashed"
+def dsl_process_sigfpe(inputs, answer, reference):
+    """The DSL's worker is killed by SIGFPE on the case (F-231); another death is not this bug's."""
+    return crashed_with(answer, "SIGFPE")
