@@ -564,3 +564,11 @@ def rank_one_leaf_and_tuple(A=None, B=None, *rest):
             return "leaf"
         return "one-tuple" if len(x.shape) == 1 else None
     return {kind(A), kind(B)} == {"leaf", "one-tuple"}
+
+
+# --- planted cases (tests/test_planted.py): a finding whose case is prose, as CuTe prints it ----
+
+PLANTED = [
+    ("F-055", "cute-cpp", "tiled_divide", ["3:1", "3:1"], "(3,1,1):(1,1,3)"),
+    ("F-055", "cute-cpp", "flat_divide", ["(6,6):(2,7)", "2"], "(2,1,3,6):(2,7,4,7)"),
+]

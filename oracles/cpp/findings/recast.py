@@ -140,3 +140,12 @@ def common_composition_rejected(A=None, B=None, *rest):
 @symptom
 def composition_refused(inputs, answer, reference):
     return raised_with_any(answer, "Divisibility Condition", "unable to compute the following composition")
+
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer[, static]); recorded from the real oracle; another
+# wrong answer in the region (tests/planted_support.py planted) must be new.
+
+PLANTED = [
+    ("F-224", "cute-dsl", "max_common_vector", ["((_35,_1),_1):((_0,_35),_36)", "((_50,_1)):((_1,_4))"], "raised: MLIRError: error: unknown: unable to compute the following composition: '!cute.layout<\"((35,1),1):((0,35),36)\">' o '!cute.layout<\"50:1\">'", True),
+    ("F-059", "cute-cpp", "tile_to_shape", ["(_1,_3):(_2,_4)", "(_3,_6)"], "((_1,_3),(_3,_2)):((_2,_1),(_4,_3))"),
+]

@@ -96,3 +96,19 @@ def dsl_wrapped_swizzle_base(inputs, answer, reference):
     """The DSL prints S<B, 2^32 + M - log2 N, S> (M - log2 N wrapped as an unsigned 32-bit
     value, B kept), cut off in its text: 'S<1,4294...'."""
     return raised_with_any(answer, "unparseable output 'S<", "4294")
+
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer[, static]); recorded from the real oracle; another
+# wrong answer in the region (tests/planted_support.py planted) must be new.
+
+PLANTED = [
+    # The adapter does not send these two to the DSL (its composition of a layout with a Swizzle is
+    # unsupported, its inputs are static): their SIGSEGV is reproduced by standalone scripts
+    # (tests/test_composed_findings.py::test_dsl_crash_reports_reproduce); the rows are that death.
+    ("F-204", "cute-dsl", "layout_swizzle_composition", ["(_8,_64):(_64,_1)", "SW_3_4_3"],
+     "crashed: killed by SIGSEGV on this case"),
+    ("F-206", "cute-dsl", "composed_slice_and_offset", ["SW_3_3_3 o _0 o (_8,_64):(64,_1)", "(2,_)"],
+     "crashed: killed by SIGSEGV on this case"),
+    ("F-205", "cute-dsl", "composed_slice_and_offset", ["SW_3_4_3 o _0 o (_10,_2):(_2,_1)", "(_,0)"], "crashed: killed by SIGABRT on this case", True),
+    ("F-240", "cute-dsl", "tiled_copy_partition_D", ["SW_1_1_-4 o _0 o (_8,_6):(_1,_8)", "(_8,_2):(_1,_8)", "(_1,_1):(_1,_1)", "4"], "crashed: killed by SIGABRT on this case", True),
+]

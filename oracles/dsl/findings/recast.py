@@ -177,3 +177,13 @@ def dsl_tiler_not_a_value(inputs, answer, reference):
 def dsl_process_sigfpe(inputs, answer, reference):
     """The DSL's worker is killed by SIGFPE on the case (F-231); another death is not this bug's."""
     return crashed_with(answer, "SIGFPE")
+
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer[, static]); recorded from the real oracle; another
+# wrong answer in the region (tests/planted_support.py planted) must be new.
+
+PLANTED = [
+    ("F-082", "cute-dsl", "tile_to_shape", ["(_11,_1):(_8,_4)", "(_33,_2,_2)"], "((_11,_3),(_1,_2),(_1,_2)):((_8,_1),(_4,_3),(_0,_6))", True),
+    ("F-231", "cute-dsl", "tile_to_shape", ["(_8,_2):(_1,_2)", "(_16,_6)", "(_1,_0)"], "crashed: killed by SIGFPE on this case", True),
+    ("F-231", "cute-dsl", "tile_to_shape", ["(_2,_3):(_5,_2)", "(_4,_3,_1)"], "crashed: killed by SIGFPE on this case", True),
+]
