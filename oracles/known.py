@@ -23,13 +23,13 @@ from typing import Any, Callable, Iterable, Sequence
 
 import layoutcheck.oracles.regions as regions
 from layoutcheck.oracles.implementations import IMPLEMENTATIONS
-from layoutcheck.oracles.predicates import checks_answer, install_register
+from layoutcheck.oracles.predicates import UNCHECKED, checks_answer, install_register
 from layoutcheck.oracles.protocol import Outcome
 
 from layoutcheck.findings import lineage, load, match_tables
 
 __all__ = ["PREDICATES", "SYMPTOMS", "PREDICATE_MODULES", "find_known", "find_region", "explain", "verdict",
-           "answer_checked", "unchecked_tables", "CHECK", "KNOWN", "KNOWN_REGION"]
+           "answer_checked", "unchecked_tables", "Hit", "CHECK", "KNOWN", "KNOWN_REGION"]
 
 
 def _merged() -> tuple[dict[str, Callable], dict[str, Callable]]:
@@ -92,7 +92,8 @@ def _in_region(m: dict, op: str, inputs: tuple) -> bool:
         return False
 
 
-def _shows_symptom(m: dict, op: str, inputs: tuple, answer: Any, reference: Any) -> bool:
+def _shows_symptom(m: dict, op: str, inputs: tuple, answer: Any, reference: Any) -> Any:
+    """True, False, or ``UNCHECKED`` (the answer matches the symptom by a property only)."""
     name = m.get("answer")
     if name is None:
         return m.get("oracles") == ["paper"]  # a printed statement: no answer to judge
@@ -104,15 +105,34 @@ def _shows_symptom(m: dict, op: str, inputs: tuple, answer: Any, reference: Any)
         reference = Outcome.ok(reference)
     try:
         if fn.wants_op:  # type: ignore[attr-defined]
-            return bool(fn(tuple(inputs), answer, reference, op=op))
-        return bool(fn(tuple(inputs), answer, reference))
+            got = fn(tuple(inputs), answer, reference, op=op)
+        else:
+            got = fn(tuple(inputs), answer, reference)
     except Exception:  # noqa: BLE001 - a symptom that cannot judge this answer: not known
         return False
+    if got is UNCHECKED or (got and not checks_answer(fn)):
+        return UNCHECKED
+    return bool(got)
+
+
+class Hit(tuple):
+    """``(finding, table)`` that explains an answer; ``checked`` is False when the table's
+    symptom matched the answer by a property only ("known region, answer not checked")."""
+
+    checked: bool = True
+
+    def __new__(cls, finding: dict, table: dict, checked: bool = True):
+        hit = super().__new__(cls, (finding, table))
+        hit.checked = checked
+        return hit
 
 
 def answer_checked(table: dict) -> bool:
     """The table's symptom recomputes the answer (a paper table judges a statement: checked);
-    False for an ``@unchecked_symptom``, which checks a property only."""
+    False for an ``@unchecked_symptom``, which checks a property only.  A ``Hit`` (from
+    ``explain``) says it for the answer it explains."""
+    if isinstance(table, Hit):
+        return table.checked
     name = table.get("answer")
     return name is None or checks_answer(SYMPTOMS.get(name))
 
@@ -135,13 +155,20 @@ def find_region(oracle: str, op: str, check: str, inputs: Iterable = ()) -> str 
 
 def explain(oracle: str, op: str, check: str, inputs: Iterable = (), answer: Any = None,
             reference: Any = None) -> tuple[dict, dict] | None:
-    """(finding, table) of the first table whose region covers the inputs *and* whose
-    symptom is the oracle's ``answer`` (an Outcome), or None."""
+    """``Hit(finding, table)`` of the first table whose region covers the inputs *and* whose
+    symptom is the oracle's ``answer`` (an Outcome), or None.  ``hit.checked`` is False for a
+    known region whose answer was not checked; a table that checks the answer comes first."""
     inputs = tuple(inputs)
+    loose = None
     for f, m in _tables_for(load(), str(oracle), op, check):
-        if _in_region(m, op, inputs) and _shows_symptom(m, op, inputs, answer, reference):
-            return f, m
-    return None
+        if not _in_region(m, op, inputs):
+            continue
+        shown = _shows_symptom(m, op, inputs, answer, reference)
+        if shown is UNCHECKED:
+            loose = loose or Hit(f, m, checked=False)
+        elif shown:
+            return Hit(f, m)
+    return loose
 
 
 def find_known(oracle: str, op: str, check: str, inputs: Iterable = (), answer: Any = None,
@@ -151,7 +178,7 @@ def find_known(oracle: str, op: str, check: str, inputs: Iterable = (), answer: 
     a "known region, answer not checked" is None here).  Without ``answer`` only paper
     findings (no oracle answer to judge) can match."""
     hit = explain(oracle, op, check, inputs, answer, reference)
-    return hit[0]["id"] if hit and answer_checked(hit[1]) else None
+    return hit[0]["id"] if hit and hit.checked else None
 
 
 KNOWN, KNOWN_REGION = "known", "known region"
@@ -174,7 +201,7 @@ def verdict(oracle: str, op: str, inputs: Iterable, comparison: Any, answer: Any
     hit = explain(oracle, op, CHECK, tuple(inputs), answer, reference)
     if hit is None:
         return "disagree", None
-    return (KNOWN if answer_checked(hit[1]) else KNOWN_REGION), hit[0]["id"]
+    return (KNOWN if hit.checked else KNOWN_REGION), hit[0]["id"]
 
 
 install_register(find_known)

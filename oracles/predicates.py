@@ -12,9 +12,11 @@ marks its predicates with ``@region`` / ``@symptom`` and gathers them with ``col
 
 A symptom recomputes the answer the bug produces (the implementation's model, its pinned
 exception, its signal).  Where that answer cannot be recomputed, ``@unchecked_symptom(REASON)``
-marks a symptom that checks only a property of the answer: a failure it explains is "known
-region, answer not checked", counted apart from "known" and never passing a gate unless the
-gate accepts regions (docs/findings.md lists each such finding with its reason).
+marks a symptom that checks only a property of the answer, and a symptom that recomputes most
+answers returns ``UNCHECKED`` (truthy) for an answer it can only check by a property: a
+failure explained so is "known region, answer not checked", counted apart from "known" and
+never passing a gate unless the gate accepts regions (docs/findings.md lists each such case
+with its reason).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any, Callable
 from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.protocol import Outcome
 
-__all__ = ["region", "symptom", "unchecked_symptom", "checks_answer", "collect", "wants_op", "answered",
+__all__ = ["region", "symptom", "unchecked_symptom", "partly_unchecked", "checks_answer", "UNCHECKED", "collect", "wants_op", "answered",
            "raised_with_any", "raised_with_all", "crashed_with", "same_as_model", "install_register",
            "inner_finding"]
 
@@ -71,6 +73,32 @@ def unchecked_symptom(reason: str) -> Callable[[Predicate], Predicate]:
         fn.unchecked_reason = reason  # type: ignore[attr-defined]
         return fn
     return mark
+
+
+def partly_unchecked(reason: str) -> Callable[[Predicate], Predicate]:
+    """Mark a symptom that recomputes the answer but returns ``UNCHECKED`` for some answers it
+    can only match by a property (``reason`` says which and why)."""
+    if not reason:
+        raise ValueError("a partly unchecked symptom needs the reason")
+
+    def mark(fn: Predicate) -> Predicate:
+        symptom(fn)
+        fn.unchecked_reason = reason  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+class _Unchecked:
+    """What a symptom returns for an answer that it matches by a property only (truthy)."""
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "UNCHECKED"
+
+
+UNCHECKED = _Unchecked()
 
 
 def checks_answer(fn: Callable | None) -> bool:

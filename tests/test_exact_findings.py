@@ -265,3 +265,29 @@ def test_the_gate_reports_a_known_region(weak_F071, tmp_path, capsys):
                      "--accept-regions"]) == 0
     finally:
         sys.path.remove(str(tmp_path))
+
+
+def test_the_answers_a_model_cannot_recompute_are_known_regions():
+    """The two answers docs/findings.md lists as "answer not checked": a CuTe C++ rejection that
+    g++ reports without the static_assert the model names (which of CuTe's checks fired is not
+    visible), and the DSL's refusal in F-125's region (the model does not say whether the DSL
+    refuses or dies, and its refusal names only the op's family)."""
+    spec = get_oracle("spec", sense="cute")
+    args = parse_args("composition", ["(_27,_6):(_2,_28)", "(_3,_3):(_55,_162)"])  # F-025
+    ref = spec.run("composition", *args)
+    exact = Outcome.raised("compile-time rejection: static assertion failed: Stride Divisibility Condition")
+    other_line = Outcome.raised("compile-time rejection: no matching function for call to 'cute::make_layout()'")
+    other_assert = Outcome.raised("compile-time rejection: static assertion failed: Shape Divisibility Condition")
+    assert explain("cute-cpp", "composition", "agreement", args, exact, ref).checked
+    hit = explain("cute-cpp", "composition", "agreement", args, other_line, ref)
+    assert hit[0]["id"] == "F-025" and not hit.checked
+    assert explain("cute-cpp", "composition", "agreement", args, other_assert, ref) is None
+    assert verdict("cute-cpp", "composition", args, compare("composition", args, ref, other_line),
+                   other_line, ref) == ("known region", "F-025")
+    op, texts = DEMO_CASE
+    args = parse_args(op, texts)
+    ref = spec.run(op, *args)
+    refusal = Outcome.raised("MLIRError: error: unknown: failed to perform a valid division of ...")
+    hit = explain("cute-dsl", op, "agreement", args, refusal, ref)
+    assert hit[0]["id"] == "F-125" and not hit.checked
+    assert explain("cute-dsl", op, "agreement", args, Outcome.crashed("killed by SIGFPE on this case"), ref).checked

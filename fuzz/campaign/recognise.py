@@ -22,7 +22,7 @@ import copy
 
 from layoutcheck.fuzz.checks.base import CheckFailed, OracleCrashed, Skip
 from layoutcheck.oracles.reference import case_key
-from layoutcheck.oracles.known import answer_checked, explain
+from layoutcheck.oracles.known import explain
 from layoutcheck.oracles.protocol import is_invalid_answer
 
 __all__ = ["known_failure", "Recognition", "Substitute"]
@@ -71,7 +71,7 @@ class Substitute:
             hit = explain(self.name, op, self.check_name, args, out, ref)
             if hit is not None:
                 explained = hit[0]["id"]
-                if not answer_checked(hit[1]):
+                if not hit.checked:
                     self.unchecked.append(explained)
         self.calls.append((op, args, out, explained))
         return ref if explained else out

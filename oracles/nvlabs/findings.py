@@ -10,7 +10,6 @@ A region predicate says which step differs from CuTe's reading on these inputs, 
 symptom shared by several findings (``nvlabs_answer_is_model``) is attributed by region.
 """
 
-import layoutcheck.spec as spec
 from layoutcheck.oracles.nvlabs.model import (
     as_layout,
     chain,
@@ -34,10 +33,8 @@ from layoutcheck.oracles.nvlabs.model import (
     walk_of,
 )
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, same_as_model, symptom
-from layoutcheck.oracles.regions import function_values
 
-from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, congruent, leaves, size
+from layoutcheck.layout import LayoutBase, congruent, leaves
 
 __all__ = []
 

@@ -16,7 +16,6 @@ from layoutcheck.oracles.cpp.model import answer
 from layoutcheck.oracles.predicates import answered, raised_with_any, region, same_as_model, symptom
 from layoutcheck.oracles.regions import (
     cute_composition_check,
-    function_values,
     recast_model,
     same_layout,
     unchecked_downcast,
@@ -26,7 +25,7 @@ from layoutcheck.spec.division import append_to
 
 from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, leaves, size
+from layoutcheck.layout import LayoutBase, leaves
 
 
 @symptom

@@ -12,13 +12,10 @@ from layoutcheck.oracles.cpp.findings.recast import same_as_model_product, stati
 from layoutcheck.oracles.dsl.findings.algebra import dsl_not_complementable
 from layoutcheck.oracles.dsl.model import zero_size_complement
 from layoutcheck.oracles.predicates import answered, crashed_with, raised_with_any, region, same_as_model, symptom
-from layoutcheck.oracles.regions import function_values
-from layoutcheck.spec.division import append_to
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, size
+from layoutcheck.layout import LayoutBase
 
 __all__ = ["unchecked_upcast", "unchecked_downcast"]
 
