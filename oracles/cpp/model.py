@@ -529,15 +529,23 @@ def matches(answer, model):
         return got.startswith("runtime abort") and ("signal 8" in got or "SIGFPE" in got)
     if "compile-time rejection" not in got:
         return False
-    if "static assertion failed" not in got:  # g++ reported another error line of the case:
-        return UNCHECKED  # CuTe rejected it at compile time, but which check is not visible
-    if "static assertion failed: " in text:
-        return text.split("static assertion failed: ", 1)[1] in got
-    if text.endswith("static assertion failed"):  # a static_assert without a message
-        return "static assertion failed (" in got
-    return any(w in got for w in ZIP_ERRORS)
+    if "static assertion failed" in text:
+        want = text.split("static assertion failed", 1)[1]
+        if "static assertion failed" not in got:  # g++ reported another error line of the case:
+            return UNCHECKED  # CuTe rejected it at compile time, but which check is not visible
+        if want.startswith(": "):
+            return want[2:] in got
+        return "static assertion failed (" in got  # a static_assert without a message
+    fragments = next((f for key, f in GXX_ERRORS.items() if key in text), ())
+    return any(f in got for f in fragments)
 
 
 # How g++ reports CuTe's zip of tuples of different ranks (the first error line it prints).
 ZIP_ERRORS = ("Index out of range", "tuple_size", "Mismatched Ranks")
+
+# The model's rejections that are no static_assert, and the text g++ prints for each.
+GXX_ERRORS = {"make_layout() (no modes)": ("no matching function for call to 'make_layout()'",),
+              "get<-1> of an empty tuple": ("get<(0 - 1)>", "get<-1>"),
+              "zip of tuples of mismatched ranks": ZIP_ERRORS,
+              "division by zero in a constant expression": ("division by zero",)}
 
