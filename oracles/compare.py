@@ -38,7 +38,9 @@ inverses (not unique: two valid left inverses can differ off the image).
 
 Outcomes: both raising agrees (``both-raised``); one raising and the other returning a
 value disagrees (``none``); an oracle that answered ``unsupported`` gives no verdict
-(``ok`` is None), nor does a reference that is unsupported (``no-reference``).
+(``ok`` is None), nor does a reference that is unsupported (``no-reference``).  An answer that
+is no value of the op's kind (``protocol.INVALID_ANSWER``: an invalid layout, a tuple where an
+int is due) is garbage, never a refusal: it grades ``none`` even where the reference refuses.
 """
 
 from __future__ import annotations
@@ -49,7 +51,14 @@ from typing import Any, Sequence, cast
 import numpy as np
 from layoutcheck.oracles.operations import OPERATIONS
 from layoutcheck.oracles.postconditions import violation
-from layoutcheck.oracles.protocol import ANSWERS, Argument, Outcome, format_arg, format_value
+from layoutcheck.oracles.protocol import (
+    ANSWERS,
+    Argument,
+    Outcome,
+    format_arg,
+    format_value,
+    is_invalid_answer,
+)
 from layoutcheck.spec import Layout
 
 from layoutcheck import impl
@@ -98,6 +107,8 @@ def compare(op: str, inputs: Sequence[Argument], expected: Any, actual: Any) -> 
         return Comparison("unsupported", None, required, actual.message)
     if expected.kind == "unsupported":
         return Comparison("no-reference", None, required, f"reference: {expected.message}")
+    if is_invalid_answer(actual) and not is_invalid_answer(expected):  # garbage is no refusal
+        return Comparison("none", False, required, f"the oracle answered no valid value: {actual.message}")
     if expected.kind == "raised" and actual.kind == "raised":
         return Comparison("both-raised", True, required, "")
     if expected.kind == "raised":

@@ -335,5 +335,13 @@ def inner_composition(A, B, test):
         return False
     return bool(test(comp, B))
 
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer[, static]); recorded from the real oracle; another
+# wrong answer in the region (tests/planted_support.py planted) must be new.
+
+PLANTED = [
+    ("F-210", "cute-dsl", "downcast", ["_16:_3", "4"], "_16:_12", True),
+]
+
 
 REGIONS, SYMPTOMS = collect(sys.modules[__name__])

@@ -13,8 +13,10 @@ tests/test_planted.py and tests/test_known_precise.py share.
   finding adds its row there; no test needs editing.
 * ``planted(op, answer, reference)``: wrong answers that are *not* the bug's (another value
   of the op's answer kind, another exception, a value where the bug refuses, a refusal
-  where it answers).  No crash is planted: a crash is an error at every gate
-  (fuzz/checks/base.py, OracleCrashed), never a known finding.
+  where it answers), and near misses that keep the properties a weak symptom would check:
+  the bug's layout with one stride or one extent moved, its modes swapped; for a crash
+  another signal, a hang, a worker that died before the case.  A crash is planted where the
+  bug answers too: a crash is known only by a crash finding whose signal it is.
 """
 
 import importlib
@@ -25,8 +27,8 @@ import layoutcheck.oracles.pycute.model as models
 from layoutcheck.oracles.known import PREDICATE_MODULES
 from layoutcheck.oracles.protocol import ANSWERS, Outcome, decode_arg, parse_args
 
-from layoutcheck.composed import ComposedLayoutBase, parse_value
-from layoutcheck.layout import LayoutBase
+from layoutcheck.composed import ComposedLayoutBase, F2Layout, SignedLayout, parse_value
+from layoutcheck.layout import LayoutBase, leaves
 
 MODEL = {"pycute": (models.answer, models.matches),
          "cute-cpp": (models_cpp.answer, models_cpp.matches),
@@ -122,11 +124,56 @@ def _other_values(op, value):
     return [(value, 997) if value is not None else (997,)]  # an IntTuple
 
 
+def _rebuilt(L, shapes, strides):
+    its, itd = iter(shapes), iter(strides)
+
+    def go(t, it):
+        return tuple(go(e, it) for e in t) if isinstance(t, tuple) else next(it)
+    return LayoutBase(go(L.shape, its), go(L.shape, itd))
+
+
+def near_misses(L):
+    """Layouts next to ``L`` that a property-only symptom could take for it: one stride moved
+    by one (where the extent is > 1), the last extent > 1 grown by one (the NVlabs
+    complement mutant's kind of slip), two top modes swapped."""
+    if not isinstance(L, LayoutBase) or isinstance(L, (SignedLayout, F2Layout)):
+        return []
+    shapes = [int(x) for x in leaves(L.shape)]
+    strides = [int(x) for x in leaves(L.stride)]
+    out = []
+    for k in [i for i, s in enumerate(shapes) if s > 1][-2:]:
+        for step in (1, -1):
+            d = list(strides)
+            d[k] += step
+            if d[k] >= 0:
+                out.append(_rebuilt(L, shapes, d))
+    big = [i for i, s in enumerate(shapes) if s > 1]
+    if big:
+        s = list(shapes)
+        s[big[-1]] += 1
+        out.append(_rebuilt(L, s, strides))
+    if isinstance(L.shape, tuple) and len(L.shape) >= 2 and L.shape[0] != L.shape[1]:
+        sh, st = list(L.shape), list(L.stride)
+        sh[0], sh[1], st[0], st[1] = sh[1], sh[0], st[1], st[0]
+        out.append(LayoutBase(tuple(sh), tuple(st)))
+    return out
+
+
+CRASHES = ("killed by SIGFPE on this case", "killed by SIGSEGV on this case",
+           "killed by SIGABRT on this case", "no answer within 30 s (the worker was stopped)",
+           "killed by SIGFPE before this case")
+
+
 def planted(op, answer, reference=None):
     """Wrong answers in the same region that are not ``answer`` (nor the reference's)."""
     out = []
     if answer.kind == "ok":
         out += [Outcome.ok(v) for v in _other_values(op, answer.value)]
+        value = answer.value
+        layout = value if isinstance(value, LayoutBase) else \
+            value[0] if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], LayoutBase) else None
+        for near in near_misses(layout):
+            out.append(Outcome.ok(near if layout is value else (near, value[1])))
         out.append(Outcome.raised("ValueError: planted" if "ValueError" not in str(answer)
                                   else "ZeroDivisionError: planted"))
     else:
@@ -137,6 +184,44 @@ def planted(op, answer, reference=None):
         else:
             out.append(Outcome.raised("ZeroDivisionError: planted" if "ZeroDivisionError" not in msg
                                       else "KeyError: planted"))
+    out += [Outcome.crashed(m) for m in CRASHES if not (answer.kind == "crashed" and m in answer.message)]
     ref = reference
     return [p for p in out if p != answer and not (ref is not None and ref.kind == "ok" and p.kind == "ok"
-                                                   and p.value == ref.value)]
+                                                   and p.value == ref.value)
+            and not (answer.kind == "ok" and p.kind == "ok" and p.value == answer.value)]
+
+
+# --- every finding's own cases, with the answer its oracle gives --------------------------------
+
+def answer_source(oracle):
+    """How an oracle's answer is obtained here: the real pycute / NVlabs PyCuTe (pure Python,
+    cheap; NVlabs where $LAYOUTCHECK_NVLABS_PATH names a snapshot), the models of CuTe C++ and
+    the DSL (checked against the real ones in tests/test_known_precise.py)."""
+    from layoutcheck.oracles import get_oracle
+    if oracle in ("pycute", "nvlabs"):
+        o = get_oracle(oracle)
+        return None if o.unavailable_reason() else o.run
+    if oracle == "cute-cpp":
+        return models_cpp.answer
+    if oracle == "cute-dsl":
+        import layoutcheck.oracles.dsl.model as models_dsl
+        return models_dsl.answer
+    return None
+
+
+def own_cases(register):
+    """(finding, op, argument texts) for each ``op(args)`` of the case of a finding that has
+    oracle tables."""
+    import re
+
+    from layoutcheck.findings import match_tables
+    from layoutcheck.oracles.protocol import OPS
+    out = []
+    for f in register:
+        if not any(m.get("answer") for m in match_tables(f)):
+            continue
+        for case in split_top(f["case"], ";"):
+            m = re.fullmatch(r"(\w+)\((.*)\)", case)
+            if m and m.group(1) in OPS:
+                out.append((f, m.group(1), split_top(m.group(2), ",")))
+    return out

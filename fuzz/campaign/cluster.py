@@ -137,13 +137,14 @@ def _is_new(r):
 
 def _rank(r):
     """Which row of a pair speaks for it: a new failure (smallest case first), then an error
-    without a case (a harness error, a lost unit), then a known failure, a pass, a skip."""
+    without a case (a harness error, a lost unit), then a known region whose answer was not
+    checked, then a known failure, a pass, a skip."""
     if _is_new(r):
-        grade = 4
+        grade = 5
     elif r["status"] == "error":
-        grade = 3
+        grade = 4
     elif r["known_finding"]:
-        grade = 2
+        grade = 3 if r.get("answer_checked") is False else 2
     else:
         grade = {"pass": 1}.get(r["status"], 0)
     ce = r["counterexample"] or []

@@ -12,7 +12,7 @@ from layoutcheck.fuzz.campaign.batched import BATCH_CASES, draw_cases, draw_pool
 from layoutcheck.fuzz.campaign.budget import MIN_CASES, ShrinkPool
 from layoutcheck.fuzz.campaign.minimise import bounds, shrink_failure, shrink_note
 from layoutcheck.fuzz.campaign.report import result_row
-from layoutcheck.fuzz.campaign.shrink import Shrunk, label_of, measure
+from layoutcheck.fuzz.campaign.shrink import Shrunk, known_label, label_of, measure
 from layoutcheck.fuzz.campaign.steer import SKIP
 from layoutcheck.fuzz.checks.targets import decode, encode
 from layoutcheck.oracles.reference import case_key
@@ -122,8 +122,8 @@ class Pair:
         if r.best is None and r.known is not None and r.known_shrunk is None:
             kid, args, failure = r.known
             until, most = bounds(r, known=True)
-            r.known_shrunk = self._shrink(args, failure, label_of(failure, kid, self.name),
-                                          until, most)
+            label = label_of(failure, known_label(kid, r.known_checked), self.name)
+            r.known_shrunk = self._shrink(args, failure, label, until, most)
             r.known = (kid, r.known_shrunk.minimal, r.known_shrunk.failure)
             self._refund()
         if r.best is not None and r.shrunk is None:
@@ -421,15 +421,17 @@ def finish(runner, oracle_name, seconds, t0, **extra):
         r["status"] = "skipped"
         r["message"] = "the oracle answered no case (unsupported or refused every input)"
     if runner.known is not None:
-        kid, args, f = runner.known
-        r.update(known_finding=kid, counterexample=encode(args), answers=f.answers,
-                 message=f.message + shrink_note(runner.known_shrunk), status="fail",
+        checked = runner.known_checked and runner.unchecked is None
+        kid, args, f = runner.known if runner.unchecked is None else runner.unchecked
+        shrunk = runner.known_shrunk if runner.unchecked is None else None
+        r.update(known_finding=kid, answer_checked=checked, counterexample=encode(args),
+                 answers=f.answers, message=f.message + shrink_note(shrunk), status="fail",
                  replay=_replay_line(oracle_name, check, encode(args)),
-                 **_shrink_fields(runner.known_shrunk))
+                 **_shrink_fields(shrunk))
     if runner.best is not None:
         _, inputs, exc, kind, _ = runner.best
         message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
-        r.update(status=kind, counterexample=inputs, known_finding=None,
+        r.update(status=kind, counterexample=inputs, known_finding=None, answer_checked=None,
                  answers=getattr(exc, "answers", None),
                  message=message + shrink_note(runner.shrunk),
                  replay=_replay_line(oracle_name, check, inputs),

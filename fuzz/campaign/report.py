@@ -25,20 +25,45 @@ A result row (one per (check, oracle) pair)::
      "rounds"               slices of the budget this pair got,
      "first_failure_s"      seconds from the campaign's start to this pair's first new failure
                             (before shrinking), or None; "first_known_s" likewise for a known one}
+
+A failure the register explains is *known* (``known_finding`` set, ``answer_checked`` True);
+one explained only by a region whose symptom checks a property of the answer is *known
+region, answer not checked* (``answer_checked`` False): counted apart (``known_unchecked``),
+and the exit status is 1 for it unless the report says ``accept_regions`` (the gate's
+``--accept-regions``), since a different wrong answer there would look the same.  A crash is
+an error unless a crash finding's symptom (its signal, in its region) explains it: then it is
+known like any other answer.
 """
 
 import sys
 from xml.sax.saxutils import escape, quoteattr
 
 __all__ = ["result_row", "summary", "oracle_stats", "exit_status", "format_failure", "junit_xml",
-           "progress_printer", "summary_lines"]
+           "progress_printer", "summary_lines", "is_known", "is_unchecked", "known_tag"]
+
+
+def is_unchecked(r) -> bool:
+    """A known region whose symptom did not check the answer ("known region, answer not checked")."""
+    return bool(r.get("known_finding")) and r.get("answer_checked") is False
+
+
+def is_known(r) -> bool:
+    """A failure that a finding explains with its answer checked."""
+    return bool(r.get("known_finding")) and r.get("answer_checked") is not False
+
+
+def known_tag(r) -> str:
+    """How a row's finding is named: ``KNOWN F-NNN`` or ``KNOWN REGION F-NNN (answer not checked)``."""
+    if is_unchecked(r):
+        return f"KNOWN REGION {r['known_finding']} (answer not checked)"
+    return f"KNOWN {r['known_finding']}"
 
 
 def result_row(check, oracle_name, status, **kw):
     r = {"check": check.name, "op": check.op, "kind": check.kind, "oracle": oracle_name,
          "status": status, "cases": 0, "seconds": 0.0, "cases_per_s": 0.0,
          "counterexample": None, "answers": None, "message": "", "known_finding": None,
-         "known_cases": 0, "known_region_cases": 0, "new_ground_cases": 0,
+         "answer_checked": None, "known_cases": 0, "known_region_cases": 0, "new_ground_cases": 0,
          "region_skipped": 0, "steered": [], "behaviours": 0, "duplicates": 0, "rounds": 0,
          "runtime_cases": 0, "static_cases": 0, "mixed_cases": 0,
          "first_failure_s": None, "first_known_s": None, "replay": None,
@@ -48,8 +73,13 @@ def result_row(check, oracle_name, status, **kw):
 
 
 def exit_status(report):
+    """0 ok; 1 a new failure, or a known region whose answer was not checked unless the report
+    accepts regions (``accept_regions``); 2 an error (a crash no finding explains, a lost
+    unit), or nothing judged at all."""
     s = report["summary"]
     if s["new_failures"]:
+        return 1
+    if s.get("known_unchecked") and not report.get("accept_regions"):
         return 1
     if s["error"] or (s["checks"] and s["skipped"] == s["checks"]):
         return 2
@@ -67,7 +97,8 @@ def summary(results, seconds, budget=None):
     total = lambda key: sum(r.get(key) or 0 for r in results)  # noqa: E731
     s = {"checks": len(results), "pass": count("pass"),
          "fail": count("fail"), "error": count("error"), "skipped": count("skipped"),
-         "known": sum(1 for r in results if r["known_finding"]),
+         "known": sum(1 for r in results if is_known(r)),
+         "known_unchecked": sum(1 for r in results if is_unchecked(r)),
          "new_failures": sum(1 for r in new if r["status"] == "fail"),
          "cases": total("cases"), "known_cases": total("known_cases"),
          "known_region_cases": total("known_region_cases"),
@@ -143,7 +174,7 @@ def oracle_stats(objs, names, results, shards=None):
 
 def format_failure(r):
     """A failure as printed: check, oracle, minimal counterexample, answers, replay line."""
-    tag = f"KNOWN {r['known_finding']}" if r["known_finding"] else r["status"].upper()
+    tag = known_tag(r) if r["known_finding"] else r["status"].upper()
     lines = [f"{tag} {r['check']} [{r['oracle']}]: {r['message']}",
              f"  counterexample: {' '.join(r['counterexample'] or [])}"]
     first, how = r.get("first_counterexample"), r.get("shrink") or {}
@@ -173,7 +204,8 @@ def summary_lines(report):
     one line per oracle (cases, rate, and the oracle's own ``stats()``)."""
     s, results = report["summary"], report["results"]
     lines = [f"{s['checks']} checks: {s['pass']} pass, {s['new_failures']} new failures, "
-             f"{s['known']} known findings, {s['error']} errors, {s['skipped']} skipped; "
+             f"{s['known']} known findings, {s.get('known_unchecked', 0)} known regions (answer not "
+             f"checked), {s['error']} errors, {s['skipped']} skipped; "
              f"{s['cases']} cases in {s['seconds']} s"]
     if s.get("cases"):
         ttf = s.get("first_failure_s")
@@ -217,7 +249,10 @@ def junit_xml(report):
         by.setdefault(r["oracle"], []).append(r)
     out = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
     for oracle, rs in by.items():
-        fails = sum(1 for r in rs if r["status"] == "fail" and not r["known_finding"])
+        accept = bool(report.get("accept_regions"))
+        failing = [r for r in rs if r["status"] == "fail" and (not r["known_finding"]
+                                                               or (is_unchecked(r) and not accept))]
+        fails = len(failing)
         errors = sum(1 for r in rs if r["status"] == "error")
         skipped = sum(1 for r in rs if r["status"] == "skipped")
         out.append(f'  <testsuite name={quoteattr("layoutcheck.fuzz." + oracle)} tests="{len(rs)}" '
@@ -229,6 +264,9 @@ def junit_xml(report):
             body = escape(format_failure(r)) if r["counterexample"] else ""
             if r["status"] == "fail" and not r["known_finding"]:
                 out.append(f'      <failure message={quoteattr(r["message"])}>{body}</failure>')
+            elif any(r is x for x in failing):  # a known region, answer not checked
+                msg = f"{known_tag(r)}: {r['message']}"
+                out.append(f'      <failure type="known-region" message={quoteattr(msg)}>{body}</failure>')
             elif r["status"] == "error":
                 out.append(f'      <error message={quoteattr(r["message"])}>{body}</error>')
             elif r["status"] == "skipped":
@@ -248,7 +286,8 @@ def progress_printer(stream=None):
 
     def show(done, total, r):
         line = (f"{r['check']} [{r['oracle']}]: {r['status']}"
-                + (f" (known {r['known_finding']})" if r["known_finding"] else "")
+                + ((f" (known region {r['known_finding']}, answer not checked)" if is_unchecked(r)
+                    else f" (known {r['known_finding']})") if r["known_finding"] else "")
                 + f", {r['cases']} cases, {r['cases_per_s']}/s")
         if tty:
             width = 30

@@ -48,7 +48,7 @@ from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
 from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
 from layoutcheck.fuzz.campaign.provider import backend_settings
 from layoutcheck.fuzz.campaign.recognise import known_failure
-from layoutcheck.fuzz.campaign.shrink import label_of, measure
+from layoutcheck.fuzz.campaign.shrink import known_label, label_of, measure
 from layoutcheck.fuzz.campaign.report import (
     exit_status,
     format_failure,
@@ -60,7 +60,7 @@ from layoutcheck.fuzz.campaign.report import (
     summary_lines,
 )
 from layoutcheck.fuzz.campaign.steer import SKIP, Steering
-from layoutcheck.fuzz.checks.base import INTEGER_KINDS, Check, CheckFailed, Skip, integer_kind
+from layoutcheck.fuzz.checks.base import INTEGER_KINDS, Check, CheckFailed, OracleCrashed, Skip, integer_kind
 from layoutcheck.fuzz.checks.bounds import bounded
 from layoutcheck.fuzz.checks.catalogue import BY_NAME, checks_for
 from layoutcheck.fuzz.checks.targets import decode, encode
@@ -99,6 +99,8 @@ class _Runner:
         self.check, self.ctx = check, ctx
         self.cases = self.skipped = self.known_cases = 0
         self.known = None          # (finding id, inputs, failure) of the first known hit
+        self.known_checked = True  # False: that hit is a known region, its answer not checked
+        self.unchecked = None      # (finding id, inputs, failure) of a later such hit
         self.best = None           # (key, inputs, failure-or-exception, kind, args)
         self.shrunk = self.known_shrunk = None  # shrink.Shrunk of best / of known
         self.stop_at = None        # no new case after this (monotonic), once min_cases ran
@@ -213,16 +215,18 @@ class _Runner:
             self.check.run(self.ctx, args)
         except Skip:
             self.skipped += 1
-        except CheckFailed as f:
-            kid = _known(self.ctx, self.check, args) if self.findings else None
+        except (CheckFailed, OracleCrashed) as f:  # a crash is known only by a crash finding
+            kid, checked = _known(self.ctx, self.check, args, f) if self.findings else (None, True)
             if kid:
                 self.known_cases += 1
                 self._note_known(kid)
                 if self.known is None:
-                    self.known = (kid, args, f)
+                    self.known, self.known_checked = (kid, args, f), checked
                     self.known_run = self.current_run
+                elif not checked and self.known_checked and self.unchecked is None:
+                    self.unchecked = (kid, args, f)  # reported: its answer was not checked
                 return
-            self.record(args, f, "fail")
+            self.record(args, f, "error" if isinstance(f, OracleCrashed) else "fail")
             raise
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
             self.record(args, e, "error")
@@ -248,9 +252,9 @@ class _Runner:
                 self.check.run(ctx, args)
         except Skip:
             return None
-        except CheckFailed as f:
-            kid = _known(ctx, self.check, args) if self.findings else None
-            return label_of(f, kid, self.ctx.oracle.name), f
+        except (CheckFailed, OracleCrashed) as f:
+            kid, checked = _known(ctx, self.check, args, f) if self.findings else (None, True)
+            return label_of(f, known_label(kid, checked), self.ctx.oracle.name), f
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
             return label_of(e), e
         return None
@@ -297,14 +301,17 @@ def _widen(lists, average):
         inner.average_size = average
 
 
-def _known(ctx, check, args):
-    """The finding id that explains this failure, if any: every oracle answer of the case that
+def _known(ctx, check, args, failure=None):
+    """(finding id or None, answers checked): the finding that explains this failure (a check
+    that failed, or an oracle that crashed), if any: every oracle answer of the case that
     differs from the reference's must be exactly what a finding produces, and with those
-    answers replaced by the reference's the check must pass (layoutcheck.fuzz.campaign.recognise)."""
+    answers replaced by the reference's the check must pass (layoutcheck.fuzz.campaign.recognise).
+    ``answers checked`` is False for a known region whose symptom checks a property only."""
     try:
-        return known_failure(check, ctx, args).finding
+        rec = known_failure(check, ctx, args, failure)
+        return rec.finding, rec.checked
     except Exception:  # noqa: BLE001 - recognition that cannot judge this case: not known
-        return None
+        return None, True
 
 
 def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None, findings=True):

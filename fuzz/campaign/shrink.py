@@ -64,7 +64,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore, leaves
 
-__all__ = ["measure", "candidates", "shrink", "type_of", "Shrunk", "size_of", "signature", "same", "label_of", "CHUNK"]
+__all__ = ["measure", "candidates", "shrink", "type_of", "Shrunk", "size_of", "signature", "same", "label_of", "known_label", "CHUNK"]
 
 CHUNK = 64  # candidates judged together (one run_many per stage; one compile for CuTe C++)
 SMALL = 8   # an integer up to this shrinks to every smaller value
@@ -443,7 +443,16 @@ def label_of(failure, finding=None, oracle=None) -> tuple:
     ``oracle``: the name of the oracle under test (``signature``)."""
     if isinstance(failure, CheckFailed):
         return ("fail", signature(failure, oracle), finding)
-    return (f"error:{type(failure).__name__}", "", None)
+    return (f"error:{type(failure).__name__}", "", finding)  # a crash finding, or None
+
+
+def known_label(finding, checked=True):
+    """The ``finding`` part of a label: the finding's id, or for a known region whose answer
+    was not checked (``recognise``) the id and that mark: a case whose answer was checked never
+    shrinks into one whose answer was not, nor the other way round."""
+    if finding is None or checked:
+        return finding
+    return (finding, "answer not checked")
 
 
 def same(target, got) -> bool:

@@ -45,7 +45,7 @@ def answer_of(ctx, op, *args):
     """The oracle's answer, or Skip when it refuses or does not support the op; an answer the
     adapter found invalid (not a value of the op's kind) fails the check."""
     out = ctx.oracle.run(op, *args)
-    no_crash(ctx.oracle, op, out)
+    no_crash(ctx.oracle, op, out, args)
     if out.kind == "unsupported":
         raise Skip(out.message)
     if is_invalid_answer(out):  # garbage is no refusal (oracles.protocol.INVALID_ANSWER)
@@ -58,19 +58,24 @@ def answer_of(ctx, op, *args):
 
 class OracleCrashed(Exception):
     """An oracle did not answer a case (Outcome kind "crashed": its worker exited, was
-    killed, ran out of time or memory).  Not a CheckFailed: no finding can explain it, and
-    the campaign reports it as an error on that case, never as a refusal or a pass."""
+    killed, ran out of time or memory).  Not a CheckFailed and never a refusal or a pass: the
+    campaign reports it as an error on that case, unless a crash finding of the register
+    explains that very death (its signal, in its region; fuzz/campaign/recognise.py).
+    ``call`` is ``(oracle name, op, args, outcome)`` of the call that crashed, when known."""
 
-    def __init__(self, message, answers=None):
+    def __init__(self, message, answers=None, call=None):
         super().__init__(message)
         self.message = message
         self.answers = dict(answers or {})
+        self.call = call
 
 
-def no_crash(oracle, op, out):
+def no_crash(oracle, op, out, args=None):
+    """Raise ``OracleCrashed`` when ``out`` (the answer to ``op(*args)``) is a crash."""
     if out.kind == "crashed":
         raise OracleCrashed(f"{oracle.name} crashed on {op}: {out.message}",
-                            {oracle.name: f"crashed: {out.message}"})
+                            {oracle.name: f"crashed: {out.message}"},
+                            call=None if args is None else (oracle.name, op, tuple(args), out))
 
 
 def fail(message, **answers):
@@ -91,11 +96,11 @@ def differential(op):
     def run(ctx, args):
         args = oracle_args(ctx.oracle, op, args)
         exp = ctx.spec.run(op, *args)
-        no_crash(ctx.spec, op, exp)
+        no_crash(ctx.spec, op, exp, args)
         if exp.kind == "unsupported":
             raise Skip(exp.message)
         act = ctx.oracle.run(op, *args)
-        no_crash(ctx.oracle, op, act)
+        no_crash(ctx.oracle, op, act, args)
         if act.kind == "unsupported":
             raise Skip(act.message)
         if exp.kind == "raised":

@@ -59,8 +59,8 @@ def _vals_many(ctx, op, arglist):
     run_many = getattr(ctx.oracle, "run_many", None)
     outs = run_many([(op, a) for a in arglist]) if run_many else [ctx.oracle.run(op, *a) for a in arglist]
     vals = []
-    for out in outs:
-        no_crash(ctx.oracle, op, out)
+    for a, out in zip(arglist, outs):
+        no_crash(ctx.oracle, op, out, a)
         if out.kind == "unsupported":
             raise Skip(out.message)
         if is_invalid_answer(out):

@@ -7,7 +7,9 @@ campaign, a handful of z3 lemmas, and the GPU kernels' host-shim check.  Each se
 itself broke (exit 2 then, unless something FAILED: exit 1); nothing is reported as passed
 unless something was compared.  Each section prints as soon as it ends; on a terminal a
 progress line on stderr says what is running.  An oracle named in ``--against`` must be
-known and available (exit 2 at once otherwise); one that crashes on a case fails its section.
+known and available (exit 2 at once otherwise); one that crashes on a case fails its section
+unless a crash finding of the register explains that crash (its signal, in its region), and a
+known region whose answer was not checked fails it too.
 """
 
 import json
@@ -121,16 +123,16 @@ def _oracles(names):
         for o in usable:
             got = answers[o.name][k]
             cmp = oracles.compare(op, parsed, want, got)
-            if got.kind == "crashed":  # never explained by a finding
+            word, finding = oracles.verdict(o.name, op, parsed, cmp, got, want)
+            if got.kind == "crashed" and word != "known":  # a crash no crash finding explains
                 word, finding = "crashed", None
-            else:
-                word, finding = oracles.verdict(o.name, op, parsed, cmp, got, want)
             compared += cmp.ok is not None
-            failed |= word in ("disagree", "crashed")
-            cells.append(f"{o.name}: {cmp.level}" + (f" (known {finding})" if finding else
-                                                     " DISAGREES" if word == "disagree" else
-                                                     f" CRASHED ({got.message})" if word == "crashed"
-                                                     else ""))
+            failed |= word in ("disagree", "crashed", "known region")
+            cells.append(f"{o.name}: {cmp.level}" + (
+                f" (known {finding}{', crashed' if got.kind == 'crashed' else ''})" if word == "known" else
+                f" (KNOWN REGION {finding}, answer not checked)" if word == "known region" else
+                " DISAGREES" if word == "disagree" else
+                f" CRASHED ({got.message})" if word == "crashed" else ""))
             data.append({"op": op, "args": DEFAULT_OPS[k][1], "oracle": o.name,
                          "level": cmp.level, "verdict": word, "finding": finding,
                          "answer": str(got.value) if got.kind == "ok" else f"{got.kind}: {got.message}"})
@@ -158,7 +160,8 @@ def _fuzz(names, cases, cap, seed, progress=None):
     s = report["summary"]
     lines = [f"against {', '.join(names)}: {s['checks']} check/oracle pairs, {cases} cases each "
              f"(seed {seed}; the same cases on any machine), {s['cases']} judged in {wall:.1f} s: "
-             + ", ".join(f"{k} {s[k]}" for k in ("pass", "known", "new_failures", "error", "skipped"))]
+             + ", ".join(f"{k} {s.get(k, 0)}" for k in ("pass", "known", "known_unchecked", "new_failures",
+                                                         "error", "skipped"))]
     unreached = sum(1 for r in report["results"] if r.get("not_reached"))
     if unreached:  # cut by the cap: said, and never a pass
         lines.append(f"  {unreached} check/oracle pairs were not reached within the {cap:g} s cap "
@@ -167,12 +170,14 @@ def _fuzz(names, cases, cap, seed, progress=None):
         case = r["counterexample"]
         case = f"{r['op']}({', '.join(map(str, case))})" if isinstance(case, (list, tuple)) else case
         if r["status"] in ("fail", "error") and r.get("known_finding"):
-            lines.append(f"  known {r['known_finding']} {r['check']} vs {r['oracle']}: {case}")
+            tag = ("KNOWN REGION (answer not checked)" if r.get("answer_checked") is False else "known")
+            lines.append(f"  {tag} {r['known_finding']} {r['check']} vs {r['oracle']}: {case}")
         elif r["status"] in ("fail", "error"):
             lines.append(f"  {r['status'].upper()} {r['check']} vs {r['oracle']}: {case}"
                          + (f" ({r['message']})" if r.get("message") else ""))
     errors = any(r["status"] == "error" for r in report["results"])
-    new_fail = any(r["status"] == "fail" and not r.get("known_finding") for r in report["results"])
+    new_fail = any(r["status"] == "fail" and (not r.get("known_finding") or r.get("answer_checked") is False)
+                   for r in report["results"])  # a known region whose answer was not checked fails too
     lines += note
     if new_fail or errors:
         return "FAILED", lines, report

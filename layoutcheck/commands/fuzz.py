@@ -3,7 +3,9 @@
 Every flag is checked before any work (exit 2, one line): the budget is finite, positive
 and at most a day; report paths are writable files; ``--case`` has the number of inputs its
 check takes.  An oracle named in ``--against`` that cannot run makes the run exit 2 (never
-0), as does an oracle that crashed on a case (reported as an error with the case).
+0), as does an oracle that crashed on a case (reported as an error with the case) unless a
+crash finding of the register explains that crash.  A known region whose answer was not
+checked exits 1 unless ``--accept-regions``.
 """
 
 import json
@@ -28,6 +30,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.fuzz.campaign.cluster import fit_to_machine, parse_cluster
 from layoutcheck.fuzz.campaign.exampledb import is_redis, parse_redis_url
 from layoutcheck.fuzz.campaign.runner import (
+    exit_status,
     format_failure,
     junit_xml,
     progress_printer,
@@ -57,6 +60,10 @@ def add_arguments(parser):
     parser.add_argument("--allow-unreached", action="store_true",
                         help="exit 0 even when the budget ran out before some check/oracle pairs "
                              "ran (they are reported as not reached; default: exit 2)")
+    parser.add_argument("--accept-regions", action="store_true",
+                        help="exit 0 on a known region whose answer was not checked (a finding "
+                             "recognised by a property of the answer, not the answer itself; "
+                             "default: exit 1, since a different wrong answer there looks the same)")
     parser.add_argument("--checks", default=None,
                         help="comma-separated check names (see --list)")
     parser.add_argument("--kind", choices=["differential", "law"], default=None,
@@ -211,6 +218,8 @@ def run(args):
         _check_case(args.case)
     with run_deadline.applied(limit):
         report = _run(args, oracles, command, show_progress)
+    report["accept_regions"] = bool(args.accept_regions)
+    report["exit_status"] = exit_status(report)
     unavailable = [n for n, state in report["oracles"].items() if state != "available"]
     for name in unavailable:
         print(f"oracle {name} unavailable: {report['oracles'][name]}", file=sys.stderr)
@@ -230,6 +239,10 @@ def run(args):
         if r["status"] == "error" and r["message"].startswith("incomplete:"):
             print(f"ERROR {r['check']} [{r['oracle']}]: {r['message']}", file=sys.stderr)
     status = report["exit_status"]
+    if status == 1 and not s["new_failures"]:
+        print(f"layoutcheck fuzz: {s['known_unchecked']} known region(s) with the answer not checked "
+              "(a different wrong answer there would look the same; --accept-regions accepts them)",
+              file=sys.stderr)
     if status == 2 and not s["new_failures"]:
         why = "every check was skipped" if s["skipped"] == s["checks"] else "a check errored"
         print(f"layoutcheck fuzz: {why}", file=sys.stderr)

@@ -2,7 +2,8 @@
 and ``layoutcheck demo --html``.
 
 ``render(report)`` takes the report dict of ``campaign.run_campaign`` (or a replay) and
-returns the page: the summary; per oracle, the table of checks (pass / known / new / error /
+returns the page: the summary; per oracle, the table of checks (pass / known / known region
+(a finding recognised by a property of the answer, its answer not checked) / new / error /
 skipped, cases, cases/s, the finding); for each failure its minimal case, the answers, the
 side-by-side picture of the expected and the actual layout with the differing cells marked
 (``layoutcheck.reports.pictures.failure_svg``), the replay line and the finding it matched (with the
@@ -35,6 +36,7 @@ pre{background:#f4f4f4;padding:6px 8px;overflow-x:auto;white-space:pre-wrap}
 table{border-collapse:collapse;margin:8px 0 16px;font-size:14px}
 th,td{border:1px solid #bbb;padding:3px 8px;text-align:left} td.num{text-align:right}
 .v-pass{background:#dff3df}.v-new{background:#f9d2d2;font-weight:bold}.v-known{background:#fff0c8}
+.v-region{background:#fbdcae;font-weight:bold}
 .v-error{background:#f3c0e6;font-weight:bold}.v-skipped{background:#eee;color:#666}
 .badge{display:inline-block;padding:2px 8px;border-radius:10px;margin-right:6px;font-size:14px}
 .status-0{background:#dff3df}.status-1{background:#f9d2d2}.status-2{background:#f3c0e6}
@@ -50,11 +52,12 @@ def _e(x):
 
 
 def verdict(row):
-    """pass | known | new | error | skipped for one result row."""
+    """pass | known | region | new | error | skipped for one result row (``region``: a known
+    region whose answer was not checked)."""
     if row["status"] == "skipped":
         return "skipped"
     if row.get("known_finding"):
-        return "known"
+        return "region" if row.get("answer_checked") is False else "known"
     if row["status"] == "fail" or (row["status"] == "error" and row.get("counterexample")):
         return "new"
     return "error" if row["status"] == "error" else "pass"
@@ -70,7 +73,9 @@ def _findings():
 def _summary(report):
     s, out = report.get("summary") or {}, []
     status = report.get("exit_status")
-    words = {0: "exit 0: nothing new failed", 1: "exit 1: a new failure",
+    words = {0: "exit 0: nothing new failed",
+             1: ("exit 1: a new failure" if s.get("new_failures") or not s.get("known_unchecked")
+                 else "exit 1: a known region whose answer was not checked"),
              2: "exit 2: an error or nothing ran"}
     out.append(f'<p><span class="badge status-{_e(status)}" id="exit-status">'
                f'{_e(words.get(status, status))}</span></p>')
@@ -79,7 +84,8 @@ def _summary(report):
              ("max examples", report.get("max_examples")),
              ("checks", f"{s.get('checks', 0)}: {s.get('pass', 0)} pass, "
                         f"{s.get('new_failures', 0)} new failures, {s.get('known', 0)} known "
-                        f"findings, {s.get('error', 0)} errors, {s.get('skipped', 0)} skipped"),
+                        f"findings, {s.get('known_unchecked', 0)} known regions (answer not "
+                        f"checked), {s.get('error', 0)} errors, {s.get('skipped', 0)} skipped"),
              ("cases", f"{s.get('cases', 0):,} in {s.get('seconds', 0)} s"),
              ("oracles", ", ".join(f"{n} ({st})" for n, st in (report.get("oracles") or {}).items()))]
     c = report.get("cluster")
@@ -118,14 +124,17 @@ def _tables(report):
     return "\n".join(out) or '<p class="note">no checks ran</p>'
 
 
-def _finding_line(fid, findings):
+def _finding_line(fid, findings, region=False):
     f = findings.get(fid)
+    what = "matched the region of finding" if region else "matched finding"
+    caveat = (" <i>(known region, answer not checked: the finding is recognised by a property of "
+              "the answer, so a different wrong answer here would look the same)</i>") if region else ""
     if not f:
-        return f'<p class="finding">matched finding <b>{_e(fid)}</b></p>'
+        return f'<p class="finding">{what} <b>{_e(fid)}</b>{caveat}</p>'
     links = " ".join(f'<a href="{_e(u)}">{_e(u)}</a>' for u in f.get("upstream") or []
                      if str(u).startswith("https://"))
-    return (f'<p class="finding">matched finding <b>{_e(fid)}</b> ({_e(f.get("status", ""))}): '
-            f'{_e(f.get("title", ""))}' + (f"<br>upstream: {links}" if links else "") + "</p>")
+    return (f'<p class="finding">{what} <b>{_e(fid)}</b> ({_e(f.get("status", ""))}): '
+            f'{_e(f.get("title", ""))}' + (f"<br>upstream: {links}" if links else "") + caveat + "</p>")
 
 
 def _failures(report):
@@ -134,7 +143,8 @@ def _failures(report):
             and r.get("counterexample")]
     for r in rows:
         v = verdict(r)
-        tag = f"KNOWN {r['known_finding']}" if v == "known" else r["status"].upper()
+        tag = {"known": f"KNOWN {r['known_finding']}",
+               "region": f"KNOWN REGION {r['known_finding']} (answer not checked)"}.get(v, r["status"].upper())
         out.append(f'<article class="failure" data-check="{_e(r["check"])}" '
                    f'data-oracle="{_e(r["oracle"])}" data-verdict="{v}">')
         out.append(f"<h3><span class=\"badge v-{v}\">{_e(tag)}</span><code>{_e(r['check'])}"
@@ -170,7 +180,7 @@ def _failures(report):
         if r.get("replay"):
             out.append(f'<pre class="replay">{_e(r["replay"])}</pre>')
         if r.get("known_finding"):
-            out.append(_finding_line(r["known_finding"], findings))
+            out.append(_finding_line(r["known_finding"], findings, v == "region"))
         else:
             out.append('<p class="finding">matched finding: none (a new failure)</p>')
         out.append("</article>")

@@ -10,8 +10,6 @@ A region predicate says which step differs from CuTe's reading on these inputs, 
 symptom shared by several findings (``nvlabs_answer_is_model``) is attributed by region.
 """
 
-import layoutcheck.spec as spec
-from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.nvlabs.model import (
     as_layout,
     chain,
@@ -24,6 +22,8 @@ from layoutcheck.oracles.nvlabs.model import (
     mk,
     modes_of,
     nv_complement,
+    nv_complement_answer,
+    nv_left_inverse,
     nv_model,
     nv_walk,
     pairs_layout,
@@ -32,11 +32,9 @@ from layoutcheck.oracles.nvlabs.model import (
     table,
     walk_of,
 )
-from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
-from layoutcheck.oracles.regions import function_values
+from layoutcheck.oracles.predicates import answered, raised_with_any, region, same_as_model, symptom
 
-from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, congruent, leaves, size
+from layoutcheck.layout import LayoutBase, congruent, leaves
 
 __all__ = []
 
@@ -50,11 +48,18 @@ def _raised(answer, *fragments):
 
 
 def _agrees(op, inputs, model, answer):
-    """``answer`` agrees with ``model`` at the level ``op`` requires (oracles.compare)."""
-    if model is None or not answered(answer):
-        return False
-    c = compare(op, inputs, model, answer)
-    return bool(c.ok)
+    """``answer`` is ``model``'s at the level the gate judges ``op`` at (same_as_model)."""
+    return same_as_model(op, inputs, model, answer)
+
+
+def _is_layout(answer, model):
+    """``answer`` is the layout ``model``, shape and stride as PyCuTe builds them."""
+    return model is not None and answered(answer) and isinstance(answer.value, LayoutBase) and \
+        answer.value == model and _nesting(answer.value.shape) == _nesting(model.shape)
+
+
+def _nesting(t):
+    return tuple(_nesting(e) for e in t) if isinstance(t, tuple) else None
 
 
 # --- conventions --------------------------------------------------------------------------
@@ -87,16 +92,9 @@ def nvlabs_not_injective(L=None, *rest):
 
 @symptom
 def nvlabs_answer_generalized_left_inverse(inputs, answer, reference=None):
-    """PyCuTe returns R with L(R(L(i))) == L(i) for every i < size(L) (its documented
-    generalized left inverse; R evaluated past its size as CuTe extends a layout)."""
-    if not answered(answer) or not isinstance(answer.value, LayoutBase):
-        return False
-    L, R = inputs[0], answer.value
-    vals = table(L)
-    try:
-        return all(extended(L, extended(R, v)) == v for v in vals)
-    except (IndexError, ValueError):
-        return False
+    """PyCuTe's documented generalized left inverse, recomputed (``nv_left_inverse``: its
+    stride walk skips the stride-0 modes), layout for layout."""
+    return _is_layout(answer, nv_left_inverse(inputs[0]))
 
 
 @region
@@ -115,20 +113,10 @@ def nvlabs_complement_not_divisible(L=None, N=None, *rest):
 
 @symptom
 def nvlabs_answer_weak_complement(inputs, answer, reference=None):
-    """PyCuTe's answer meets its documented weak post-condition: R(i-1) < R(i) (ordered)
-    and R's image meets L's only at 0 (disjoint); with N, R's image stays below N rounded
-    up to R's last stride (it need not tile)."""
-    if not answered(answer) or not isinstance(answer.value, LayoutBase):
-        return False
-    L, R = inputs[0], answer.value
-    r = table(R)
-    if any(a >= b for a, b in zip(r, r[1:])) or not set(r) & set(table(L)) <= {0}:
-        return False
-    if len(inputs) > 1 and inputs[1] is not None:
-        links = chain(L) or [(1, 1)]
-        end = max(s * d for s, d in links)
-        return r[-1] < -(-int(inputs[1]) // end) * end
-    return True
+    """PyCuTe's documented weak complement, recomputed (``nv_complement_answer``: each gap of
+    the non-divisible chain floored), layout for layout."""
+    N = inputs[1] if len(inputs) > 1 else None
+    return _is_layout(answer, nv_complement_answer(inputs[0], N))
 
 
 @region
@@ -188,11 +176,33 @@ def nvlabs_product_walk_fails(A=None, T=None, *rest):
     return C is not None and walk_of(pairs_layout(C), as_layout(T)) is not None
 
 
+def _walk_condition(op, A, T):
+    """The condition ("stride" / "shape") PyCuTe's divisibility walk reports on the
+    composition inside ``op(A, T)``, leaf by leaf in PyCuTe's order (a Tile tuple mode by
+    mode), or None where it composes."""
+    if isinstance(T, tuple):
+        for a, t in zip(modes_of(A), T):
+            w = None if is_underscore(t) else _walk_condition(op, a, t)
+            if w:
+                return w
+        return None
+    if op == "composition":
+        return walk_of(A, T)
+    if op.endswith("_divide"):
+        inner = divisor_pair(A, T)
+        return None if inner is None else walk_of(A, inner)
+    if op.endswith("_product") and isinstance(A, LayoutBase):
+        C = nv_complement(A)
+        return None if C is None else walk_of(pairs_layout(C), as_layout(T))
+    return None
+
+
 @symptom
-def nvlabs_answer_divisibility_error(inputs, answer, reference=None):
-    """PyCuTe raises its documented ValueError 'Stride/Shape divisibility condition
-    violated' (which one the walk does not pin when several leaves fail: either)."""
-    return _raised(answer, "divisibility condition violated")
+def nvlabs_answer_divisibility_error(inputs, answer, reference=None, op=None):
+    """PyCuTe raises its documented ValueError '<Stride|Shape> divisibility condition
+    violated', the condition its walk reports on the first leaf that fails (``walk_of``)."""
+    cond = _walk_condition(op or "composition", inputs[0], inputs[1] if len(inputs) > 1 else None)
+    return cond is not None and _raised(answer, f"{cond} divisibility condition violated")
 
 
 @region
@@ -391,22 +401,39 @@ def tied_static_orders(shape=None, order=None, *rest):
     return len(set(vals)) != len(vals)
 
 
+def _unflatten(flat, like):
+    """``flat`` (leaf values) nested as the IntTuple ``like``."""
+    it = iter(flat)
+
+    def go(t):
+        return tuple(go(e) for e in t) if isinstance(t, tuple) else next(it)
+    return go(like)
+
+
+def _compact_by(shape, keys, skip=()):
+    """PyCuTe's make_ordered_layout / make_layout_like loop (layout.py): the flat modes in
+    stable order of ``keys``; each gets the running product as its stride (size-1 modes
+    included, the running product then unchanged), except the positions in ``skip`` (stride 0)."""
+    flat_s = [int(x) for x in leaves(shape)]
+    out, run = [0] * len(flat_s), 1
+    for i in sorted(range(len(flat_s)), key=lambda i: keys[i]):
+        if i in skip:
+            continue
+        out[i] = run
+        run *= flat_s[i]
+    return LayoutBase(shape, _unflatten(out, shape))
+
+
 @symptom
 def ties_broken_by_position(inputs, answer, reference):
     """NVlabs PyCuTe: equal orders are laid out left to right (its docstring's
-    (0,2,3,0) -> (1,4,12,2)), where CuTe starts them at the same stride."""
+    (0,2,3,0) -> (1,4,12,2)), where CuTe starts them at the same stride; recomputed as its
+    make_ordered_layout loop does it (a size-1 mode takes the running stride too)."""
     shape, order = inputs[0], inputs[1]
-    flat_s = [size(m) for m in (shape if isinstance(shape, tuple) else (shape,))]
-    flat_o = [int(o) for o in (order if isinstance(order, tuple) else (order,))]
-    rank = sorted(range(len(flat_o)), key=lambda i: (flat_o[i], i))
-    starts, run = [0] * len(rank), 1
-    for i in rank:
-        starts[i] = run
-        run *= flat_s[i]
-    S = spec
-    modes = shape if isinstance(shape, tuple) else (shape,)
-    want = LayoutBase(tuple(modes), tuple(S.compact_col_major(m, C(st)) for m, st in zip(modes, starts)))
-    return answered(answer) and isinstance(answer.value, LayoutBase) and function_values(answer.value) == function_values(want)
+    keys = [int(o) for o in leaves(order)] if isinstance(order, tuple) else [int(order)]
+    if len(keys) != len(leaves(shape)):
+        return False
+    return _is_layout(answer, _compact_by(shape, keys))
 
 
 @region
@@ -420,18 +447,12 @@ def tied_static_strides(L=None, *rest):
 
 @symptom
 def like_ties_broken_by_position(inputs, answer, reference):
-    """NVlabs: size-1 and zero-stride modes get stride 0, the others compact strides by
-    (stride, position)."""
+    """NVlabs: the flat modes in stable order of their strides get compact strides (a size-1
+    mode the running stride, though its docstring says 0), stride-0 modes stay 0 (its
+    make_layout_like loop)."""
     L = inputs[0]
-    s, d = [int(x) for x in leaves(L.shape)], [int(x) for x in leaves(L.stride)]
-    live = sorted((i for i in range(len(s)) if s[i] > 1 and d[i] != 0), key=lambda i: (d[i], i))
-    out, run = [0] * len(s), 1
-    for i in live:
-        out[i] = run
-        run *= s[i]
-    got = answer.value if answered(answer) else None
-    return isinstance(got, LayoutBase) and [int(x) for x in leaves(got.shape)] == s and \
-        [int(x) if int(y) > 1 else 0 for x, y in zip(leaves(got.stride), leaves(got.shape))] == out
+    d = [int(x) for x in leaves(L.stride)]
+    return _is_layout(answer, _compact_by(L.shape, d, skip={i for i, x in enumerate(d) if x == 0}))
 
 
 @region

@@ -18,7 +18,8 @@ from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves, size
 
-__all__ = ["nv_model", "nv_coalesce_z", "nv_complement", "nv_walk_fails", "nv_walk", "walk_of",
+__all__ = ["nv_model", "nv_coalesce_z", "nv_complement", "nv_complement_answer", "nv_left_inverse",
+           "nv_walk_fails", "nv_walk", "walk_of",
            "compose_leafwise", "cute_coalesce_pairs", "leaf_sums",
            "coalesce_model", "cute_coalesce", "divisor_pair", "grow", "chain", "rank_of", "modes_of",
            "size_of", "as_layout", "is_underscore", "table", "extended", "pairs_layout", "mk",
@@ -321,3 +322,65 @@ def leaf_sums(A, B):
             parts += extended(A, c * d)
         out.append((extended(A, total), parts))
     return out
+
+
+def _unwrapped(pairs, drop_trailing_one=False):
+    """PyCuTe's ``Layout._set(unwrap(s), unwrap(d))`` of a coalesce_z fold (``_coalesce_z``;
+    ``drop_trailing_one``: its ``_coalesce``, which drops a trailing size-1 mode)."""
+    if not pairs:
+        return LayoutBase(1, 0)
+    if drop_trailing_one and len(pairs) > 1 and pairs[-1][0] == 1:
+        pairs = pairs[:-1]
+    if len(pairs) == 1:
+        return LayoutBase(pairs[0][0], pairs[0][1])
+    return pairs_layout(pairs)
+
+
+def nv_complement_answer(L, N=None):
+    """PyCuTe's ``complement(L[, N])`` for integer strides, step by step as layout.py
+    ``_complement`` computes it: the stride chain walked in stride order (size-1 and stride-0
+    modes skipped; a stride below the running end refused), each gap ``d // end`` (floored:
+    where the chain is not divisible this is its weak complement, F-143), a trailing ``1:end``,
+    folded by ``_coalesce_z``; with ``N`` the trailing mode becomes ``ceil(N / end):end`` and
+    the whole is ``_coalesce``d.  None outside its precondition (it raises there)."""
+    if not isinstance(L, LayoutBase):
+        return None
+    pairs = nv_complement(L)
+    if pairs is None:
+        return None
+    folded = nv_coalesce_z(pairs_layout(pairs))
+    if N is None:
+        return _unwrapped(folded)
+    if not folded:
+        folded = [(1, 0)]
+    end = folded[-1][1]
+    n = int(N)
+    grown = folded[:-1] + [(-(-n // end), end)]
+    return _unwrapped(nv_coalesce_z(pairs_layout(grown)), drop_trailing_one=True)
+
+
+def nv_left_inverse(L):
+    """PyCuTe's ``left_inverse(L)`` for integer strides (layout.py ``_left_inverse``): L
+    folded by coalesce_z, its modes sorted by (stride, shape, prefix product), size-1 and
+    stride-0 modes skipped (so a non-injective L still gets an answer, F-142); each stride's
+    gap over the consumed part pads the previous result mode; folded by ``_coalesce_z``.
+    None where PyCuTe raises (a stride the chain does not divide, or an overlap)."""
+    if not isinstance(L, LayoutBase):
+        return None
+    flat = nv_coalesce_z(L)
+    pps, run = [], 1
+    for s, _ in flat:
+        pps.append(run)
+        run *= s
+    result_s, result_d, curr = [1], [0], 1
+    for d, s, p in sorted((d, s, p) for (s, d), p in zip(flat, pps)):
+        if d == 0 or s == 1:
+            continue
+        gap, rem = divmod(d, curr)
+        if rem or gap < result_s[-1]:
+            return None
+        result_s[-1] = gap
+        curr *= gap
+        result_s.append(s)
+        result_d.append(p)
+    return _unwrapped(nv_coalesce_z(pairs_layout(list(zip(result_s, result_d)))))

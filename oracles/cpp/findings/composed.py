@@ -426,4 +426,5 @@ PLANTED = [
      "raised: compile-time rejection: static assertion failed: Stride Divisibility Condition", False),
     ("F-242", "cute-cpp", "composed_slice_and_offset", ["Sw<3,3,3> o _0 o ((_4,_22)):((_1,_16))", "((_,11))"],
      "raised: compile-time rejection: static assertion failed: Requires pow2 shape*stride. (swizzle.hpp:442)", False),
+    ("F-240", "cute-cpp", "tiled_copy_partition_D", ["SW_1_1_-4 o _0 o (_8,_6):(_1,_8)", "(_8,_2):(_1,_8)", "(_1,_1):(_1,_1)", "4"], "raised: compile-time rejection: static assertion failed: Shape Divisibility Condition (config.hpp:126)"),
 ]

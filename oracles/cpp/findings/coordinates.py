@@ -382,3 +382,13 @@ def flatten_keeps_the_integer(inputs, answer, reference):
     return (answered(answer) and len(inputs) == 1 and integer_argument(inputs[0])
             and _is_inttuple(answer.value) and not isinstance(answer.value, tuple)
             and int(answer.value) == int(inputs[0]))
+
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer[, static]); recorded from the real oracle; another
+# wrong answer in the region (tests/planted_support.py planted) must be new.
+
+PLANTED = [
+    ("F-232", "cute-cpp", "crd2idx", ["_", "1"], "raised: returned _ (CuTe's Underscore, the slice marker), not a value for crd2idx(_, 1)"),
+    ("F-233", "cute-cpp", "shape_div", ["(4,5,1)", "3"], "(2,5,1)"),
+    ("F-241", "cute-cpp", "outer_partition", ["(_2):(_1)", "(_1)", "1"], "((_2)):((_1))|0"),
+]

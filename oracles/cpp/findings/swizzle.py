@@ -368,3 +368,16 @@ def cpp_runtime_decayed_slice(inputs, answer, reference):
     S = spec
     return isinstance(got, LayoutBase) and int(off) == woff and \
         S.size(got) == S.size(want) and S.values(got) == S.values(want)
+
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer[, static]); recorded from the real oracle; another
+# wrong answer in the region (tests/planted_support.py planted) must be new.
+
+PLANTED = [
+    ("F-234", "cute-cpp", "layout_swizzle_composition", ["6:4", "SW_3_1_4"], "raised: compile-time rejection: no matching function for call to 'make_swizzle<active_Y, active_Z>()' (swizzle_layout.hpp:340)"),
+    ("F-235", "cute-cpp", "composed_slice_and_offset", ["SW_3_4_3 o _0 o 53:2", "29"], "raised: compile-time rejection: 'value' is not a member of 'int' (swizzle.hpp:442)"),
+    ("F-235", "cute-cpp", "composed_slice_and_offset", ["SW_3_4_3 o _0 o (53,2):(2,106)", "(3,_)"], "raised: compile-time rejection: 'value' is not a member of 'int' (swizzle.hpp:442)"),
+    ("F-236", "cute-cpp", "composed_tiled_divide", ["SW_0_0_-4 o _0 o (8,8):(1,8)", "8"], "((8,1),1,8):((1,8),8,8)"),
+    ("F-236", "cute-cpp", "composed_composition", ["SW_0_2_-1 o _0 o (43,3):(2,43)", "(43:1)"], "(43):(2)"),
+    ("F-237", "cute-cpp", "composed_right_inverse", ["SW_1_1_1 o _0 o (_53):(_1)"], "Sw<1,1,1> o _0 o _53:_1"),
+]

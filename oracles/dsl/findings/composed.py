@@ -2,11 +2,19 @@
 shares with CuTe C++ are in ``oracles/cpp/findings/composed.py``)."""
 
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.findings.composed import dice_coord, inner_known, signed_eval, zy_layouts
-from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
+from layoutcheck.oracles.cpp.findings.composed import (
+    cute_swizzle_slice,
+    dice_coord,
+    inner_known,
+    signed_eval,
+    thread_slice,
+    zy_layouts,
+)
+from layoutcheck.oracles.predicates import answered, crashed_with, raised_with_any, region, symptom
 from layoutcheck.oracles.regions import function_values, swizzle_value
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
+from layoutcheck.errors import LayoutError
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, leaves, size
 
@@ -29,10 +37,17 @@ def dynamic_integer_in_composed(Cl=None, *rest):
 
 
 @symptom
-def dsl_process_died(inputs, answer, reference):
-    """The DSL's native code aborted (the worker died): never a finding's answer at a gate
-    (a crash is always an error), named so that the campaign steers away from the region."""
-    return answer is not None and answer.kind == "crashed"
+def dsl_process_segfaults(inputs, answer, reference):
+    """The DSL's native code dies with SIGSEGV at trace time (F-204, F-206): the worker is
+    killed by that signal on the case, no exception.  Another death (another signal, a hang)
+    is not this bug's."""
+    return crashed_with(answer, "SIGSEGV")
+
+
+@symptom
+def dsl_process_aborts(inputs, answer, reference):
+    """The DSL aborts the process (SIGABRT) in its SliceOp at trace time (F-205, F-240)."""
+    return crashed_with(answer, "SIGABRT")
 
 
 @symptom
@@ -71,6 +86,47 @@ def dsl_offset_twice(inputs, answer, reference):
     return False
 
 
+def _origin(Cl, coord):
+    """C at the slice's origin: the outer function at O + the inner layout's offset there."""
+    _sliced, off = spec.slice_and_offset(Cl.inner, coord)
+    at = int(Cl.offset) + int(off)
+    if isinstance(Cl.outer, Swizzle):
+        return swizzle_value(Cl.outer, at)
+    return signed_eval(Cl.outer.shape, Cl.outer.stride, at)
+
+
+def _dsl_decay_matches(Cl, coord, answer):
+    """The DSL's answer is F-207's decay with F-209's offset: CuTe's decayed function
+    (``cute_swizzle_slice``) less its value at the origin, plus C at the origin as the pair's
+    offset (the DSL's rule).  Where CuTe's decay keeps the origin's value (the swizzle's
+    fields of O + L(origin) unchanged) this is CuTe C++'s answer; where the swizzle moves the
+    origin's bits it is not (the DSL's offset is the swizzled origin, C++'s the unswizzled)."""
+    if not answered(answer) or not isinstance(answer.value, tuple) or len(answer.value) != 2:
+        return False
+    S, off = answer.value
+    try:
+        want = cute_swizzle_slice(Cl, coord)
+        origin = _origin(Cl, coord)
+    except LayoutError:
+        return False
+    if not want or int(off) != origin:
+        return False
+    return [v + int(off) for v in function_values(S)] == [v - want[0] + origin for v in want]
+
+
+@symptom
+def dsl_decayed_slice_function(inputs, answer, reference):
+    """F-207 in the DSL (``_dsl_decay_matches``)."""
+    return _dsl_decay_matches(inputs[0], inputs[1], answer)
+
+
+@symptom
+def dsl_decayed_thread_slice(inputs, answer, reference):
+    """F-207 in the DSL through ThrCopy's partition (the thread's slice, ``thread_slice``)."""
+    sl = thread_slice(*inputs[:4]) if len(inputs) >= 4 else None
+    return sl is not None and _dsl_decay_matches(*sl, answer)
+
+
 @symptom
 def dsl_inner_finding(inputs, answer, reference, op=None):
     """The same for the DSL (its op on the inner layout, explained by a DSL finding)."""
@@ -89,3 +145,21 @@ def dsl_wrapped_swizzle_base(inputs, answer, reference):
     """The DSL prints S<B, 2^32 + M - log2 N, S> (M - log2 N wrapped as an unsigned 32-bit
     value, B kept), cut off in its text: 'S<1,4294...'."""
     return raised_with_any(answer, "unparseable output 'S<", "4294")
+
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer[, static]); recorded from the real oracle; another
+# wrong answer in the region (tests/planted_support.py planted) must be new.
+
+PLANTED = [
+    # The adapter does not send these two to the DSL (its composition of a layout with a Swizzle is
+    # unsupported, its inputs are static): their SIGSEGV is reproduced by standalone scripts
+    # (tests/test_composed_findings.py::test_dsl_crash_reports_reproduce); the rows are that death.
+    ("F-204", "cute-dsl", "layout_swizzle_composition", ["(_8,_64):(_64,_1)", "SW_3_4_3"],
+     "crashed: killed by SIGSEGV on this case"),
+    ("F-206", "cute-dsl", "composed_slice_and_offset", ["SW_3_3_3 o _0 o (_8,_64):(64,_1)", "(2,_)"],
+     "crashed: killed by SIGSEGV on this case"),
+    ("F-207", "cute-dsl", "composed_slice_and_offset", ["Sw<2,2,4> o 63 o (_8,_4):(_1,_8)", "(_,2)"],
+     "Sw<0,4,3> o _0 o (_8):(_1)|_75", True),
+    ("F-205", "cute-dsl", "composed_slice_and_offset", ["SW_3_4_3 o _0 o (_10,_2):(_2,_1)", "(_,0)"], "crashed: killed by SIGABRT on this case", True),
+    ("F-240", "cute-dsl", "tiled_copy_partition_D", ["SW_1_1_-4 o _0 o (_8,_6):(_1,_8)", "(_8,_2):(_1,_8)", "(_1,_1):(_1,_1)", "4"], "crashed: killed by SIGABRT on this case", True),
+]

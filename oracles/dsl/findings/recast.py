@@ -9,15 +9,14 @@ are True only when the answer is exactly that.
 import layoutcheck.oracles.cpp.model as M
 import layoutcheck.oracles.dsl.model as dsl_model
 import layoutcheck.spec as spec
-from layoutcheck.oracles.cpp.findings.recast import same_as_model_product
-from layoutcheck.oracles.predicates import answered, raised_with_any, region, symptom
-from layoutcheck.oracles.regions import function_values
-from layoutcheck.spec.division import append_to
+from layoutcheck.oracles.cpp.findings.recast import same_as_model_product, static_inner_product
+from layoutcheck.oracles.dsl.findings.algebra import dsl_not_complementable
+from layoutcheck.oracles.dsl.model import zero_size_complement
+from layoutcheck.oracles.predicates import answered, crashed_with, raised_with_any, region, same_as_model, symptom
 
 from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.errors import LayoutError
-from layoutcheck.integers import C
-from layoutcheck.layout import LayoutBase, size
+from layoutcheck.layout import LayoutBase
 
 __all__ = ["unchecked_upcast", "unchecked_downcast"]
 
@@ -42,22 +41,40 @@ def tile_to_shape_not_divisible(block=None, trg=None, *rest):
     return False
 
 
+def dsl_tile_to_shape(block, trg, order=None):
+    """The DSL's tile_to_shape by its model (an Outcome, or None): CuTe's
+    blocked_product(append<R>(block), make_ordered_layout(ceil_div(target, block), order))
+    built without the divisibility check, the product by the DSL's model
+    (``oracles/dsl/model.py``: its complement computed where CuTe's does not exist)."""
+    pair = static_inner_product(block, trg, order)
+    return None if pair is None else dsl_model.answer("blocked_product", *pair)
+
+
 @symptom
 def tile_to_shape_unchecked(inputs, answer, reference):
-    """blocked_product(block, make_ordered_layout(ceil_div(target, block), order)) built
-    without the divisibility check."""
-    S = spec
-    block, trg = inputs[0], inputs[1]
-    order = inputs[2] if len(inputs) > 2 else None
-    R = len(trg) if isinstance(trg, tuple) else 1
-    padded = append_to(S.as_layout(block), R)
-    bs = S.product_each(padded.shape if isinstance(padded.shape, tuple) else (padded.shape,))
-    ts = S.product_each(trg)
-    q = tuple(C(-(-int(t) // int(b))) for t, b in zip(ts, bs))
-    tiler = S.make_ordered_layout(q, order if order is not None else tuple(C(i) for i in range(R)))
-    want = S.blocked_product(padded, tiler, sense="cute")
-    return answered(answer) and isinstance(answer.value, LayoutBase) and function_values(answer.value) == function_values(want) \
-        and size(answer.value.shape) == size(want.shape)
+    """The DSL's tile_to_shape recomputed (``dsl_tile_to_shape``), at the level the gate
+    judges tile_to_shape."""
+    return same_as_model("tile_to_shape", inputs, dsl_tile_to_shape(*inputs[:3]), answer)
+
+
+@region
+def tile_to_shape_zero_size_complement(block=None, trg=None, order=None, *rest):
+    """F-231 (F-125 inside tile_to_shape): the complement inside its blocked_product has a
+    zero-size mode (a block whose offsets overlap, or whose sorted strides interleave, e.g.
+    (_2,_3):(_5,_2)), which the DSL computes on."""
+    pair = static_inner_product(block, trg, order)
+    try:
+        return pair is not None and zero_size_complement("blocked_product", *pair)
+    except (LayoutError, TypeError, ValueError, ZeroDivisionError):
+        return False
+
+
+@region
+def dsl_tile_to_shape_product_not_complementable(block=None, trg=None, order=None, *rest):
+    """F-075 inside the DSL's tile_to_shape: the blocked_product inside needs a complement
+    that does not exist in CuTe's sense, which the DSL computes anyway."""
+    pair = static_inner_product(block, trg, order)
+    return pair is not None and bool(dsl_not_complementable(*pair, op="blocked_product"))
 
 
 # --- small API conventions and bugs ------------------------------------------------------------
@@ -65,7 +82,7 @@ def tile_to_shape_unchecked(inputs, answer, reference):
 
 @symptom
 def dsl_tile_to_shape_wrong_product(inputs, answer, reference):
-    """The DSL's product inside tile_to_shape (oracles/dsl/findings/algebra.py's model)."""
+    """The DSL's product inside tile_to_shape (its model, ``dsl_tile_to_shape``)."""
     return same_as_model_product(inputs, answer, dsl_model.answer)
 
 
@@ -154,34 +171,17 @@ def dsl_tiler_not_a_value(inputs, answer, reference):
 # --- F-225 (make_layout_like), F-229: NVlabs PyCuTe's orders ---------------------------------------
 
 
-@region
-def non_injective_block(block=None, *rest):
-    """F-231: the tile_to_shape block is not injective (its offsets overlap)."""
-    if not isinstance(block, LayoutBase):
-        return False
-    v = spec.values(block)
-    return len(set(v)) != len(v)
-
-
-@region
-def tile_block_complement_zero(block=None, target=None, *rest):
-    """F-231: the complement of the block inside tile_to_shape's blocked_product (in
-    size(target)) has a zero-size mode: the block's offsets overlap, or it is injective but
-    leaves no room between its modes (as F-125 inside the products)."""
-    if non_injective_block(block):
-        return True
-    if not isinstance(block, LayoutBase) or target is None:
-        return False
-    try:
-        n = C(int(spec.size(LayoutBase(target))))
-        r = M.checked(M.complement, M.to_model(dsl_model.all_static(block)), n, injective_check=False, dsl=True)
-    except Exception:  # noqa: BLE001 - a block the model cannot complement: not this region
-        return False
-    return any(int(x) == 0 for x in M.flat_leaves(r.shape))
-
-
 @symptom
-def dsl_process_died_tile(inputs, answer, reference):
-    """The DSL dies (SIGFPE): a crash, always an error at a gate; named so that the campaign
-    steers away from the region."""
-    return answer is not None and answer.kind == "crashed"
+def dsl_process_sigfpe(inputs, answer, reference):
+    """The DSL's worker is killed by SIGFPE on the case (F-231); another death is not this bug's."""
+    return crashed_with(answer, "SIGFPE")
+
+# --- planted cases (tests/test_planted.py): each finding's answer as the oracle prints it --------
+# (finding, oracle, op, argument texts, answer[, static]); recorded from the real oracle; another
+# wrong answer in the region (tests/planted_support.py planted) must be new.
+
+PLANTED = [
+    ("F-082", "cute-dsl", "tile_to_shape", ["(_11,_1):(_8,_4)", "(_33,_2,_2)"], "((_11,_3),(_1,_2),(_1,_2)):((_8,_1),(_4,_3),(_0,_6))", True),
+    ("F-231", "cute-dsl", "tile_to_shape", ["(_8,_2):(_1,_2)", "(_16,_6)", "(_1,_0)"], "crashed: killed by SIGFPE on this case", True),
+    ("F-231", "cute-dsl", "tile_to_shape", ["(_2,_3):(_5,_2)", "(_4,_3,_1)"], "crashed: killed by SIGFPE on this case", True),
+]

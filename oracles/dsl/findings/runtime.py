@@ -1,8 +1,9 @@
 """Regions of the CuTe DSL's findings with runtime integers (its runtime path, F-243..F-255,
 F-081's runtime tiler), recomputed by its model (``oracles/dsl/model.py``: the C++ algorithm
 on CuTe's integer types in the DSL's dialect).  Their symptom is ``dsl_answer`` (the model's
-exact answer) or, for a crash, ``dsl_process_died``, which marks a region only: a crash is an
-error at every gate.  Most are the CuTe C++ findings with runtime integers (F-040..F-047,
+exact answer) or, for a crash, the signal and the phase the finding records
+(``dsl_dies_at_run_time_sigfpe``, ``dsl_dies_tracing_sigabrt``): a crash is known only by its
+own death in its own region.  Most are the CuTe C++ findings with runtime integers (F-040..F-047,
 F-052, F-054, F-055, F-122), seen through the DSL."""
 
 import layoutcheck.spec as spec
@@ -22,7 +23,7 @@ from layoutcheck.oracles.dsl.model import (
     TRACE_ABORT,
     answer,
 )
-from layoutcheck.oracles.predicates import raised_with_any, region, symptom
+from layoutcheck.oracles.predicates import crashed_with, raised_with_any, region, symptom
 from layoutcheck.oracles.reference import cute_reference
 
 from layoutcheck.integers import C
@@ -105,6 +106,25 @@ def dsl_trace_abort(*inputs, op=None):
     """F-248: the complement of a rank-1 layout whose mode is a tuple with several modes and
     a runtime stride (alone, or a divide's tile): the DSL dies while tracing (SIGABRT)."""
     return _dies(op, inputs, TRACE_ABORT)
+
+
+def _died(answer, how):
+    """The worker died the way ``how`` says (``"at run time: killed by SIGFPE"``): that signal,
+    in that phase of the case (tracing, or running the compiled code)."""
+    when, _, signal = how.partition(": killed by ")
+    return crashed_with(answer, signal) and when in answer.message
+
+
+@symptom
+def dsl_dies_at_run_time_sigfpe(inputs, answer, reference):
+    """F-247: killed by SIGFPE while the compiled code runs (not while tracing)."""
+    return _died(answer, RUN_SIGFPE)
+
+
+@symptom
+def dsl_dies_tracing_sigabrt(inputs, answer, reference):
+    """F-248: killed by SIGABRT while the case is traced (not while it runs)."""
+    return _died(answer, TRACE_ABORT)
 
 
 @region
