@@ -61,6 +61,9 @@ __all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PAT
 SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
 SHRINK_CASES_NEW = 2000   # with --max-examples: cases the shrinker may try on a new failure
 SHRINK_CASES_KNOWN = 300  # ... and on a known finding's first hit (only its smallest case is shown)
+SHRINK_EXAMPLES_KNOWN = 12  # examples the shrinker may try on a known finding's first hit, when
+                            # counted (hypothesis re-draws a whole list of cases per example: a
+                            # known hit of --max-examples 10 shrank for 14 CPU-s on average)
 
 
 def _leaves(e):
@@ -93,8 +96,11 @@ class _Runner:
         self.shrink_until = None
         self.shrink_room = None    # (now, known) -> seconds to shrink; None: unbounded
         self.shrink_cases_until = None  # --max-examples: shrink by case count (deterministic)
-        self.limit = None          # at most this many cases (--max-examples)
-        self.deterministic = False  # --max-examples: no time-dependent decision at all
+        self.limit = None          # at most this many cases, shrinking aside (--max-examples, or
+                                   # a round's quota in budget mode: Pair.step)
+        self.deterministic = False  # --max-examples or a quota: no time-dependent decision at all
+        self.shrunk = 0            # cases judged while shrinking (not counted against the limit)
+        self.shrink_examples_until = None  # counted shrinking of a known hit: examples
         self.target_known = None   # a finding id whose case is being shrunk
         self.current_run = self.known_run = None  # (n, seed) of a hypothesis run
         self.examples = 0          # hypothesis examples run
@@ -110,8 +116,10 @@ class _Runner:
         if self.best is not None:
             if self.shrink_cases_until is not None and self.cases > self.shrink_cases_until:
                 return True
+            if self.shrink_examples_until is not None and self.examples > self.shrink_examples_until:
+                return True
             return self.shrink_until is not None and now > self.shrink_until
-        if self.limit is not None and self.cases >= self.limit:
+        if self.limit is not None and self.counted() >= self.limit:
             return True
         if self.hard_stop is not None and now > self.hard_stop:
             return True
@@ -122,6 +130,15 @@ class _Runner:
             return True
         # a guaranteed slice owes cases: the first always runs, the others within min_until
         return drawn > self.min_start and self.min_until is not None and now > self.min_until
+
+    def counted(self):
+        """Cases judged as drawn: every case but the shrinker's attempts (a limit or a quota
+        counts these, so that a known hit's shrinking costs no pair its cases)."""
+        return self.cases - self.shrunk
+
+    def room(self):
+        """Cases left before the limit (None: no limit)."""
+        return None if self.limit is None else max(0, self.limit - self.counted())
 
     def batch(self, cases):
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
@@ -199,6 +216,8 @@ class _Runner:
     def case(self, args):
         """Run one case; raise for a new failure so that hypothesis shrinks it."""
         self.cases += 1
+        if self.best is not None:  # an attempt of the shrinker
+            self.shrunk += 1
         try:
             self.check.run(self.ctx, args)
         except Skip:
@@ -233,6 +252,8 @@ class _Runner:
             if self.deterministic:  # a count, not a time: the same seed gives the same run
                 self.shrink_cases_until = self.cases + (
                     SHRINK_CASES_KNOWN if self.target_known is not None else SHRINK_CASES_NEW)
+                if self.target_known is not None:
+                    self.shrink_examples_until = self.examples + SHRINK_EXAMPLES_KNOWN
         if self.best is None or key < self.best[0]:
             self.best = (key, inputs, exc, kind, args)
 
@@ -242,10 +263,11 @@ class _Runner:
         a new failure: case() records it and the pair stops there)."""
         kid, self.target_known = self.target_known, None
         best, self.best, self.shrink_until = self.best, None, None
-        self.shrink_cases_until = None
+        self.shrink_cases_until = self.shrink_examples_until = None
         if best is None:
             return
         small, exc, known_cases = best[4], best[2], self.known_cases
+        self.shrunk += 1  # judged again: no new case
         try:
             with bounded(small):
                 self.case(small)
@@ -254,14 +276,18 @@ class _Runner:
         if self.known_cases > known_cases:
             self.known = (kid, small, exc)
 
-    def hypothesis_run(self, strategy, n, seed_value, fast=False):
-        """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``);
-        ``fast``: new choices from ``provider.FastProvider`` (a failure is replayed and
-        shrunk on hypothesis' own provider)."""
+    def hypothesis_run(self, strategy, n, seed_value, fast=False, most=BATCH):
+        """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``) of at
+        most ``most`` (``AVERAGE`` on average, fewer when ``most`` is smaller: a list drawn
+        past what the pair may still judge is drawn for nothing); ``fast``: new choices from
+        ``provider.FastProvider`` (a failure is replayed and shrunk on hypothesis' own
+        provider)."""
         self.current_run = (n, seed_value)
         strategy = _tolerant(strategy)
-        cases = st.lists(strategy, min_size=1, max_size=BATCH, unique_by=case_key)  # no case twice
-        _widen(cases, AVERAGE)
+        most = max(1, min(BATCH, most))
+        cases = st.lists(strategy, min_size=1, max_size=most, unique_by=case_key)  # no case twice
+        if most > 1:  # (an average of max_size itself is no distribution hypothesis draws)
+            _widen(cases, min(AVERAGE, 0.75 * most))
         @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                   phases=[Phase.explicit, Phase.generate, Phase.shrink], print_blob=False,
@@ -270,6 +296,9 @@ class _Runner:
         @given(cases)  # many cases per example
         def prop(cases):
             self.batch([args for args in cases if args is not None])
+        # no example database: hypothesis need not hash the test's source for its key (a few
+        # ms a run, and a pair runs many); where this hypothesis reads no such attribute, nothing changes
+        prop._hypothesis_internal_database_key = None
         self.in_run = True
         try:
             prop()
