@@ -64,6 +64,7 @@ class Pair:
         self.granted = None  # (start, seconds) of the shrinking granted from the pool
         if budget:
             r.hard_stop = deadline
+            r.shrink_known = False  # a known finding's case is not shrunk within a budget
             self.pool = pool or ShrinkPool(budget, deadline, fraction=1.0)
             r.shrink_room = self._grant
         self.novelty, self.strategy, self.error = r.novelty, None, None

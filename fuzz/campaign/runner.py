@@ -100,6 +100,8 @@ class _Runner:
                                    # a round's quota in budget mode: Pair.step)
         self.deterministic = False  # --max-examples or a quota: no time-dependent decision at all
         self.shrunk = 0            # cases judged while shrinking (not counted against the limit)
+        self.shrink_known = True   # shrink a known finding's first case (budget mode: no, the
+                                   # smallest case of it seen is shown; known hits cost no time)
         self.shrink_examples_until = None  # counted shrinking of a known hit: examples
         self.target_known = None   # a finding id whose case is being shrunk
         self.current_run = self.known_run = None  # (n, seed) of a hypothesis run
@@ -195,7 +197,7 @@ class _Runner:
             verdict = ("skip" if self.skipped > skipped else
                        "known" if self.known_cases > known_cases else "pass")
             if first_known and self.known is not None and self.target_known is None \
-                    and self.in_run:
+                    and self.in_run and self.shrink_known:
                 # the first known hit: hypothesis shrinks it now, in this run (the run then
                 # ends; _settle_known takes the smallest case), so no replay is needed
                 self.target_known = self.known[0]
@@ -233,6 +235,9 @@ class _Runner:
                 if self.known is None:
                     self.known = (kid, args, f)
                     self.known_run = self.current_run
+                elif not self.shrink_known and kid == self.known[0] and \
+                        _size(args) < _size(self.known[1]):
+                    self.known = (kid, args, f)  # unshrunk: the smallest case of it seen
                 return
             self._record(args, f, "fail")
             raise
@@ -314,6 +319,10 @@ class _Runner:
             self.in_run = False
         if self.target_known is not None:
             self._settle_known()
+
+
+def _size(args):
+    return sum(map(len, encode(args)))
 
 
 def _widen(lists, average):

@@ -80,10 +80,12 @@ def rate(rows: list, apart: dict) -> tuple:
     return sum(bool(r["caught"]) for r in counted), len(counted)
 
 
-def table(rows: list, apart: dict) -> str:
-    """The markdown table, its catch rate, and the mutants listed apart with the reason."""
-    out = ["| mutant | operation | injected bug | caught | time to catch (s) | check | counterexample |",
-           "|---|---|---|---|---|---|---|"]
+def table(rows: list, apart: dict, reach: bool = False) -> str:
+    """The markdown table, its catch rate, and the mutants listed apart with the reason;
+    ``reach``: also the cases each run judged and the pairs it did not reach."""
+    out = ["| mutant | operation | injected bug | caught | time to catch (s) | check | counterexample |"
+           + (" cases | pairs not reached |" if reach else ""),
+           "|---|---|---|---|---|---|---|" + ("---|---|" if reach else "")]
     for r in rows:
         caught = "yes" if r["caught"] else ("error" if r.get("exit") == 2 else
                                             "no (case fails on the unpatched copy too)"
@@ -94,7 +96,8 @@ def table(rows: list, apart: dict) -> str:
         case = f"`{r['case']}`" if r.get("case") else "-"
         out.append(f"| {r['id']} | {r['op']} | {bug} | {caught} | "
                    f"{r['catch_s'] if r.get('catch_s') is not None else '-'} | "
-                   f"{r.get('check') or '-'} | {case} |")
+                   f"{r.get('check') or '-'} | {case} |"
+                   + (f" {r.get('cases', '-')} | {r.get('not_reached', '-')} |" if reach else ""))
     n, total = rate(rows, apart)
     out += ["", f"caught {n}/{total} observable mutants ({100 * n / max(1, total):.0f}%)"]
     shown = [r["id"] for r in rows if r["id"] in apart]
