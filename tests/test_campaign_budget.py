@@ -11,7 +11,7 @@ from layoutcheck.fuzz.campaign.report import summary_lines
 from layoutcheck.fuzz.checks.base import CheckFailed
 from layoutcheck.fuzz.checks.catalogue import BY_NAME
 from layoutcheck.oracles.protocol import Outcome
-from layoutcheck.oracles.reference import MemoReference, PackageOracle
+from layoutcheck.oracles.reference import PACKAGES, MemoReference, PackageOracle
 
 from layoutcheck.layout import LayoutBase
 
@@ -27,7 +27,7 @@ class Fake(PackageOracle):
         self.name, self.bug, self.answers = name, bug, 0
 
     def _run_many(self, cases):
-        outs = super()._run_many(cases)
+        outs = [self._one(PACKAGES["impl"], op, args) for op, args in cases]  # impl under its name
         self.answers += len(outs)
         return [self.bug(op, args, out) for (op, args), out in zip(cases, outs)]
 
@@ -148,7 +148,8 @@ def _known_rank2(monkeypatch):
         return "F-TEST" if ok and _rank(inputs[0]) >= 2 else None
     monkeypatch.setattr(steer, "find_region", region)
     monkeypatch.setattr(campaign, "_known",
-                        lambda ctx, check, args: region(ctx.oracle.name, check.op, check.name, args))
+                        lambda ctx, check, args, failure=None:
+                        (region(ctx.oracle.name, check.op, check.name, args), True))
 
 
 def _swap_modes(op, args, out):
@@ -216,30 +217,46 @@ class _FakePair:
     def __init__(self, clock, cost, fresh, name):
         self.clock, self.cost, self.fresh, self.name = clock, cost, fresh, name
         self.novelty, self.done, self.not_reached, self.rounds = budget.Novelty(), False, False, 0
-        self.min_steps = 0
+        self.quota_steps = 0
 
-    def step(self, until, minimum=False):
+    def step(self, until, minimum=False, quota=None):
+        if quota is not None and self.novelty.cases >= quota:
+            return
         self.rounds += 1
-        self.min_steps += bool(minimum)
+        self.quota_steps += quota is not None
         t0 = self.clock.t
         while True:
             k = self.novelty.cases
             self.novelty.add([(self.name, k if k < self.fresh else "old")])
             self.clock.t += self.cost
+            if quota is not None and self.novelty.cases >= quota:
+                break
             if self.clock.t >= until:
                 break
         self.novelty.seconds += self.clock.t - t0
 
 
-def test_every_pair_gets_its_minimum_then_time_goes_to_new_behaviour():
+def test_every_pair_gets_its_quotas_then_time_goes_to_new_behaviour():
     clock = _Clock()
     pairs = [_FakePair(clock, 0.001, 10, f"dull{i}") for i in range(20)]
     pairs.append(_FakePair(clock, 0.001, 10 ** 9, "lively"))
-    budget.Scheduler(pairs, 20.0, t0=0.0, clock=clock).run()
-    assert all(p.min_steps == 1 for p in pairs)               # the guaranteed slice, each
+    s = budget.Scheduler(pairs, 20.0, t0=0.0, clock=clock)
+    s.run()
+    assert s.floor >= 64 and all(p.novelty.cases >= s.floor for p in pairs)  # the same quota each
     assert clock.t <= 20.0 + 0.001                             # within the budget
     lively, dull = pairs[-1], pairs[:-1]
-    assert lively.novelty.seconds > 5 * max(p.novelty.seconds for p in dull)
+    assert lively.novelty.seconds > 3 * max(p.novelty.seconds for p in dull)
+
+
+def test_a_costly_check_gets_as_many_cases_as_a_cheap_one_in_the_rounds():
+    """The rounds share cases, not seconds: a check whose cases cost 50 times more still gets
+    the quota of every round the budget completes (a few dozen cases, not one or two)."""
+    clock = _Clock()
+    cheap = [_FakePair(clock, 0.0005, 10, f"cheap{i}") for i in range(100)]
+    costly = [_FakePair(clock, 0.025, 10, f"costly{i}") for i in range(10)]
+    s = budget.Scheduler(cheap + costly, 20.0, t0=0.0, clock=clock)
+    s.run()
+    assert s.floor >= 16 and min(p.novelty.cases for p in costly) >= s.floor
 
 
 def test_a_budget_too_small_for_every_pair_reports_the_ones_not_reached():
@@ -303,7 +320,8 @@ def test_a_batched_oracle_is_answered_a_stage_at_a_time_and_its_failure_reported
     (r,) = rep["results"]
     assert r["status"] == "fail" and max(calls) > 1  # answered in batches, not case by case
     # shrunk through the same batches (fuzz/campaign/minimise.py) to the smallest rank-2 case
-    assert r["counterexample"] == ["(1,1):(0,0)"] and r["shrink"]["cut"] is None
+    # that is not the DSL's own F-243 (its coalesce keeps (1,1):(0,0) of runtime integers)
+    assert r["counterexample"] == ["(2,1):(0,0)"] and r["shrink"]["cut"] is None
     assert r["first_counterexample"] == r["shrink"]["first"]
     rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.size"], budget=2.0,
                                 use_db=False)

@@ -160,6 +160,7 @@ def draw_cases(strategy, n, seed_value):
             if key is not None and key not in seen:
                 seen.add(key)
                 out.append(args)
+    collect._hypothesis_internal_database_key = None  # no database: no hash of the source
     collect()
     return out[:n]
 

@@ -38,10 +38,12 @@ from layoutcheck.layout import LayoutBase, leaves
 
 __all__ = ["Novelty", "Scheduler", "Observed", "ShrinkPool", "features", "grace", "shrink_room",
            "known_shrink_room", "run_limit", "first_start_limit", "START_MARGIN_S",
-           "MIN_FRACTION", "MIN_CASES"]
+           "MIN_FRACTION", "MIN_CASES", "LADDER", "FLOOR_FRACTION"]
 
 MIN_FRACTION = 0.4   # of the budget: the guaranteed minimum, spread over every pair
 MIN_CASES = 4        # cases a pair runs in its guaranteed slice, even when the slice is short
+LADDER = (1, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)  # each round's quota per pair
+FLOOR_FRACTION = 0.6  # of the budget: no quota round starts a pair past it
 QUANTUM = (0.1, 5.0)  # seconds per adaptive round: bounds of remaining / (2 * active pairs)
 SHRINK_FRACTION = 0.15  # of the budget, at most, for one new failure
 SHRINK_POOL = 0.3       # of the budget, at most, for all shrinking together (plus the grace)
@@ -190,44 +192,60 @@ class Novelty:
 # --- the schedule ------------------------------------------------------------------------
 
 class Scheduler:
-    """Runs ``pairs`` (objects with ``step(until, minimum)``, ``done``, ``novelty``,
-    ``not_reached``, ``rounds``) within ``budget`` seconds from ``t0``.  ``minimum`` is
-    ``(cases owed, seconds the slice may stretch for them)`` for a guaranteed slice, else
-    False."""
+    """Runs ``pairs`` (objects with ``step(until, quota=N)``, ``step(until, minimum=False)``,
+    ``done``, ``novelty``, ``not_reached``, ``rounds``) within ``budget`` seconds from
+    ``t0``: rounds of equal quotas of cases (``LADDER``), then adaptive rounds."""
 
     def __init__(self, pairs, budget, t0=None, clock=time.monotonic, pool=None):
         self.pairs, self.budget, self.clock, self.pool = list(pairs), float(budget), clock, pool
         self.t0 = clock() if t0 is None else t0
         self.deadline = self.t0 + self.budget
+        self.floor = 0  # the quota of the last round every pair was offered in full
 
     def run(self, after_minimum=None, stop=None, reserve=None, settle=None):
-        """``after_minimum(k, n, pair)`` after each guaranteed slice; ``stop()`` True ends
+        """``after_minimum(k, n, pair)`` after each pair's first round; ``stop()`` True ends
         the schedule early (--fail-fast); ``reserve()``: seconds before the deadline kept for
         shrinking the failures a bound cut: once the schedule reaches them, ``settle()`` goes on
-        with those shrinks, and the schedule goes on only if that left time (a pair the
-        guaranteed round has not reached by then is not reached)."""
-        clock, pairs = self.clock, self.pairs
+        with those shrinks, and the schedule goes on only if that left time (a pair the first
+        round has not reached by then is not reached)."""
         stop = stop or (lambda: False)
-        pool_end = self.t0 + MIN_FRACTION * self.budget
-        for i, p in enumerate(pairs):
-            now = clock()
-            if stop():
-                return
-            if now >= self._end(reserve, settle):
-                p.not_reached = True
-                continue
-            slice_s = max(0.0, (pool_end - now) / (len(pairs) - i))
-            # a pair owes MIN_CASES, for which its slice may stretch to twice its length;
-            # the first case runs whatever it takes (a slow oracle): every pair is reached
-            # unless the budget itself runs out
-            owed, stretch = (MIN_CASES, slice_s) if slice_s > 0 else (1, 0.0)
+        if self._rounds(after_minimum, stop, reserve, settle):
+            self._adaptive(stop, reserve, settle)
+
+    def _rounds(self, after_minimum, stop, reserve=None, settle=None):
+        """The quota rounds; False when the schedule is over (the deadline, or ``stop``)."""
+        clock, pairs = self.clock, self.pairs
+        floor_end = self.t0 + FLOOR_FRACTION * self.budget
+        for k, quota in enumerate(LADDER):
+            if k and clock() >= floor_end:
+                break
+            for i, p in enumerate(pairs):
+                if stop():
+                    return False
+                if p.done or p.not_reached or (k and not _answers(p)):
+                    continue
+                now = clock()
+                end = self._end(reserve, settle)
+                if now >= end:
+                    if not p.rounds:
+                        p.not_reached = True  # reported, never a pass
+                    continue
+                if k and now >= floor_end:
+                    return True  # the rest of this round is cut: the adaptive rounds follow
+                if self.pool is not None:
+                    self.pool.waiting = len(pairs) - i - 1 if not k else 0
+                # the first round runs each pair's first case whatever it takes (every pair is
+                # reached unless the budget itself runs out); the later ones stop at floor_end
+                p.step(end if not k else min(floor_end, end), quota=quota)
+                if not k and after_minimum:
+                    after_minimum(i + 1, len(pairs), p)
             if self.pool is not None:
-                self.pool.waiting = len(pairs) - i - 1
-            p.step(min(now + slice_s, self.deadline), minimum=(owed, stretch))
-            if after_minimum:
-                after_minimum(i + 1, len(pairs), p)
-        if self.pool is not None:
-            self.pool.waiting = 0
+                self.pool.waiting = 0
+            self.floor = quota
+        return clock() < self.deadline
+
+    def _adaptive(self, stop, reserve=None, settle=None):
+        clock, pairs = self.clock, self.pairs
         explore = False
         while True:
             now = clock()
@@ -247,7 +265,6 @@ class Scheduler:
                 best = max(active, key=lambda p: p.novelty.score())
             explore = not explore
             best.step(min(now + q, end), minimum=False)
-
 
     def _end(self, reserve, settle):
         """When the schedule must end: the deadline less ``reserve()``; reached, the cut

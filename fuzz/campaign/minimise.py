@@ -28,7 +28,7 @@ __all__ = ["shrink_failure", "shrink_note", "bounds", "shrink_reserve", "finish_
            "SHRINK_COMPILES"]
 
 SHRINK_CASES_NEW = 2000   # candidates judged for a new failure, where no time bound applies
-SHRINK_CASES_KNOWN = 300  # ... and for a known finding's first case
+SHRINK_CASES_KNOWN = 1000  # ... and for a known finding's first case
 SHRINK_COMPILES = 64      # compiler runs (CuTe C++) for one failure, in budget mode
 SHRINK_CASES_CRASH = 32   # candidates for a crash (each crashing one costs a worker), at most
 CRASH = "error:OracleCrashed"

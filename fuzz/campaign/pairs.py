@@ -72,7 +72,9 @@ class Pair:
         self.novelty, self.strategy, self.error = r.novelty, None, None
         self.chunk = self.idle = self.rounds = 0
         self.seconds, self.per_example, self.finished_at = 0.0, None, None
+        self.per_case = None               # seconds per judged case (sizes the lists drawn)
         self.in_minimum = False            # in its guaranteed slice (step)
+        self.quota = None                  # the round's quota of cases, during a round (step)
         self.pending = None                # a first batch drawn by first_calls
         self.drawn_s = self.reuse_s = 0.0  # seconds in drawn / reuse batches (_batches)
         self.overlap_s = 0.0               # ... and in reuse batches beside a compile
@@ -91,10 +93,11 @@ class Pair:
             self.pool.refund(seconds - max(0.0, min(time.monotonic() - start, seconds)))
             self.granted = None
 
-    def run_once(self, n):
+    def run_once(self, n, most=BATCH):
         self.runner.hypothesis_run(self.strategy, n, _seed(self.seed, self.check.name,
                                                            self.name, self.chunk),
-                                   fast=self.chunk > 0)  # the first keeps hypothesis' small-case search
+                                   fast=self.chunk > 0,  # the first keeps hypothesis' small-case search
+                                   most=most)
         self.chunk += 1
 
     def replay(self, replays, shrink=True):
@@ -166,12 +169,18 @@ class Pair:
             r.known_shrunk = self._shrink(s.minimal, s.failure, s.label, until, None, resume=s)
             r.known = (r.known[0], s.minimal, s.failure)
 
-    def step(self, until, minimum=False, limit=None):
+    def step(self, until, minimum=False, limit=None, quota=None):
         """Fuzz until ``until`` (monotonic; None with ``limit``: that many cases).  ``minimum``:
-        a guaranteed slice (``Scheduler``: ``(cases owed, stretch s)``; True: MIN_CASES)."""
+        a guaranteed slice (True: MIN_CASES; or ``(cases owed, stretch s)``).  ``quota``: a
+        round of ``budget.Scheduler``: judge cases until the pair has judged ``quota`` in all
+        (its shrinker's attempts aside), as with ``--max-examples`` (the same cases for the
+        same seed, whatever the machine's speed), but never past ``until``; a pair that has
+        them already does nothing."""
         if self.done:
             return
         r, t = self.runner, time.monotonic()
+        if quota is not None and r.counted() >= quota:
+            return
         owed, stretch = minimum if isinstance(minimum, tuple) else \
             (MIN_CASES, max(0.0, (until or t) - t)) if minimum else (0, 0.0)
         r.min_start = r.cases + r.steer.skipped
@@ -179,14 +188,20 @@ class Pair:
         r.min_until = None if until is None else until + stretch
         if limit is not None:
             r.limit, r.deterministic = limit, True
+        elif quota is not None:  # the quota is what it owes; ``until`` still ends it
+            r.limit, r.deterministic = quota, True
+        self.quota = quota
         before = r.cases + r.steer.skipped
-        self.in_minimum = bool(minimum) and limit is None
+        self.in_minimum = (bool(minimum) or quota is not None and not self.rounds) and limit is None
         try:
             if self.strategy is None:
                 self.strategy = self.check.strategy()
             (self._batches if self.proxy else self._runs)()
         except Exception as e:  # noqa: BLE001 - the harness itself failed on this pair
             self.error, self.done = e, True
+        finally:
+            if quota is not None:
+                r.limit, r.deterministic, self.quota = None, False, None
         self.shrink_found()
         self._refund()
         self.rounds += 1
@@ -206,19 +221,26 @@ class Pair:
     def _runs(self):
         r = self.runner
         while r.best is None and self._left():
+            room = r.room()
             if r.limit is not None:
                 n = CHUNK  # the run ends at the limit (its first example is the simplest one)
+                most = room
             elif self.per_example is None:
-                n = 2  # a probe: the next runs are sized to the slice from its cost
+                n, most = 2, BATCH  # a probe: the next runs are sized to the slice from its cost
             else:  # sized to what is left of the slice (a run past it is cut short anyway)
                 left = max(r.stop_at - time.monotonic(), 0.0)
                 n = max(2, min(MAX_RUN, int(left / self.per_example) + 1))
+                most = BATCH if not self.per_case else int(left / self.per_case) + 1
             before, ex, t = r.cases + r.steer.skipped, r.examples, time.monotonic()
-            self.run_once(n)
+            judged = r.cases
+            self.run_once(n, most)
             if r.examples > ex:
                 cost = (time.monotonic() - t) / (r.examples - ex)
                 self.per_example = cost if self.per_example is None else \
                     0.5 * (self.per_example + cost)
+            if r.cases > judged and r.best is None:
+                cost = (time.monotonic() - t) / (r.cases - judged)
+                self.per_case = cost if self.per_case is None else 0.5 * (self.per_case + cost)
             if r.cases + r.steer.skipped == before and (self.chunk > 3 or r.limit is None):
                 return  # the strategy space is exhausted or every case was skipped
 
@@ -226,11 +248,13 @@ class Pair:
         """Batched oracles: draw a batch, answer it stage by stage, judge smallest first.
         Where the oracle can tell which cases it answers without compiling (``reusing``),
         reuse batches take turns with the drawn ones (``_reuse_turn``)."""
-        r, first = self.runner, True
+        r, first, dry = self.runner, True, 0
         while r.best is None and (first and r.min_cases > r.min_start or self._left()):
             if r.hard_stop is not None and time.monotonic() > r.hard_stop:
                 return
-            first, t = False, time.monotonic()
+            if dry >= 3:  # three batches in a row with no new case: the strategy is exhausted
+                return
+            first, t, judged = False, time.monotonic(), r.cases + r.steer.skipped
             reuse = self._reuse_turn()
             cases = self._reused() if reuse else self._drawn()
             if cases is None:
@@ -241,6 +265,7 @@ class Pair:
                 if r.hard_stop is not None and time.monotonic() > r.hard_stop:
                     return  # its compile ran past the deadline: not judged, not counted
             self._judge(cases, reused=reuse)
+            dry = 0 if reuse or r.cases + r.steer.skipped > judged else dry + 1
             if reuse:
                 self.reuse_s += time.monotonic() - t
             else:  # its new kernels are new ground for reuse pools: try them again
@@ -313,7 +338,8 @@ class Pair:
             return cases
         r = self.runner
         n = self._batch_size()
-        n = n if r.limit is None else min(n, r.limit - r.cases)
+        if r.limit is not None and not self.quota:  # --max-examples: up to the limit
+            n = min(n, r.room())  # (a round's quota is met by whole batches: each is one compile)
         cases = draw_cases(self.strategy, n, _seed(self.seed, self.check.name, self.name,
                                                    "batch", self.chunk))
         self.chunk += 1

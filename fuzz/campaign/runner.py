@@ -110,8 +110,9 @@ class _Runner:
         self.min_until = None      # ... but never past this
         self.shrink_until = None   # budget mode: shrink the new failure until then
         self.shrink_room = None    # (now, known) -> seconds to shrink; None: unbounded
-        self.limit = None          # at most this many cases (--max-examples)
-        self.deterministic = False  # --max-examples: no time-dependent decision at all
+        self.limit = None          # at most this many cases (--max-examples, or a round's
+                                   # quota in budget mode: Pair.step)
+        self.deterministic = False  # --max-examples or a quota: no time-dependent decision at all
         self.current_run = self.known_run = None  # (n, seed) of a hypothesis run
         self.examples = 0          # hypothesis examples run
         self.steer = Steering(ctx.oracle.name, check)
@@ -127,7 +128,7 @@ class _Runner:
         now = time.monotonic()
         if self.best is not None:  # a new failure ends the run; the pair shrinks it after
             return True
-        if self.limit is not None and self.cases >= self.limit:
+        if self.limit is not None and self.counted() >= self.limit:
             return True
         if self.hard_stop is not None and now > self.hard_stop:
             return True
@@ -138,6 +139,15 @@ class _Runner:
             return True
         # a guaranteed slice owes cases: the first always runs, the others within min_until
         return drawn > self.min_start and self.min_until is not None and now > self.min_until
+
+    def counted(self):
+        """Cases judged as drawn (a limit or a quota counts these; the shrinker's candidates
+        are judged apart, by ``label``)."""
+        return self.cases
+
+    def room(self):
+        """Cases left before the limit (None: no limit)."""
+        return None if self.limit is None else max(0, self.limit - self.counted())
 
     def batch(self, cases):
         """One hypothesis example: a drawn batch of cases, judged in order (the engine's
@@ -259,14 +269,18 @@ class _Runner:
             return label_of(e), e
         return None
 
-    def hypothesis_run(self, strategy, n, seed_value, fast=False):
-        """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``);
-        ``fast``: new choices from ``provider.FastProvider`` (a failure is replayed and
-        shrunk on hypothesis' own provider)."""
+    def hypothesis_run(self, strategy, n, seed_value, fast=False, most=BATCH):
+        """A seeded hypothesis run of ``n`` examples, each a list of cases (``batch``) of at
+        most ``most`` (``AVERAGE`` on average, fewer when ``most`` is smaller: a list drawn
+        past what the pair may still judge is drawn for nothing); ``fast``: new choices from
+        ``provider.FastProvider`` (a failure is replayed and shrunk on hypothesis' own
+        provider)."""
         self.current_run = (n, seed_value)
         strategy = _tolerant(strategy)
-        cases = st.lists(strategy, min_size=1, max_size=BATCH, unique_by=case_key)  # no case twice
-        _widen(cases, AVERAGE)
+        most = max(1, min(BATCH, most))
+        cases = st.lists(strategy, min_size=1, max_size=most, unique_by=case_key)  # no case twice
+        if most > 1:  # (an average of max_size itself is no distribution hypothesis draws)
+            _widen(cases, min(AVERAGE, 0.75 * most))
         @settings(max_examples=n, database=None, deadline=None, verbosity=Verbosity.quiet,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                   phases=[Phase.explicit, Phase.generate], print_blob=False,
@@ -275,6 +289,9 @@ class _Runner:
         @given(cases)  # many cases per example
         def prop(cases):
             self.batch([args for args in cases if args is not None])
+        # no example database: hypothesis need not hash the test's source for its key (a few
+        # ms a run, and a pair runs many); where this hypothesis reads no such attribute, nothing changes
+        prop._hypothesis_internal_database_key = None
         self.in_run = True
         try:
             prop()

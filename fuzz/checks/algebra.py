@@ -15,6 +15,7 @@ from collections import Counter
 
 import layoutcheck.fuzz.strategies.algebra as S
 import layoutcheck.fuzz.strategies.coordinates as CS
+import layoutcheck.fuzz.strategies.kernels as K
 import layoutcheck.spec as spec
 from hypothesis import strategies as st
 from layoutcheck.fuzz.checks.base import (
@@ -273,16 +274,20 @@ STRATS = {
                                      S.composable_pairs(sense="cute"),
                                      S.composable_pairs(sense="cute", near_miss=True), _any_pair(),
                                      S.divide_args(),  # B a tiler: by-mode composition
-                                     CS.underscore_tiler_args()),  # a Tile holding _
+                                     CS.underscore_tiler_args(),  # a Tile holding _
+                                     K.kernel_composition_args()),  # rank 3-4, Tiles of 3+ modes
     "logical_divide": lambda: st.one_of(S.divide_args(), S.divide_args(near_miss=True),
-                                        CS.underscore_tiler_args()),
-    **{op: (lambda: st.one_of(S.divide_args(), CS.underscore_tiler_args()))
+                                        CS.underscore_tiler_args(), K.kernel_divide_args()),
+    **{op: (lambda: st.one_of(S.divide_args(), CS.underscore_tiler_args(), K.kernel_divide_args()))
        for op in ("zipped_divide", "tiled_divide", "flat_divide")},
     **{op: (lambda: st.one_of(S.product_args(valid=False),
-                              CS.underscore_tiler_args(product=True)))
+                              CS.underscore_tiler_args(product=True),
+                              K.kernel_product_args(same_rank=False)))
        for op in ("logical_product", "zipped_product", "tiled_product")},
-    "blocked_product": lambda: S.product_args(ints=False, valid=False),
-    "raked_product": lambda: S.product_args(ints=False, valid=False),
+    "blocked_product": lambda: st.one_of(S.product_args(ints=False, valid=False),
+                                         K.kernel_product_args()),
+    "raked_product": lambda: st.one_of(S.product_args(ints=False, valid=False),
+                                       K.kernel_product_args()),
 }
 
 
@@ -303,11 +308,14 @@ ALGEBRA_CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op
          lambda: S.composable_triples()),
     _law("law.complement.disjoint_ordered", "complement", law_complement,
          lambda: S.complement_args()),
-    _law("law.logical_divide.modes", "logical_divide", law_divide_modes, lambda: S.divide_args()),
+    _law("law.logical_divide.modes", "logical_divide", law_divide_modes,
+         lambda: st.one_of(S.divide_args(), S.divide_args(), K.kernel_divide_args())),
     _law("law.zipped_divide.derived", "zipped_divide", law_divide_derived,
-         lambda: S.divide_args()),
+         lambda: st.one_of(S.divide_args(), S.divide_args(), K.kernel_divide_args())),
     _law("law.logical_product.modes", "logical_product", law_product_modes,
-         lambda: S.product_args(max_size=32, valid=False)),
+         lambda: st.one_of(S.product_args(max_size=32, valid=False),
+                           S.product_args(max_size=32, valid=False),
+                           K.kernel_product_args(same_rank=False))),
     _law("law.right_inverse.equation", "right_inverse", law_right_inverse,
          _one(S.inverse_args())),
     _law("law.left_inverse.equation", "left_inverse", law_left_inverse,

@@ -7,7 +7,9 @@ its modes* (its size is the product of its shape, nothing enumerated) and compar
 bound derived from the case's inputs:
 
     bound(inputs) = SLACK * prod(measure(x) for x in inputs),  at least MIN_BOUND,
-    measure(layout) = max(size, cosize), measure(int n) = n, measure(tuple) = prod of measures
+    measure(layout) = max(size, cosize), measure(int n) = n, measure(tuple) = prod of measures,
+    measure(outer o offset o inner) = measure(inner) * measure(outer) (a swizzle measures 1),
+    measure(F2 layout) = its size
 
 Every operation the checks call answers a layout no larger than that: coalesce / filter /
 values keep size(L); composition(A, B) has size(B) (a tiler: at most size(A) size(T));
@@ -27,6 +29,7 @@ import os
 
 from layoutcheck.fuzz.checks.base import CheckFailed
 
+from layoutcheck.composed import ComposedLayoutBase, F2Layout
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves
 
@@ -74,6 +77,10 @@ def layout_cosize(L):
 def _measure(x):
     if isinstance(x, LayoutBase):
         return max(layout_size(x), layout_cosize(x), 1)
+    if isinstance(x, ComposedLayoutBase):  # its domain is the inner layout's; a layout outer
+        return _measure(x.inner) * _measure(x.outer)  # function maps into its own codomain
+    if isinstance(x, F2Layout):
+        return max(1, layout_size(x))
     if isinstance(x, tuple):
         m = 1
         for e in x:

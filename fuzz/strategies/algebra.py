@@ -70,7 +70,7 @@ def _memoised(factory):
 
 # --- one choice each ---------------------------------------------------------------------
 
-def _pick(draw, values):
+def pick(draw, values):
     """One of ``values`` (a sequence): one choice, shrinking toward the first."""
     return values[draw_int(draw, 0, len(values) - 1)]
 
@@ -86,7 +86,7 @@ def _shape_table(lo, hi):
 
 
 def _shape_value(draw, lo, hi):
-    return _pick(draw, _shape_table(lo, hi))
+    return pick(draw, _shape_table(lo, hi))
 
 
 def _static_flags(draw, n, static):
@@ -97,7 +97,7 @@ def _static_flags(draw, n, static):
     return [bool(mask >> i & 1) for i in range(n)]
 
 
-def _as_int(value, is_static):
+def as_int(value, is_static):
     return C(value) if is_static else int(value)
 
 
@@ -110,7 +110,7 @@ def integers(min_value=1, max_value=16, static=None):
     values = st.one_of(st.sampled_from(builtins.sorted(small)), st.integers(min_value, max_value)) \
         if small else st.integers(min_value, max_value)
     flags = st.booleans() if static is None else st.just(static)
-    return st.builds(_as_int, values, flags)
+    return st.builds(as_int, values, flags)
 
 
 # --- nesting ---------------------------------------------------------------------------
@@ -196,9 +196,9 @@ def _flat_shape(draw, n_min, n_max, max_size, degenerate, static):
             break
         v = _shape_value(draw, lo, min(room, 64))
         room //= v
-        out.append(_as_int(v, flags[k]))
+        out.append(as_int(v, flags[k]))
     if not out and n_min > 0:
-        out.append(_as_int(1 if degenerate else min(2, max_size), flags[0]))
+        out.append(as_int(1 if degenerate else min(2, max_size), flags[0]))
     return out
 
 
@@ -213,7 +213,7 @@ def shapes(draw, max_leaves=5, max_rank=4, max_depth=2, max_size=256, degenerate
 
 def _stride_like(value, shape_leaf):
     """A stride leaf that is static exactly when its shape leaf is."""
-    return _as_int(value, isinstance(shape_leaf, C))
+    return as_int(value, isinstance(shape_leaf, C))
 
 
 _STRIDE_KINDS = 6
@@ -248,7 +248,7 @@ def _general_strides(draw, flat_shape, max_stride, zero_strides):
     return out
 
 
-def _perm(draw, n):
+def permutation(draw, n):
     """A permutation of range(n) (Fisher-Yates: n - 1 choices, shrinking to the identity)."""
     order = list(range(n))
     for i in range(n - 1):
@@ -265,13 +265,13 @@ def _ordered_strides(draw, flat_shape, kind, zero_strides):
     strides allowed).  Size-1 modes get an arbitrary stride: they change nothing but stay awkward.
     """
     n = len(flat_shape)
-    order = _perm(draw, n)
+    order = permutation(draw, n)
     strides = [0] * n
-    cur = 1 if kind == "compact" else _pick(draw, (1, 2, 3, 4))
+    cur = 1 if kind == "compact" else pick(draw, (1, 2, 3, 4))
     for k in order:
         s = int(flat_shape[k])
         if s == 1 and kind != "tractable":  # tractable sorts without squeezing (Def 2.1.8.1)
-            strides[k] = _pick(draw, (0, 1, cur, cur + 1, 7))
+            strides[k] = pick(draw, (0, 1, cur, cur + 1, 7))
             continue
         if kind == "tractable" and zero_strides and draw_int(draw, 0, 4) == 0:
             strides[k] = 0
@@ -280,9 +280,9 @@ def _ordered_strides(draw, flat_shape, kind, zero_strides):
         if kind == "compact":
             cur = cur * s
         elif kind == "injective":
-            cur = cur * s + _pick(draw, (0, 0, 1, 2, 3))
+            cur = cur * s + pick(draw, (0, 0, 1, 2, 3))
         else:
-            cur = cur * s * _pick(draw, (1, 1, 2, 3, 4))
+            cur = cur * s * pick(draw, (1, 1, 2, 3, 4))
     return [_stride_like(d, s) for d, s in zip(strides, flat_shape)]
 
 
@@ -410,7 +410,7 @@ def atoms(shape):
     return out
 
 
-def _runs(draw, shape, max_modes=4, cover=False):
+def atom_runs(draw, shape, max_modes=4, cover=False):
     """Disjoint runs of consecutive atoms: each run is a mode (product of its atoms : first
     atom's stride), in a drawn order.  cover=True uses every atom (so the runs tile [0, size));
     else 1..max_modes of them."""
@@ -422,19 +422,19 @@ def _runs(draw, shape, max_modes=4, cover=False):
         j = draw_int(draw, i + 1, len(at))
         runs.append((prod(p for p, _ in at[i:j]), at[i][1]))
         i = j
-    order = _perm(draw, len(runs))
+    order = permutation(draw, len(runs))
     if not cover:
         order = order[:draw_int(draw, 1, min(max_modes, len(runs)))]
     return [runs[k] for k in order]
 
 
-def _mk(modes, draw, static, max_rank=3, max_depth=2):
+def layout_of_modes(modes, draw, static, max_rank=3, max_depth=2):
     """A layout from a list of (shape, stride) modes, nested by a drawn grouping."""
     if not modes:
         return LayoutBase(C(1), C(0))
     is_static = draw_bool(draw) if static is None else static
-    fs = [_as_int(s, is_static) for s, _ in modes]
-    fd = [_as_int(d, is_static) for _, d in modes]
+    fs = [as_int(s, is_static) for s, _ in modes]
+    fd = [as_int(d, is_static) for _, d in modes]
     shape = _nest(draw, fs, max_rank, max_depth, False)
     stride = _rebuild(shape, fd) if isinstance(shape, tuple) else fd[0]
     return LayoutBase(shape, stride)
@@ -449,19 +449,19 @@ def draw_layout(draw, kw):
 
 def _composable_pair(draw, sense="paper", max_size=256, static=None, near_miss=False, **kw):
     A = draw_layout(draw, dict(kw, max_size=max_size, static=static))
-    modes = _runs(draw, A.shape)
+    modes = atom_runs(draw, A.shape)
     extra = draw_int(draw, 0, 3)
     if extra == 1:
-        modes.append((_pick(draw, (2, 3, 4)), 0))        # broadcast mode
+        modes.append((pick(draw, (2, 3, 4)), 0))        # broadcast mode
     elif extra == 2:
-        modes.insert(0, (1, _pick(draw, (0, 1, 5))))     # size-1 mode, any stride
+        modes.insert(0, (1, pick(draw, (0, 1, 5))))     # size-1 mode, any stride
     elif extra == 3 and sense == "cute":
-        modes.append((_pick(draw, (2, 3)), prod(int(x) for x in leaves(A.shape))))
+        modes.append((pick(draw, (2, 3)), prod(int(x) for x in leaves(A.shape))))
     if near_miss and modes:
         k = draw_int(draw, 0, len(modes) - 1)
         s, d = modes[k]
         modes[k] = (max(s, 2), d + 1)
-    B = _mk([modes[i] for i in _perm(draw, len(modes))], draw, static)
+    B = layout_of_modes([modes[i] for i in permutation(draw, len(modes))], draw, static)
     return A, B
 
 
@@ -486,7 +486,7 @@ def composable_pairs(draw, sense="paper", max_size=256, static=None, near_miss=F
 def composable_triples(draw, max_size=128, static=None):
     """``(A, B, C)`` with A∘B and (A∘B)∘C composable (for the associativity law)."""
     A, B = _composable_pair(draw, "paper", max_size, static)
-    return A, B, _mk(_runs(draw, B.shape), draw, static)
+    return A, B, layout_of_modes(atom_runs(draw, B.shape), draw, static)
 
 
 def draw_tiler(draw, A, static=None, by_mode=None):
@@ -496,10 +496,10 @@ def draw_tiler(draw, A, static=None, by_mode=None):
         k = draw_int(draw, 1, rank)
         return tuple(draw_tiler(draw, LayoutBase(A.shape[i], A.stride[i]), static, by_mode=False)
                      for i in range(k))
-    modes = _runs(draw, A.shape)
+    modes = atom_runs(draw, A.shape)
     if draw_int(draw, 0, 4) == 0 and modes:
-        return int(modes[0][0]) if modes[0][1] == 1 else _mk(modes, draw, static)
-    return _mk(modes, draw, static)
+        return int(modes[0][0]) if modes[0][1] == 1 else layout_of_modes(modes, draw, static)
+    return layout_of_modes(modes, draw, static)
 
 
 @st.composite

@@ -14,11 +14,12 @@ last mode).  Re-exported by ``layoutcheck.fuzz.strategies.algebra``.
 from math import prod
 
 import layoutcheck.fuzz.strategies.algebra as S
+import layoutcheck.fuzz.strategies.kernels as K
 from hypothesis import strategies as st
 
 from layoutcheck.layout import _, leaves, size
 
-__all__ = ["coordinate_for", "eval_coord_args", "get_mode_args", "crd2idx_args", "idx2crd_args",
+__all__ = ["coordinate_for", "misfit", "eval_coord_args", "get_mode_args", "crd2idx_args", "idx2crd_args",
            "crd2crd_args", "slice_args", "layout_left_args", "shape_div_args",
            "prefix_product_args", "inttuple_args", "inner_product_args", "elem_scale_args",
            "shape_pair_args", "profile_args", "underscore_tiler_args", "int_tuples"]
@@ -52,6 +53,34 @@ def coordinate_for(draw, shape, underscore=False, need_underscore=False, beyond=
     return c
 
 
+@st.composite
+def misfit(draw, c, shape):
+    """``c`` made a coordinate of the wrong rank for ``shape`` at one node: a tuple entry
+    added or dropped where the shape has a tuple, or a tuple where it has an integer.  CuTe
+    refuses every such coordinate ("Mismatched Ranks"): a check expects a refusal."""
+    nodes = []  # (path, shape node, coordinate node)
+
+    def walk(cn, sn, path):
+        nodes.append((path, sn, cn))
+        if isinstance(cn, tuple) and isinstance(sn, tuple) and len(cn) == len(sn):
+            for k, (x, y) in enumerate(zip(cn, sn)):
+                walk(x, y, path + (k,))
+    walk(c, shape, ())
+    path, sn, cn = nodes[draw(st.integers(0, len(nodes) - 1))]
+    if not isinstance(sn, tuple):
+        bad = (0, 0)
+    elif isinstance(cn, tuple) and len(cn) > 1 and draw(st.booleans()):
+        bad = cn[:-1]
+    else:
+        bad = (cn if isinstance(cn, tuple) else tuple(0 for _s in sn)) + (0,)
+
+    def put(x, p):
+        if not p:
+            return bad
+        return tuple(put(e, p[1:]) if i == p[0] else e for i, e in enumerate(x))
+    return put(c, path)
+
+
 def _holds(c):
     return c is _ or (isinstance(c, tuple) and any(map(_holds, c)))
 
@@ -70,11 +99,18 @@ def small_layouts(max_size=64):
     return S.layouts(max_size=max_size, max_leaves=4)
 
 
+def _sometimes_misfit(draw, c, shape):
+    """c, or one time in ten a coordinate of the wrong rank (``misfit``)."""
+    return draw(misfit(c, shape)) if draw(st.integers(0, 9)) == 0 else c
+
+
 @st.composite
 def eval_coord_args(draw):
-    """(L, c): L(c) at a natural, hierarchical or integer coordinate, sometimes past the end."""
-    L = draw(small_layouts())
-    return L, draw(coordinate_for(L.shape, beyond=True))
+    """(L, c): L(c) at a natural, hierarchical or integer coordinate, sometimes past the end
+    (an integer coordinate runs along the last mode), sometimes of the wrong rank (refused);
+    a quarter of the layouts of rank 3 or 4 (an integer coordinate split over 3+ modes)."""
+    L = draw(small_layouts()) if draw(st.integers(0, 3)) else draw(K.kernel_layouts())
+    return L, _sometimes_misfit(draw, draw(coordinate_for(L.shape, beyond=True)), L.shape)
 
 
 @st.composite
@@ -89,8 +125,9 @@ def get_mode_args(draw):
 def crd2idx_args(draw):
     """(c, shape) or (c, shape, stride): c may hold ``_`` (it counts as 0) and run past the
     end; the stride is LayoutLeft's when absent, else any congruent stride."""
-    L = draw(small_layouts())
+    L = draw(small_layouts()) if draw(st.integers(0, 3)) else draw(K.kernel_layouts())
     c = draw(coordinate_for(L.shape, underscore=draw(st.booleans()), beyond=True))
+    c = _sometimes_misfit(draw, c, L.shape)
     if draw(st.booleans()):
         return c, L.shape
     return c, L.shape, L.stride
@@ -160,7 +197,8 @@ def slice_args(draw, need_underscore=True):
     """(L, c): a coordinate of L's domain with ``_`` at any depth (always one when
     ``need_underscore``: slice_ without a ``_`` is the coordinate function)."""
     L = draw(small_layouts())
-    return L, draw(coordinate_for(L.shape, underscore=True, need_underscore=need_underscore))
+    c = draw(coordinate_for(L.shape, underscore=True, need_underscore=need_underscore))
+    return L, _sometimes_misfit(draw, c, L.shape)
 
 
 def layout_left_args():

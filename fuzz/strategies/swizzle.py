@@ -11,6 +11,7 @@ dynamic integers, tied orders).
 
 import layoutcheck.fuzz.strategies.algebra as S
 import layoutcheck.fuzz.strategies.coordinates as CS
+import layoutcheck.fuzz.strategies.kernels as K
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -41,7 +42,12 @@ def swizzles(draw, max_span=MAX_SPAN, min_bits=0):
 
 
 def swizzle_args():
-    return st.tuples(swizzles(), st.integers(0, 1 << 12))
+    """(Sw, offset): offsets below 2^12 mostly; a third of the draws a shared-memory offset
+    up to 2^20 (a whole 2^16-byte tile and past it) or a swizzle with a wide base (bits at
+    and above 2^12 swizzled)."""
+    return st.one_of(st.tuples(swizzles(), st.integers(0, 1 << 12)),
+                     st.tuples(swizzles(), st.integers(0, 1 << 12)),
+                     st.tuples(st.one_of(swizzles(), K.wide_swizzles()), K.big_offsets()))
 
 
 @st.composite
@@ -61,7 +67,8 @@ def atom_layouts(draw, static=True):
 
 def _inner(static=None):
     return st.one_of(atom_layouts(static=True), atom_layouts(static=False),
-                     S.layouts(max_size=256, max_leaves=4, static=static))
+                     S.layouts(max_size=256, max_leaves=4, static=static),
+                     K.smem_tiles(max_log2=12))
 
 
 @st.composite
@@ -74,19 +81,21 @@ def composed_layouts(draw, offset=True, layout_outer=True, inner=None):
     else:
         outer = draw(swizzles())
     off = C(0)
-    if offset and draw(st.integers(0, 5)) == 0:
-        off = maybe_static(draw, draw(st.integers(1, 64)))
+    if offset and draw(st.integers(0, 5)) == 0:  # small, or a stage's offset past 2^16
+        off = maybe_static(draw, draw(st.integers(1, 64)) if draw(st.integers(0, 2)) else
+                           draw(K.big_offsets(bits=18)))
     return ComposedLayoutBase(outer, off, L)
 
 
 @st.composite
 def f2_layouts(draw):
     """Layouts with F2 strides: power-of-two modes mostly (where F2 and Z coordinates
-    agree), F2 strides up to 255."""
+    agree), F2 strides up to 255, and one in four up to 2^17 (a shared-memory tile's bits)."""
     k = draw(st.integers(1, 4))
     shape = tuple(C(1 << draw(st.integers(0, 3))) if draw(st.integers(0, 5)) else
                   C(draw(st.integers(1, 5))) for _k in range(k))
-    stride = tuple(C(draw(st.integers(0, 255))) for _k in range(k))
+    top = 255 if draw(st.integers(0, 3)) else 1 << 17
+    stride = tuple(C(draw(st.integers(0, top))) for _k in range(k))
     return F2Layout(shape, stride)
 
 
@@ -98,8 +107,9 @@ def composed_tiler_args(draw):
 
 @st.composite
 def composed_slice_args(draw):
-    Cl = draw(composed_layouts(inner=st.one_of(atom_layouts(), atom_layouts(False),
-                                               S.layouts(max_size=128, max_leaves=3))))
+    Cl = draw(st.one_of(composed_layouts(inner=st.one_of(atom_layouts(), atom_layouts(False),
+                                                         S.layouts(max_size=128, max_leaves=3))),
+                        K.smem_composed()))  # a whole shared-memory tile: one slice of it
     return Cl, draw(CS.coordinate_for(Cl.inner.shape, underscore=True,
                                       need_underscore=draw(st.booleans())))
 
