@@ -14,7 +14,7 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["load", "match_tables", "lineage", "paper_finding", "REGISTER_PATH", "STATUSES"]
+__all__ = ["load", "match_tables", "lineage", "base_oracle", "paper_finding", "REGISTER_PATH", "STATUSES"]
 
 REGISTER_PATH = Path(__file__).with_name("findings.toml")
 STATUSES = ("confirmed-bug", "convention", "upstream-reported", "fixed", "erratum")
@@ -39,16 +39,27 @@ def match_tables(finding):
     return [] if not m else (list(m) if isinstance(m, list) else [m])
 
 
+def base_oracle(oracle):
+    """The unversioned oracle a name belongs to: ``cute-cpp@3.8``, ``pycute@3.5.1``,
+    ``cute-dsl@4.4.0`` and ``cute-cpp@DIR`` -> ``cute-cpp``, ``pycute``, ``cute-dsl``; every
+    other name is itself (``module:NAME@LINEAGE`` and ``nvlabs:PATH`` included)."""
+    oracle = str(oracle)
+    if oracle.startswith(("module:", "nvlabs:")) or "@" not in oracle:
+        return oracle
+    return oracle.split("@", 1)[0]
+
+
 def lineage(oracle):
     """The name findings are registered under: ``module:NAME@LINEAGE`` -> LINEAGE (a patched
     copy of an implementation inherits its findings); a plain ``module:NAME`` has none
-    (nothing matches by a substring of a name); any other oracle is its own lineage."""
+    (nothing matches by a substring of a name); another version of an implementation
+    (``cute-cpp@3.8``) is that implementation's; any other oracle is its own lineage."""
     oracle = str(oracle)
     if oracle.startswith("module:"):
         return oracle.rsplit("@", 1)[1] if "@" in oracle else None
     if oracle.startswith("nvlabs:"):  # another copy of NVlabs PyCuTe (nvlabs:PATH)
         return "nvlabs"
-    return oracle
+    return base_oracle(oracle)
 
 
 def paper_finding(check: str, op: str = "examples") -> str | None:

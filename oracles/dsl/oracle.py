@@ -17,6 +17,8 @@ outside CuTe's 32-bit ``int`` are "unsupported", as for cute-cpp.
 """
 
 import importlib
+import sys
+from pathlib import Path
 
 from layoutcheck.oracles.dsl.calls import DSL_CALLS, UNSUPPORTED_DSL, dsl_answer, dsl_case, to_dsl
 from layoutcheck.oracles.isolation import IsolatedOracle
@@ -38,10 +40,25 @@ class CuteDslOracle(IsolatedOracle):
 
     name = "cute-dsl"
 
-    def __init__(self, timeout=None):
-        super().__init__("cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", ()),
+    def __init__(self, timeout=None, name=None, target=None):
+        """``target`` (an ``oracles.fetch.DslTarget``): another release, imported by the worker
+        from its own folder ahead of the environment, under ``name`` (``cute-dsl@4.4.0``)."""
+        path = env = None
+        label = forget = ()
+        if target is not None:
+            # the environment's DSL is reachable only through the folders its .pth adds (and
+            # the namespace package that .pth imports at start-up): both are left out
+            path = target.python_path() + [p for p in map(str, sys.path) if not _holds_dsl(p)]
+            env, forget = target.environment(), ("nvidia_cutlass_dsl", "cutlass")
+            label = (f"nvidia-cutlass-dsl {target.version}",)
+        super().__init__(name or "cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", label),
                          timeout=timeout, start_timeout=CASE_TIMEOUT_S, memory_mb=0,
-                         default_timeout=CASE_TIMEOUT_S)
+                         default_timeout=CASE_TIMEOUT_S, path=path, env=env, forget=forget)
+
+
+def _holds_dsl(entry):
+    """A ``sys.path`` entry from which some CuTe DSL's ``cutlass`` package imports."""
+    return (Path(entry) / "cutlass" / "cute").is_dir()
 
 
 class _Unrepresentable(Exception):
@@ -53,9 +70,17 @@ class InProcessDsl(Oracle):
 
     name = "cute-dsl"
 
-    def __init__(self):
+    def __init__(self, label=None):
         self._cute = None
         self._traced = None
+        self.label = label
+
+    def describe(self):
+        """With a label (another release): ``nvidia-cutlass-dsl 4.4.0: cutlass at PATH``."""
+        if not self.label or self._cute is None:
+            return None
+        where = Path(getattr(importlib.import_module("cutlass"), "__file__", "") or "?").parent
+        return f"{self.label}: cutlass at {where}"
 
     def _reason(self):
         try:
