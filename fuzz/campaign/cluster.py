@@ -89,8 +89,9 @@ def parse_cluster(text, jobs=1):
 
 
 def plan(names, checks, seed, budget, max_examples, shards, workers, store_spec=None,
-         replays=None):
-    """The units of a run (dicts, picklable): ``kw`` is ``run_campaign``'s arguments."""
+         replays=None, extra=None):
+    """The units of a run (dicts, picklable): ``kw`` is ``run_campaign``'s arguments (``extra``:
+    more of them, the same for every unit, e.g. the baseline)."""
     units = []
     for oracle in names:
         for k in range(shards):
@@ -108,7 +109,7 @@ def plan(names, checks, seed, budget, max_examples, shards, workers, store_spec=
                               and e["check"] in u["checks"]])
         u["kw"] = dict(oracles=[u["oracle"]], ops=None, budget=per_budget, seed=u["seed"],
                        max_examples=per_cases, checks=u["checks"], kinds=None,
-                       use_db=db is not None, db_path=db, jobs=1)
+                       use_db=db is not None, db_path=db, jobs=1, **(extra or {}))
         u["path"], u["env"] = path, env
     return units, per_budget
 
@@ -395,7 +396,7 @@ def engine_for(spec):
 # --- a sharded run --------------------------------------------------------------------------
 
 def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, fn, store=None,
-                db=(), progress=None):
+                db=(), progress=None, extra=None):
     """(rows in the order of a one-process run, the report's ``cluster`` entry).  ``fn``
     runs one unit's ``kw`` on a worker (``campaign._shard``); ``store`` is the run's example
     database (a Redis store is opened by every unit; else the driver's entries ``db`` are
@@ -410,7 +411,8 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
         units, per_budget = plan(names, [c.name for c in selected], seed, budget, max_examples,
                                  shards, workers,
                                  store_spec=store.url if shared else None,
-                                 replays=None if shared or store is None else list(db))
+                                 replays=None if shared or store is None else list(db),
+                                 extra=extra)
         results, timeline, hosts, lost, stats = {}, [], {}, [], []
         total = len(units) * len(selected)
         shown, cases = [0], [0]

@@ -24,6 +24,7 @@ import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (regi
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
+from layoutcheck.fuzz.campaign.baseline import Paired, versus
 from layoutcheck.fuzz.campaign.batched import BATCHED, Prefetching
 from layoutcheck.fuzz.campaign.batched import tolerant as _tolerant
 from layoutcheck.fuzz.campaign.budget import Novelty, Observed, Scheduler, ShrinkPool
@@ -34,6 +35,7 @@ from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
 from layoutcheck.fuzz.campaign.provider import backend_settings
 from layoutcheck.fuzz.campaign.recognise import known_failure
 from layoutcheck.fuzz.campaign.report import (
+    baseline_summary,
     exit_status,
     format_failure,
     junit_xml,
@@ -46,16 +48,16 @@ from layoutcheck.fuzz.campaign.report import (
 from layoutcheck.fuzz.campaign.steer import SKIP, Steering
 from layoutcheck.fuzz.checks.base import CheckFailed, Skip
 from layoutcheck.fuzz.checks.bounds import bounded
-from layoutcheck.fuzz.checks.catalogue import BY_NAME, checks_for
-from layoutcheck.fuzz.checks.targets import decode, encode
+from layoutcheck.fuzz.checks.catalogue import checks_for
+from layoutcheck.fuzz.checks.targets import encode
 from layoutcheck.oracles import get_oracle
 from layoutcheck.oracles.reference import case_key, memo_stats, reference_for
 
 from layoutcheck.errors import LayoutError
-from layoutcheck.files import read_json
+from layoutcheck.findings import base_oracle
 from layoutcheck.layout import LayoutBase
 
-__all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PATH",
+__all__ = ["run_campaign", "run_check", "oracles_for", "skip_reason", "DB_PATH",
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
 
 SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
@@ -72,8 +74,9 @@ def _leaves(e):
 
 
 class _Ctx:
-    def __init__(self, oracle, spec):
+    def __init__(self, oracle, spec, baseline=None):
         self.oracle, self.spec = oracle, reference_for(oracle.name, spec) if spec else None
+        self.baseline = baseline  # the Paired oracle when each case is compared with a baseline
 
 
 class _Runner:
@@ -104,6 +107,8 @@ class _Runner:
         self.first_failure_at = self.first_known_at = None
         self.in_run = False        # inside a hypothesis run (not a replay of stored cases)
         self.seen, self.duplicates = {}, 0  # keys of the cases judged (bounded), drawn again
+        self.shared = self.fixed = None  # with a baseline: the smallest case failing the same
+        self.shared_cases = self.fixed_cases = 0  # way on both, and one only it fails
 
     def halted(self):
         now = time.monotonic()
@@ -204,6 +209,8 @@ class _Runner:
         except Skip:
             self.skipped += 1
         except CheckFailed as f:
+            if self.ctx.baseline is not None:
+                return self._versus(args, f)
             kid = _known(self.ctx, self.check, args)
             if kid and kid == self.target_known:  # shrinking a known finding's case
                 self._record(args, f, "fail")
@@ -220,6 +227,32 @@ class _Runner:
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
             self._record(args, e, "error")
             raise
+        else:
+            if self.ctx.baseline is not None:
+                self._versus(args, None)
+
+    def _versus(self, args, failure):
+        """With a baseline (``fuzz/campaign/baseline.py``): a case the baseline answers the same
+        way is known (the smallest kept, and the pair goes on); one only the baseline fails is
+        fixed (reported); a regression or a change is a new failure, raised to be shrunk."""
+        v = versus(self.check, self.ctx, args, failure)
+        size = (sum(map(len, encode(args))), encode(args))
+        if v.verdict == "known":
+            kid = _known(self.ctx, self.check, args)
+            self.known_cases += 1
+            self.shared_cases += 1
+            if kid:
+                self._note_known(kid)
+            if self.shared is None or size < self.shared[0]:
+                self.shared = (size, args, failure, v, kid)
+        elif v.verdict == "fixed":
+            self.fixed_cases += 1
+            if self.fixed is None or size < self.fixed[0]:
+                self.fixed = (size, args, v)
+        elif v.verdict in ("regression", "changed"):
+            failure.baseline = v
+            self._record(args, failure, "fail")
+            raise failure
 
     def _record(self, args, exc, kind):
         inputs = encode(args)
@@ -308,18 +341,22 @@ def _known(ctx, check, args):
         return None
 
 
-def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None):
-    proxy = Prefetching(oracle) if oracle.name in BATCHED else None
-    runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec))
+def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None, baseline=None):
+    batched = any(base_oracle(o.name) in BATCHED for o in (oracle, baseline) if o is not None)
+    paired = Paired(oracle, baseline) if baseline is not None else None
+    oracle = paired or oracle
+    proxy = Prefetching(oracle) if batched else None
+    runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec, paired))
     return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline, pool=pool)
 
 
-def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, replays=()):
+def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, replays=(),
+              baseline=None):
     """Fuzz one check against one oracle (``budget`` seconds, or ``max_examples`` cases);
-    return its result row."""
+    return its result row.  ``baseline``: an oracle each case is compared with."""
     t0 = time.monotonic()
     pair = _pair(check, oracle, spec, seed, budget=None if max_examples is not None else budget,
-                 deadline=t0 + budget if budget else None)
+                 deadline=t0 + budget if budget else None, baseline=baseline)
     if not pair.replay(replays) and max_examples != 0:
         if max_examples is not None:
             pair.step(None, limit=max_examples)
@@ -328,7 +365,7 @@ def run_check(check, oracle, spec, *, budget=None, max_examples=None, seed=0, re
     return pair.result(t0)
 
 
-def _skip_reason(check, oracle, spec, reasons):
+def skip_reason(check, oracle, spec, reasons):
     if reasons.get(oracle.name) != "available":
         return f"oracle unavailable: {reasons[oracle.name]}"
     if check.kind == "differential":
@@ -350,9 +387,22 @@ def _oracles(names):
     return objs, reasons
 
 
+def oracles_for(names, baseline=None):
+    """The oracles of a run (``_oracles``) with the spec and the baseline; a baseline that is
+    also under test, or cannot run, is an error (LayoutError)."""
+    if baseline is not None and baseline in names:
+        raise LayoutError(f"--baseline {baseline} is also an oracle under test (--against)")
+    objs, reasons = _oracles(names + (["spec"] if "spec" not in names else [])
+                             + ([baseline] if baseline else []))
+    if baseline is not None and reasons[baseline] != "available":
+        raise LayoutError(f"the baseline {baseline} is unavailable: {reasons[baseline]}")
+    return objs, reasons
+
+
 def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_examples=None,
                  checks=None, kinds=None, use_db=True, db_path=None, jobs=1, progress=None,
-                 command=None, fail_fast=False, against=None, cluster=None, time_cap=None):
+                 command=None, fail_fast=False, against=None, cluster=None, time_cap=None,
+                 baseline=None):
     """Run the gate; return the report dict (see the module docstring).
 
     oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
@@ -366,6 +416,9 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
     failure (the remaining pairs are reported as skipped).  cluster ("local[:N]",
     "tcp://HOST:PORT", "processes:N"; jobs > 1 alone means "local:jobs") runs the units of
     ``fuzz.cluster`` there; db_path may also be "redis://HOST:PORT/N" (``fuzz.exampledb``).
+    baseline (an oracle name): each case is also answered by it, and each failure classified
+    known, regression, fixed or changed (``fuzz/campaign/baseline.py``; the report's
+    ``baseline`` and each row's).
     """
     if against is not None:  # alias: the CLI's --against
         oracles = against.split(",") if isinstance(against, str) else against
@@ -374,16 +427,16 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
     if not selected:
         raise LayoutError(f"no check matches ops={ops} checks={checks} kinds={kinds}")
     names = list(dict.fromkeys(list(oracles)))
-    objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
+    objs, reasons = oracles_for(names, baseline)
     t0 = time.monotonic()
     db = store.load([(c.name, n) for n in names for c in selected]) if store else []
     sharded = None
     if cluster or (jobs and jobs > 1):
         results, sharded = _sharded(names, selected, budget, seed, max_examples, jobs, db,
-                                    cluster, store, progress)
+                                    cluster, store, progress, baseline)
     else:
         results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
-                             progress, fail_fast, time_cap)
+                             progress, fail_fast, time_cap, objs.get(baseline))
     seconds = time.monotonic() - t0
     report = {"command": command or "run_campaign", "seed": seed,
               "budget_s": None if max_examples is not None else budget,
@@ -395,6 +448,8 @@ def run_campaign(oracles=("pycute",), ops=None, budget=60.0, seed=0, max_example
               "reference_cache": memo_stats(objs.get("spec"))}
     if sharded is not None:
         report["cluster"] = sharded
+    if baseline is not None:
+        report["baseline"] = baseline_summary(baseline, objs[baseline], results)
     report["exit_status"] = exit_status(report)
     if store:  # a pair that ran forgets what it no longer fails on; new failures are kept
         store.commit(db, results)
@@ -412,7 +467,8 @@ def _warm_up(objs, names, reasons):
     answer is ignored (a crash here shows again on the first real case)."""
 
     for name in names:
-        if reasons.get(name) == "available" and name not in ("spec", "impl") and name not in BATCHED:
+        if reasons.get(name) == "available" and name not in ("spec", "impl") \
+                and base_oracle(name) not in BATCHED:
             try:
                 objs[name].run_many([("size", (LayoutBase(1, 0),))])
             except Exception:  # noqa: BLE001 - only a warm-up
@@ -444,7 +500,7 @@ def _precompile(live, until):
 
 
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
-               fail_fast=False, time_cap=None):
+               fail_fast=False, time_cap=None, baseline=None):
     pairs = [(c, n) for n in names for c in selected]
     t0 = time.monotonic()
     deadline = None if max_examples is not None else t0 + budget
@@ -452,13 +508,13 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
     rows, live = {}, []
     pool = None if max_examples is not None else ShrinkPool(budget, deadline)
     for i, (check, name) in enumerate(pairs):
-        reason = _skip_reason(check, objs[name], objs.get("spec"), reasons)
+        reason = skip_reason(check, objs[name], objs.get("spec"), reasons)
         if reason:
             rows[i] = result_row(check, name, "skipped", message=reason)
             continue
         p = _pair(check, objs[name], objs.get("spec"), seed,
                   budget=None if max_examples is not None else budget, deadline=deadline,
-                  pool=pool)
+                  pool=pool, baseline=baseline)
         p.replay([e["inputs"] for e in db if e["check"] == check.name and e["oracle"] == name])
         live.append((i, p))
     shown = [0]
@@ -501,59 +557,11 @@ def _shard(kw):
 
 
 def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None, store=None,
-             progress=None):
+             progress=None, baseline=None):
     """--jobs N / --cluster: the run cut into (oracle, checks, seed) units on Dask distributed
     (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
     whose worker dies is retried; one still lost is reported as ``error`` rows
     ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
     return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
                        jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
-                       progress=progress)
-
-
-def replay_cases(cases, oracles, command=None):
-    """Re-run explicit cases [(check name, oracle name, inputs)]; a report like run_campaign's."""
-    t0 = time.monotonic()
-    names = list(dict.fromkeys(o for _, o, _ in cases))
-    objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
-    results = []
-    for check_name, oname, inputs in cases:
-        check = BY_NAME.get(check_name)
-        if check is None:
-            raise LayoutError(f"unknown check {check_name!r}; known: {', '.join(BY_NAME)}")
-        reason = _skip_reason(check, objs[oname], objs["spec"], reasons)
-        if reason:
-            results.append(result_row(check, oname, "skipped", message=reason))
-            continue
-        args = decode(inputs)
-        results.append(run_check(check, objs[oname], objs["spec"], max_examples=0,
-                                 replays=[encode(args)]))
-    report = {"command": command or "replay", "seed": None, "budget_s": None,
-              "max_examples": None, "jobs": 1, "oracles": {n: reasons[n] for n in names},
-              "results": results, "summary": summary(results, time.monotonic() - t0)}
-    report["exit_status"] = exit_status(report)
-    return report
-
-
-def replay_report(path, oracles=None, command=None):
-    """``--replay FILE``: rerun the counterexamples of a saved report (optionally against
-    other oracles)."""
-    old = read_json(path, "report")  # bounded: at most 16 MiB, one line per problem
-    results = old.get("results") if isinstance(old, dict) else None
-    if not isinstance(results, list):
-        raise LayoutError(f"report {path} is not a layoutcheck fuzz report (no \"results\" list)")
-    rows = []
-    for k, r in enumerate(results):
-        ce = r.get("counterexample") if isinstance(r, dict) else None
-        if not ce:
-            continue
-        if not (isinstance(r.get("check"), str) and isinstance(r.get("oracle"), str)
-                and isinstance(ce, list) and all(isinstance(x, str) for x in ce)):
-            raise LayoutError(f"report {path}: results[{k}] needs a check and an oracle name and a "
-                              "counterexample list of CuTe strings")
-        rows.append(r)
-    cases = [(r["check"], o, r["counterexample"]) for r in rows
-             for o in (oracles or [r["oracle"]])]
-    if not cases:
-        raise LayoutError(f"report {path} holds no counterexample to replay")
-    return replay_cases(cases, oracles, command)
+                       progress=progress, extra={"baseline": baseline} if baseline else None)

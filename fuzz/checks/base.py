@@ -9,6 +9,7 @@ from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.protocol import format_arg, format_value, is_invalid_answer
 
 from layoutcheck.composed import ComposedLayoutBase, F2Layout
+from layoutcheck.findings import base_oracle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
@@ -143,7 +144,7 @@ def has_runtime_ints(oracle):
     """spec, impl and CuTe C++ tell runtime from static integers; the Python oracles and the
     DSL (trace time) do not."""
     name = getattr(oracle, "name", "")
-    return name.split("[")[0] in ("spec", "impl", "cute-cpp")
+    return base_oracle(name.split("[")[0]) in ("spec", "impl", "cute-cpp")
 
 
 def static_differential(op):

@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from layoutcheck.fuzz.campaign.runner import replay_cases
+from layoutcheck.fuzz.campaign.replay import replay_cases
 from layoutcheck.oracles import get_oracle
 
 from layoutcheck.errors import LayoutError

@@ -3,7 +3,10 @@
 Every flag is checked before any work (exit 2, one line): the budget is finite, positive
 and at most a day; report paths are writable files; ``--case`` has the number of inputs its
 check takes.  An oracle named in ``--against`` that cannot run makes the run exit 2 (never
-0), as does an oracle that crashed on a case (reported as an error with the case).
+0), as does an oracle that crashed on a case (reported as an error with the case).  With
+``--baseline ORACLE`` each case is compared with that oracle's answer too
+(``fuzz/campaign/baseline.py``): a regression or a change fails the run, a failure both share is
+known, a case only the baseline fails is reported as fixed.
 """
 
 import json
@@ -24,12 +27,11 @@ from layoutcheck.commands.common import (
 from layoutcheck.errors import LayoutError
 from layoutcheck.fuzz.campaign.cluster import parse_cluster
 from layoutcheck.fuzz.campaign.exampledb import is_redis, parse_redis_url
+from layoutcheck.fuzz.campaign.replay import replay_cases, replay_report
 from layoutcheck.fuzz.campaign.runner import (
     format_failure,
     junit_xml,
     progress_printer,
-    replay_cases,
-    replay_report,
     run_campaign,
     summary_lines,
 )
@@ -49,6 +51,11 @@ def add_arguments(parser):
     parser.add_argument("--against", default=None,
                         help="comma-separated oracles: spec, impl, pycute, nvlabs, nvlabs:PATH, "
                              "module:NAME[@LINEAGE], cute-cpp, cute-dsl (default: pycute)")
+    parser.add_argument("--baseline", metavar="ORACLE", default=None,
+                        help="compare every case with this oracle too (e.g. cute-cpp@3.8, pycute, "
+                             "nvlabs:OLD, module:mylib_v1): a failure it shares is known, one it "
+                             "does not is a regression or a change (exit 1), a case only it fails "
+                             "is reported as fixed")
     parser.add_argument("--ops", default=None,
                         help="comma-separated operations to check (default: all)")
     parser.add_argument("--allow-unreached", action="store_true",
@@ -157,8 +164,8 @@ def run(args):
         raise LayoutError("--replay needs a file name")
     apply_cute_include(args)
     oracles = oracle_names(args.against, lambda: ["pycute"])
-    for name in oracles:
-        get_oracle(name)  # an unknown name: exit 2 now
+    for name in oracles + ([args.baseline] if args.baseline else []):
+        get_oracle(name)  # an unknown name (or a version that cannot be fetched): exit 2 now
     check_output_path(args.report, "--report")
     check_output_path(args.junit, "--junit")
     if args.report and args.junit and args.report == args.junit:
@@ -171,9 +178,11 @@ def run(args):
 
     if args.case:
         _check_case(args.case)
-        report = replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command)
+        report = replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command,
+                              args.baseline)
     elif args.replay is not None:
-        report = replay_report(args.replay, oracles if args.against is not None else None, command)
+        report = replay_report(args.replay, oracles if args.against is not None else None, command,
+                               args.baseline)
     else:
         reproducible = args.max_examples is not None
         report = run_campaign(oracles=oracles, ops=_split(args.ops),
@@ -184,7 +193,8 @@ def run(args):
                               use_db=not args.no_db and (not reproducible or args.db is not None),
                               jobs=args.jobs,
                               progress=progress_printer(sys.stderr), command=command,
-                              fail_fast=args.fail_fast, cluster=args.cluster, db_path=args.db)
+                              fail_fast=args.fail_fast, cluster=args.cluster, db_path=args.db,
+                              baseline=args.baseline)
     unavailable = [n for n, state in report["oracles"].items() if state != "available"]
     for name in unavailable:
         print(f"oracle {name} unavailable: {report['oracles'][name]}", file=sys.stderr)
