@@ -21,7 +21,7 @@ from layoutcheck.fuzz.checks.bounds import eval_limit
 from layoutcheck.oracles import isolation
 from layoutcheck.spec.limits import enumeration_limit
 
-COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu", "report", "fetch"]
+COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu", "report", "fetch", "matrix", "bisect"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -14,22 +14,61 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["load", "match_tables", "lineage", "base_oracle", "paper_finding", "REGISTER_PATH", "STATUSES"]
+__all__ = ["load", "match_tables", "lineage", "base_oracle", "paper_finding", "versions_data",
+           "lifespans_by_finding", "REGISTER_PATH", "VERSIONS_PATH", "STATUSES"]
 
 REGISTER_PATH = Path(__file__).with_name("findings.toml")
+VERSIONS_PATH = Path(__file__).with_name("versions.toml")
 STATUSES = ("confirmed-bug", "convention", "upstream-reported", "fixed", "erratum")
 
 
 @lru_cache(maxsize=1)
 def load():
-    """All findings, as a tuple of dicts, in file order."""
+    """All findings, as a tuple of dicts, in file order, with what the version matrix found
+    (``versions.toml``): ``versions`` ({implementation: {"introduced_in", "fixed_in",
+    "seen_on", "tested"}}), ``introduced_in`` / ``fixed_in`` (one line over the
+    implementations) and ``seen_on`` (the written entries, then one per implementation)."""
     with open(REGISTER_PATH, "rb") as f:
         data = tomllib.load(f)
     findings = tuple(data.get("finding", ()))
     ids = [x["id"] for x in findings]
     if len(ids) != len(set(ids)):
         raise ValueError(f"duplicate finding ids in {REGISTER_PATH}")
+    lifespans = lifespans_by_finding(versions_data())
+    for f in findings:
+        spans = lifespans.get(f["id"], {})
+        f["versions"] = spans
+        f["introduced_in"] = "; ".join(f"{k} {v['introduced_in']}" for k, v in spans.items()
+                                       if v["introduced_in"]) or None
+        f["fixed_in"] = f.get("fixed_in") or "; ".join(
+            f"{k} {v['fixed_in']}" for k, v in spans.items() if v["fixed_in"]) or None
+        f["seen_on"] = list(f.get("seen_on", ())) + [
+            f"{k} {', '.join(v['seen_on'])} (of {', '.join(v['tested'])})"
+            for k, v in spans.items() if v["seen_on"]]
     return findings
+
+
+def versions_data(path=None) -> dict:
+    """``versions.toml`` as written by ``layoutcheck matrix --write`` ({} when absent)."""
+    path = Path(path) if path else VERSIONS_PATH
+    if not path.is_file():
+        return {}
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def lifespans_by_finding(data: dict) -> dict:
+    """{finding id: {implementation: {"introduced_in", "fixed_in", "seen_on", "tested",
+    "statuses"}}} from ``versions_data()``."""
+    tested = {i["name"]: list(i["versions"]) for i in data.get("implementation", ())}
+    out = {}
+    for f in data.get("finding", ()):
+        versions = tested.get(f["implementation"], [])
+        seen = [v for v, s in zip(versions, f["statuses"]) if s == "P"]
+        out.setdefault(f["id"], {})[f["implementation"]] = {
+            "introduced_in": f.get("introduced_in") or None, "fixed_in": f.get("fixed_in") or None,
+            "seen_on": seen, "tested": versions, "statuses": f["statuses"]}
+    return out
 
 
 def match_tables(finding):

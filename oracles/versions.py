@@ -2,7 +2,8 @@
 
 An oracle name may name a release: ``cute-cpp@3.8`` (the newest 3.8.x), ``pycute@3.5.1``,
 ``cute-dsl@4.4.0``, ``cute-cpp@latest``; a folder: ``cute-cpp@/path/to/include`` (a header tree,
-e.g. a source checkout's ``include/``) or ``pycute@/path/holding/pycute``; or, where several
+e.g. a source checkout's ``include/``) or ``pycute@/path/holding/pycute``, with a name for tables
+``cute-cpp@main=/path/to/include``; or, where several
 oracles are meant (``layoutcheck matrix``, ``bisect``), an ordered range ``cute-cpp@3.3..4.2``
 (every release from the oldest 3.3 to the newest 4.2; either end may be left out).
 
@@ -36,7 +37,7 @@ from layoutcheck.findings import base_oracle
 __all__ = ["VersionError", "VersionSpec", "ORACLE_PACKAGES", "KNOWN_RELEASES", "cache_root",
            "releases", "parse_spec", "expand", "is_versioned", "base_name", "version_key",
            "short_version", "download_timeout", "pip", "prefetch_hint", "offline", "INDEX_TIMEOUT_S",
-           "ReleaseList"]
+           "ReleaseList", "version_label"]
 
 ORACLE_PACKAGES = {"cute-cpp": "nvidia-cutlass", "pycute": "nvidia-cutlass",
                    "cute-dsl": "nvidia-cutlass-dsl"}
@@ -237,6 +238,7 @@ class VersionSpec:
     selector: str
     versions: tuple = ()
     folder: Path | None = None
+    label: str | None = None   # ORACLE@LABEL=DIR: what the folder is called in tables
 
     @property
     def is_range(self) -> bool:
@@ -280,10 +282,14 @@ def parse_spec(text: str, root=None, known: ReleaseList | None = None) -> Versio
     package = ORACLE_PACKAGES[oracle]
     if not selector:
         raise VersionError(f"{text}: no version after '@' (e.g. {oracle}@{KNOWN_RELEASES[package][-1]})")
-    if is_folder(selector):
+    label, eq, where = selector.partition("=")
+    if eq or is_folder(selector):
         if oracle == "cute-dsl":
             raise VersionError(f"{text}: cute-dsl takes a release (cute-dsl@4.8.1), not a folder")
-        return VersionSpec(oracle, package, selector, (), Path(selector).expanduser())
+        if eq and (not label or not where or not re.fullmatch(r"[\w.+-]+", label)):
+            raise VersionError(f"{text}: expected {oracle}@LABEL=DIR (e.g. {oracle}@main=~/cutlass/include)")
+        return VersionSpec(oracle, package, selector, (), Path(where if eq else selector).expanduser(),
+                           label if eq else None)
     parts = selector.split("..")
     if len(parts) > 2 or any(p and p != "latest" and not _VERSION.fullmatch(p) for p in parts):
         raise VersionError(f"{text}: '{selector}' is no version (digits and dots, e.g. 3.8), "
@@ -303,6 +309,17 @@ def parse_spec(text: str, root=None, known: ReleaseList | None = None) -> Versio
         raise VersionError(f"{text}: the range is empty ({lo} comes after {hi})")
     span = tuple(v for v in versions if version_key(lo) <= version_key(v) <= version_key(hi))
     return VersionSpec(oracle, package, selector, span)
+
+
+def version_label(name: str, root=None) -> str:
+    """What a version is called in tables: the release (``cute-cpp@3.8`` -> ``3.8.0.0``), the
+    label of ``ORACLE@LABEL=DIR``, the folder of ``ORACLE@DIR``; an unversioned name is itself."""
+    spec = parse_spec(name, root) if is_versioned(name) else None
+    if spec is None:
+        return name
+    if spec.folder is not None:
+        return spec.label or str(spec.folder)
+    return spec.versions[0] if len(spec.versions) == 1 else str(spec.selector)
 
 
 def expand(names: list[str], root=None) -> list[str]:

@@ -45,8 +45,8 @@ from layoutcheck.fuzz.campaign.report import result_row
 
 from layoutcheck.errors import LayoutError
 
-__all__ = ["parse_cluster", "plan", "merge_rows", "run_sharded", "execute", "ALLOWED_FAILURES",
-           "MAX_WORKERS"]
+__all__ = ["parse_cluster", "plan", "merge_rows", "run_sharded", "execute", "engine_for",
+           "ALLOWED_FAILURES", "MAX_WORKERS"]
 
 MAX_WORKERS = 64
 ALLOWED_FAILURES = 2    # worker deaths a unit survives (then: incomplete)
