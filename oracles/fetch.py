@@ -36,6 +36,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import sysconfig
 import tempfile
 import time
@@ -57,8 +58,10 @@ from layoutcheck.oracles.versions import (
     version_key,
 )
 
+from layoutcheck.findings import base_oracle
+
 __all__ = ["CutlassTree", "DslTarget", "fetch_cutlass", "fetch_dsl", "fetch", "dsl_parts",
-           "interpreter_tag", "cached", "resolve", "LOCK_WAIT_S"]
+           "interpreter_tag", "cached", "resolve", "script_environment", "LOCK_WAIT_S"]
 
 LOCK_WAIT_S = 900.0          # how long a second fetcher waits for the first
 WHEEL_INCLUDE = "cutlass_library/source/include/"
@@ -361,6 +364,23 @@ def resolve(name: str, root=None) -> CutlassTree | DslTarget:
                                "that holds pycute/)")
         return tree
     return _one(spec, spec.versions[0], root)
+
+
+def script_environment(name: str) -> tuple[list[str], dict]:
+    """How to run a standalone Python script against the version ``name`` names (``pycute@V``,
+    ``cute-dsl@V``; an unversioned name: the environment as it is): the interpreter's
+    arguments before the script, and the variables to set.  pycute's folder goes first on
+    PYTHONPATH; a DSL release runs without site (``-S``: the environment's DSL is reachable only
+    through its .pth file) with its own folders, then the environment's other folders."""
+    if base_oracle(name) == name:
+        return [sys.executable], {}
+    got = resolve(name)
+    if isinstance(got, DslTarget):
+        rest = [p for p in sys.path if p and not (Path(p) / "cutlass" / "cute").is_dir()]
+        return [sys.executable, "-S"], {"PYTHONPATH": os.pathsep.join(got.python_path() + rest),
+                                        **got.environment()}
+    old = os.environ.get("PYTHONPATH")
+    return [sys.executable], {"PYTHONPATH": os.pathsep.join([str(got.pycute_path)] + ([old] if old else []))}
 
 
 def cached(root=None) -> list[tuple[str, str, int]]:
