@@ -78,7 +78,7 @@ def is_versioned(name: str) -> bool:
 
 def is_folder(selector: str) -> bool:
     """A selector that names a folder (``cute-cpp@/path``, ``@./include``, ``@~/x``)."""
-    return "/" in selector or selector.startswith(("~", "."))
+    return "/" in selector or selector.startswith("~") or selector == "."
 
 
 def short_version(version: str) -> str:
