@@ -17,6 +17,7 @@ of its inputs (``bounds``).  Failures are stored in ``.layoutcheck/failures.json
 working directory's example database) and replayed first on the next run.
 """
 
+import copy
 import time
 
 import layoutcheck.fuzz.checks.targets as _targets
@@ -24,7 +25,7 @@ import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (regi
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
-from layoutcheck.fuzz.campaign.baseline import Paired, versus
+from layoutcheck.fuzz.campaign.baseline import Paired, recording, versus
 from layoutcheck.fuzz.campaign.batched import BATCHED, Prefetching
 from layoutcheck.fuzz.campaign.batched import tolerant as _tolerant
 from layoutcheck.fuzz.campaign.budget import Novelty, Observed, Scheduler, ShrinkPool
@@ -204,13 +205,17 @@ class _Runner:
     def case(self, args):
         """Run one case; raise for a new failure so that hypothesis shrinks it."""
         self.cases += 1
+        ctx = self.ctx
+        if ctx.baseline is not None:  # the calls of this case, for the baseline's comparison
+            ctx = copy.copy(ctx)
+            ctx.oracle = recording(ctx.oracle)
         try:
-            self.check.run(self.ctx, args)
+            self.check.run(ctx, args)
         except Skip:
             self.skipped += 1
         except CheckFailed as f:
             if self.ctx.baseline is not None:
-                return self._versus(args, f)
+                return self._versus(args, f, ctx.oracle.calls)
             kid = _known(self.ctx, self.check, args)
             if kid and kid == self.target_known:  # shrinking a known finding's case
                 self._record(args, f, "fail")
@@ -229,13 +234,13 @@ class _Runner:
             raise
         else:
             if self.ctx.baseline is not None:
-                self._versus(args, None)
+                self._versus(args, None, ctx.oracle.calls)
 
-    def _versus(self, args, failure):
+    def _versus(self, args, failure, calls=None):
         """With a baseline (``fuzz/campaign/baseline.py``): a case the baseline answers the same
         way is known (the smallest kept, and the pair goes on); one only the baseline fails is
         fixed (reported); a regression or a change is a new failure, raised to be shrunk."""
-        v = versus(self.check, self.ctx, args, failure)
+        v = versus(self.check, self.ctx, args, failure, calls)
         size = (sum(map(len, encode(args))), encode(args))
         if v.verdict == "known":
             kid = _known(self.ctx, self.check, args)
