@@ -7,8 +7,8 @@ every version, one version per unit on ``--cluster``, and prints a table per imp
 P present, D a different wrong answer, A absent (agrees with the spec, a refusal where the spec
 refuses), ? cannot tell (``fuzz/versions/matrix.py``), with the version each finding was
 introduced in and fixed in.  ``--json``, ``--html`` write the matrix; ``--write`` also writes
-``layoutcheck/versions.toml`` (the register's versions) and the generated part of
-``docs/versions.md``.
+``layoutcheck/versions.toml`` (the register's versions; the implementations this run did not test
+are kept) and the generated part of ``docs/versions.md``.
 
 ``--campaign`` runs a fuzz campaign instead: its drawn cases run on each pair of adjacent
 versions (``fuzz --against NEWER --baseline OLDER``), and every case where they answer
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from layoutcheck.commands.common import check_output_path, count, oracle_names, seconds, validate, write_output
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import VERSIONS_PATH, load
+from layoutcheck.findings import VERSIONS_PATH, load, versions_data
 from layoutcheck.fuzz.campaign.cluster import parse_cluster
 from layoutcheck.fuzz.versions.across import run_across, summary_lines
 from layoutcheck.fuzz.versions.matrix import run_matrix
@@ -67,6 +67,20 @@ def _names(text):
     return names
 
 
+def _recorded():
+    """The command line that made the matrix, without the options that only say where its
+    output went or where it ran."""
+    argv, out, skip = sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "matrix" else [], [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--json", "--html", "--cluster"):
+            skip = True
+        elif a != "--write" and not a.startswith(("--json=", "--html=", "--cluster=")):
+            out.append(a)
+    return "layoutcheck matrix " + " ".join(shlex.quote(a) for a in out)
+
+
 def run(args):
     validate(args, budget=seconds(), seed=count(0, 2 ** 64 - 1))
     for path, option in ((args.json, "--json"), (args.html, "--html")):
@@ -105,7 +119,7 @@ def run(args):
     if args.write:
         if findings:
             raise LayoutError("--write records the whole register: leave out --findings")
-        write_output(str(VERSIONS_PATH), toml_text(m, command), "--write")
+        write_output(str(VERSIONS_PATH), toml_text(m, _recorded(), versions_data()), "--write")
         load.cache_clear()
         if DOCS_PAGE.is_file():
             page = DOCS_PAGE.read_text()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 from layoutcheck.fuzz.versions.matrix import LETTER
 
@@ -160,20 +161,38 @@ def _q(x) -> str:
     return json.dumps(x, ensure_ascii=False)
 
 
-def toml_text(m: dict, command: str = "") -> str:
-    """``layoutcheck/versions.toml``: per implementation the versions tested, per finding its
-    status on each and the versions it was introduced in and fixed in."""
+def _public(text: str) -> str:
+    """What a checked-in file may say of a machine: no folder of it (``at PATH`` dropped, a
+    folder named ``DIR``)."""
+    text = re.sub(r" at [~/]\S*", "", text or "")
+    text = re.sub(r"=[~/][^,\s]*", "=DIR", text)
+    return re.sub(r"the folder [~/][^:,\s]*", "a folder", text)
+
+
+def toml_text(m: dict, command: str = "", previous: dict | None = None) -> str:
+    """``layoutcheck/versions.toml``: per implementation the versions tested (and the command
+    that tested them), per finding its status on each and the versions it was introduced in and
+    fixed in.  The implementations of ``previous`` (``versions_data()``) that ``m`` did not test
+    are kept as they were."""
     known = {f["id"] for f in load()}
+    previous = previous or {}
     out = ["# The register's versions: every finding's cases on every version tested, written by",
            "# `layoutcheck matrix --write` (do not edit by hand; layoutcheck.findings reads it).",
            "# statuses: one letter per version, in order: P present, D a different wrong answer,",
            "# A absent (agrees with the spec), ? cannot tell.", ""]
-    if command:
-        out += [f"command = {_q(command)}", ""]
+    kept = [i for i in previous.get("implementation", ()) if i["name"] not in m["versions"]]
+    for impl in kept:
+        out += ["[[implementation]]", f"name = {_q(impl['name'])}", f"command = {_q(impl.get('command', ''))}",
+                f"versions = [{', '.join(map(_q, impl['versions']))}]",
+                f"loaded = [{', '.join(map(_q, impl.get('loaded', [])))}]", ""]
     for lineage, names in m["versions"].items():
-        out += ["[[implementation]]", f"name = {_q(lineage)}",
+        out += ["[[implementation]]", f"name = {_q(lineage)}", f"command = {_q(_public(command))}",
                 f"versions = [{', '.join(_q(m['labels'][n]) for n in names)}]",
-                f"loaded = [{', '.join(_q(m['loaded'].get(n) or '') for n in names)}]", ""]
+                f"loaded = [{', '.join(_q(_public(m['loaded'].get(n) or '')) for n in names)}]", ""]
+    for f in previous.get("finding", ()):
+        if f["implementation"] in {i["name"] for i in kept} and f["id"] in known:
+            out += ["[[finding]]"] + [f"{k} = {_q(f.get(k, ''))}" for k in
+                                      ("id", "implementation", "statuses", "introduced_in", "fixed_in")] + [""]
     for lineage, table in m["findings"].items():
         names = m["versions"][lineage]
         for fid in sorted(table):
