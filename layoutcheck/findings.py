@@ -43,9 +43,22 @@ def load():
         f["fixed_in"] = f.get("fixed_in") or "; ".join(
             f"{k} {v['fixed_in']}" for k, v in spans.items() if v["fixed_in"]) or None
         f["seen_on"] = list(f.get("seen_on", ())) + [
-            f"{k} {', '.join(v['seen_on'])} (of {', '.join(v['tested'])})"
-            for k, v in spans.items() if v["seen_on"]]
+            f"{k} {_runs(v['seen_on'], v['tested'])} ({len(v['seen_on'])} of the {len(v['tested'])} "
+            f"versions {v['tested'][0]} to {v['tested'][-1]} tested)" for k, v in spans.items() if v["seen_on"]]
     return findings
+
+
+def _runs(seen, tested):
+    """``3.9.0 to main`` (runs of consecutive tested versions, comma-separated)."""
+    runs, cur = [], []
+    for v in tested:
+        if v in seen:
+            cur.append(v)
+        elif cur:
+            runs.append(cur)
+            cur = []
+    runs += [cur] if cur else []
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
 
 
 def versions_data(path=None) -> dict:

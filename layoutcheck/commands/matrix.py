@@ -23,7 +23,15 @@ import shlex
 import sys
 from pathlib import Path
 
-from layoutcheck.commands.common import check_output_path, count, oracle_names, seconds, validate, write_output
+from layoutcheck.commands.common import (
+    check_output_path,
+    count,
+    oracle_names,
+    read_json,
+    seconds,
+    validate,
+    write_output,
+)
 from layoutcheck.errors import LayoutError
 from layoutcheck.findings import VERSIONS_PATH, load, versions_data
 from layoutcheck.fuzz.campaign.cluster import parse_cluster
@@ -38,7 +46,10 @@ DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "versions.md"
 
 
 def add_arguments(parser):
-    parser.add_argument("--against", required=True, metavar="VERSIONS",
+    parser.add_argument("--from", dest="saved", metavar="FILE[,FILE]",
+                        help="render (and with --write record) matrices saved with --json instead of "
+                             "running one; several are merged")
+    parser.add_argument("--against", metavar="VERSIONS",
                         help="versioned oracles, oldest first: cute-cpp@3.3..4.2, pycute@3.5,pycute@4.2, "
                              "cute-dsl@4.7.0..4.8.1, cute-cpp@main=DIR")
     parser.add_argument("--findings", metavar="F-NNN,...", help="only these findings (default: every one)")
@@ -67,16 +78,18 @@ def _names(text):
     return names
 
 
-def _recorded():
-    """The command line that made the matrix, without the options that only say where its
-    output went or where it ran."""
-    argv, out, skip = sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "matrix" else [], [], False
+def _recorded(argv=None):
+    """The command line that made the matrix (``argv``: its words after ``layoutcheck
+    matrix``), without the options that only say where its output went or where it ran."""
+    if argv is None:
+        argv = sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "matrix" else []
+    out, skip = [], False
     for a in argv:
         if skip:
             skip = False
-        elif a in ("--json", "--html", "--cluster"):
+        elif a in ("--json", "--html", "--cluster", "--from"):
             skip = True
-        elif a != "--write" and not a.startswith(("--json=", "--html=", "--cluster=")):
+        elif a != "--write" and not a.startswith(("--json=", "--html=", "--cluster=", "--from=")):
             out.append(a)
     return "layoutcheck matrix " + " ".join(shlex.quote(a) for a in out)
 
@@ -94,9 +107,11 @@ def run(args):
         unknown = [x for x in findings if x not in ids]
         if unknown:
             raise LayoutError(f"--findings: no {', '.join(unknown)} in the register")
+    if args.saved:
+        return _render(_merged(args.saved), args, findings)
+    if not args.against:
+        raise LayoutError("name the versions: --against cute-cpp@3.3..4.2 (or --from FILE)")
     names = _names(args.against)
-    command = "layoutcheck matrix " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \
-        if len(sys.argv) > 1 and sys.argv[1] == "matrix" else "layoutcheck matrix"
     if args.campaign:
         split = lambda t: [x.strip() for x in t.split(",") if x.strip()] if t else None  # noqa: E731
         result = run_across(names, budget=args.budget, seed=args.seed, ops=split(args.ops),
@@ -110,7 +125,26 @@ def run(args):
     m = run_matrix(names, findings, cluster=args.cluster,
                    progress=lambda r: print(f"{r['oracle']}: {len(r['rows'])} cases in {r['seconds']} s",
                                             file=sys.stderr, flush=True))
-    m["command"] = command
+    m["commands"] = {lineage: _recorded() for lineage in m["versions"]}
+    return _render(m, args, findings)
+
+
+def _merged(files):
+    """The matrices saved in ``files`` (comma-separated), as one."""
+    out = {}
+    for path in [p.strip() for p in files.split(",") if p.strip()]:
+        m = read_json(path, "--from")
+        if not isinstance(m, dict) or not isinstance(m.get("findings"), dict) or "versions" not in m:
+            raise LayoutError(f"--from {path}: not a matrix saved by layoutcheck matrix --json")
+        if "commands" not in m and m.get("command"):  # saved before commands were kept per implementation
+            m["commands"] = {k: _recorded(shlex.split(m["command"])[2:]) for k in m["versions"]}
+        for key, value in m.items():
+            if isinstance(value, dict):
+                out.setdefault(key, {}).update(value)
+    return out
+
+
+def _render(m, args, findings):
     print(terminal(m), end="")
     if args.json:
         write_output(args.json, json.dumps(m, indent=1), "--json")
@@ -119,7 +153,7 @@ def run(args):
     if args.write:
         if findings:
             raise LayoutError("--write records the whole register: leave out --findings")
-        write_output(str(VERSIONS_PATH), toml_text(m, _recorded(), versions_data()), "--write")
+        write_output(str(VERSIONS_PATH), toml_text(m, "", versions_data()), "--write")
         load.cache_clear()
         if DOCS_PAGE.is_file():
             page = DOCS_PAGE.read_text()

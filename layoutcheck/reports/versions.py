@@ -186,7 +186,8 @@ def toml_text(m: dict, command: str = "", previous: dict | None = None) -> str:
                 f"versions = [{', '.join(map(_q, impl['versions']))}]",
                 f"loaded = [{', '.join(map(_q, impl.get('loaded', [])))}]", ""]
     for lineage, names in m["versions"].items():
-        out += ["[[implementation]]", f"name = {_q(lineage)}", f"command = {_q(_public(command))}",
+        said = (m.get("commands") or {}).get(lineage) or command
+        out += ["[[implementation]]", f"name = {_q(lineage)}", f"command = {_q(_public(said))}",
                 f"versions = [{', '.join(_q(m['labels'][n]) for n in names)}]",
                 f"loaded = [{', '.join(_q(_public(m['loaded'].get(n) or '')) for n in names)}]", ""]
     for f in previous.get("finding", ()):
