@@ -11,6 +11,7 @@ import sys
 import pytest
 from layoutcheck.fuzz.versions.matrix import LETTER, finding_status, lifespan
 from layoutcheck.oracles import get_oracle
+from layoutcheck.oracles.finding_cases import finding_cases, lineages_of
 from layoutcheck.oracles.implementations import implementation_for
 from layoutcheck.oracles.versions import (
     KNOWN_RELEASES,
@@ -136,3 +137,15 @@ def test_docs_versions_page_is_the_matrix_of_the_register():
     start, end = page.index(DOC_BEGIN), page.index(DOC_END) + len(DOC_END)
     assert page[start:end] + "\n" == docs_section(), \
         "docs/versions.md is out of step with layoutcheck/versions.toml: layoutcheck matrix --write"
+
+
+def test_the_matrix_runs_nearly_every_finding_from_its_register_cases():
+    """The cases the matrix runs come from the register: repro entries, else the calls of
+    ``case``; only prose cases give none."""
+    for lineage in ("cute-cpp", "pycute", "cute-dsl"):
+        findings = [f for f in load() if lineage in lineages_of(f)]
+        with_cases = [f for f in findings if finding_cases(f, lineage)]
+        assert len(with_cases) >= 0.9 * len(findings), (lineage, len(with_cases), len(findings))
+    f030 = next(f for f in load() if f["id"] == "F-030")
+    assert [c.text() for c in finding_cases(f030, "cute-cpp")] == [
+        "composition((_3,_4):(_1,_10), _4:_2)", "composition((_4,_6,_8):(_2,_3,_5), _6:_3)"]

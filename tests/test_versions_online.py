@@ -81,7 +81,7 @@ def test_matrix_and_bisect_say_where_a_finding_came_from(tmp_path):
     release("pycute@3.8")
     release("pycute@4.2")
     p = lc("matrix", "--against", "pycute@3.8,pycute@4.2", "--findings", "F-070,F-071,F-201",
-           "--json", str(tmp_path / "m.json"), "--html", str(tmp_path / "m.html"))
+           "--json", str(tmp_path / "m.json"), "--html", str(tmp_path / "m.html"), "--cluster", "processes:2")
     assert p.returncode == 0, p.stderr
     m = json.loads((tmp_path / "m.json").read_text())["findings"]["pycute"]
     assert m["F-071"]["statuses"] == {"pycute@3.8": "absent", "pycute@4.2": "present"}
