@@ -17,14 +17,18 @@ The answer is judged against the spec in CuTe's sense (as the gate judges CuTe's
 implementations); a finding that is a convention of CuTe (its symptom: agreeing with CuTe's
 sense) shows in the paper's sense, so a case that agrees in CuTe's sense is judged there too.
 
-A finding is present on a version when one of its cases is, else different when one is, else
-absent when one is, else cannot tell.  ``lifespan(statuses)`` reads the releases it was
+A case that one version refuses as the finding says and another refuses with another message
+(the spec accepting it) is present on both: the refusal's text changed, not the bug.  A finding
+is present on a version when one of its cases is, else different when one is, else absent when
+one is, else cannot tell; a finding present on no version is not *shown* by its registered cases
+on that implementation (they show another finding there, or none).  ``lifespan(statuses)`` reads the releases it was
 introduced and fixed in from one row (oldest first).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 
@@ -42,6 +46,8 @@ __all__ = ["STATUSES", "LETTER", "run_version", "run_matrix", "version_unit", "a
            "finding_status", "lifespan", "cases_for", "answer_text"]
 
 STATUSES = ("present", "different", "absent", "cannot tell")
+# a refusal that says the function does not exist in this version (the DSL before it had it)
+_MISSING = re.compile(r"AttributeError: module '[\w.]+' has no attribute")
 LETTER = {"present": "P", "different": "D", "absent": "A", "cannot tell": "?"}
 
 
@@ -76,6 +82,8 @@ def classify(finding: str, oracle: str, op: str, args: tuple, out: Outcome,
         return "cannot tell", f"no answer: {out.message}"
     if out.kind == "unsupported":
         return "cannot tell", f"unsupported: {out.message}"
+    if out.kind == "raised" and _MISSING.search(out.message or ""):
+        return "cannot tell", f"this version lacks it: {out.message}"
     expected = cute.run(op, *args)
     if expected.kind in ("crashed", "unsupported"):
         return "cannot tell", f"no reference: {expected.message}"
@@ -253,6 +261,7 @@ def assemble(results: list[dict]) -> dict:
         out["seconds"][name] = res.get("seconds")
         out["cases"][name] = res["rows"]
     for lineage, names in out["versions"].items():
+        _same_refusal(out, names)
         table = out["findings"].setdefault(lineage, {})
         for name in names:
             for r in out["cases"][name]:
@@ -262,4 +271,29 @@ def assemble(results: list[dict]) -> dict:
             entry["statuses"] = {n: finding_status(entry["cases"].get(n, [])) for n in names}
             del entry["cases"]
             entry.update(lifespan([(out["labels"][n], entry["statuses"][n]) for n in names]))
+            entry["shown"] = bool(entry["seen_on"])
     return out
+
+
+def _refusal(answer):
+    """A refusal (not an answer the adapter could not read, which it reports as raised)."""
+    return answer.startswith("raised:") and not answer.startswith(("raised: returned ", "raised: unparseable"))
+
+
+def _same_refusal(out, names):
+    """A case some version refuses as the finding says (present) and another version refuses
+    with another message (different: the spec accepts it there too) shows the same bug on both:
+    the refusal of an input the spec accepts; its text changed between versions (CUTLASS 3.x
+    says "Static shape_div failure" where 3.9 says "Stride Divisibility Condition")."""
+    by = {}
+    for n in names:
+        for r in out["cases"][n]:
+            by.setdefault((r["finding"], r["case"]), []).append(r)
+    for rows in by.values():
+        refused = [r for r in rows if r["status"] == "present" and _refusal(r["answer"])]
+        if not refused:
+            continue
+        for r in rows:
+            if r["status"] == "different" and _refusal(r["answer"]):
+                r["status"] = "present"
+                r["detail"] = "refused as the finding says, with another message"

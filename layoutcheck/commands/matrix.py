@@ -36,7 +36,7 @@ from layoutcheck.errors import LayoutError
 from layoutcheck.findings import VERSIONS_PATH, load, versions_data
 from layoutcheck.fuzz.campaign.cluster import parse_cluster
 from layoutcheck.fuzz.versions.across import run_across, summary_lines
-from layoutcheck.fuzz.versions.matrix import run_matrix
+from layoutcheck.fuzz.versions.matrix import assemble, run_matrix
 from layoutcheck.oracles.versions import expand, is_versioned
 from layoutcheck.reports.versions import DOC_BEGIN, DOC_END, docs_section, html_page, terminal, toml_text
 
@@ -130,7 +130,8 @@ def run(args):
 
 
 def _merged(files):
-    """The matrices saved in ``files`` (comma-separated), as one."""
+    """The matrices saved in ``files`` (comma-separated), as one, assembled again from every
+    case's answer (``fuzz/versions/matrix.assemble``)."""
     out = {}
     for path in [p.strip() for p in files.split(",") if p.strip()]:
         m = read_json(path, "--from")
@@ -141,7 +142,10 @@ def _merged(files):
         for key, value in m.items():
             if isinstance(value, dict):
                 out.setdefault(key, {}).update(value)
-    return out
+    results = [{"oracle": n, "lineage": lineage, "label": out["labels"][n], "loaded": out["loaded"].get(n),
+                "seconds": out["seconds"].get(n), "rows": out["cases"][n]}
+               for lineage, names in out["versions"].items() for n in names]
+    return dict(assemble(results), commands=out.get("commands", {}))
 
 
 def _render(m, args, findings):

@@ -36,7 +36,8 @@ def table_rows(m: dict, lineage: str) -> tuple[list[str], list[list[str]]]:
     rows = []
     for fid, e in sorted(m["findings"].get(lineage, {}).items()):
         rows.append([fid] + [LETTER[e["statuses"][n]] for n in names]
-                    + [_short(e["introduced_in"] or "-") if e["introduced_in"] else "-",
+                    + [_short(e["introduced_in"] or "-") if e["introduced_in"] else
+                       "-" if e.get("shown", True) else "not shown",
                        _short(e["fixed_in"]) if e["fixed_in"] else "-"])
     return header, rows
 
@@ -46,9 +47,13 @@ def counts(m: dict, lineage: str) -> dict:
     every version tested, or never shown on the newest."""
     table = m["findings"].get(lineage, {})
     names = m["versions"][lineage]
-    out = {"findings": len(table), "regressions": 0, "fixed": 0, "always": 0, "not_on_newest": 0}
+    out = {"findings": len(table), "regressions": 0, "fixed": 0, "always": 0, "not_on_newest": 0,
+           "not_shown": 0}
     for e in table.values():
         statuses = [e["statuses"][n] for n in names]
+        if "present" not in statuses:
+            out["not_shown"] += 1
+            continue
         if e["fixed_in"]:
             out["fixed"] += 1
         if e["introduced_in"] and not e["introduced_in"].startswith("<="):
@@ -64,8 +69,8 @@ def _summary_line(m, lineage):
     c = counts(m, lineage)
     return (f"{lineage}: {c['findings']} findings on {len(m['versions'][lineage])} versions; "
             f"{c['regressions']} introduced in a version tested (regressions), {c['fixed']} fixed, "
-            f"{c['always']} present in every version tested, {c['not_on_newest']} not present "
-            "on the newest")
+            f"{c['always']} present in every version tested, {c['not_on_newest']} shown but not "
+            f"present on the newest, {c['not_shown']} not shown by their registered cases")
 
 
 def terminal(m: dict) -> str:
@@ -214,15 +219,20 @@ def docs_section(path=VERSIONS_PATH) -> str:
     out = [DOC_BEGIN, ""]
     for impl in data.get("implementation", []):
         labels = [_short(v) for v in impl["versions"]]
-        rows = [[f["id"]] + list(f["statuses"]) + [_short(f["introduced_in"]) or "-", _short(f["fixed_in"]) or "-"]
-                for f in data.get("finding", []) if f["implementation"] == impl["name"]]
-        present_newest = sum(1 for r in rows if r[len(labels)] == "P")
-        regressions = sum(1 for f in data.get("finding", []) if f["implementation"] == impl["name"]
-                          and f["introduced_in"] and not f["introduced_in"].startswith("<="))
-        fixed = sum(1 for f in data.get("finding", []) if f["implementation"] == impl["name"] and f["fixed_in"])
+        mine = [f for f in data.get("finding", []) if f["implementation"] == impl["name"]]
+        rows = [[f["id"]] + list(f["statuses"]) + [
+            _short(f["introduced_in"]) or ("-" if "P" in f["statuses"] else "not shown"),
+            _short(f["fixed_in"]) or "-"] for f in mine]
+        present_newest = sum(1 for f in mine if f["statuses"][-1:] == "P")
+        regressions = sum(1 for f in mine if f["introduced_in"] and not f["introduced_in"].startswith("<="))
+        always = sum(1 for f in mine if set(f["statuses"]) == {"P"})
+        fixed = sum(1 for f in mine if f["fixed_in"])
+        hidden = sum(1 for f in mine if "P" not in f["statuses"])
         out += [f"### {impl['name']}", "",
-                f"{len(rows)} findings on {len(labels)} versions: {regressions} introduced in a version "
-                f"tested, {fixed} fixed, {present_newest} present on the newest.", ""]
+                f"{len(rows)} findings on {len(labels)} versions ({', '.join(impl['versions'])}): "
+                f"{regressions} introduced in a version tested, {fixed} fixed, {always} present in every "
+                f"version tested, {present_newest} present on the newest; {hidden} not shown by their "
+                "registered cases.", ""]
         out += _md_table(["finding"] + labels + ["introduced in", "fixed in"], rows) + [""]
     out.append(DOC_END)
     return "\n".join(out) + "\n"
