@@ -129,7 +129,7 @@ def test_the_register_reads_its_versions():
     f030 = next(f for f in load() if f["id"] == "F-030")
     assert f030["versions"]["cute-cpp"]["introduced_in"] == "3.9.0"
     assert "cute-cpp 3.9.0" in f030["introduced_in"]
-    assert any(s.startswith("cute-cpp 3.9.0, ") for s in f030["seen_on"])
+    assert any(s.startswith("cute-cpp 3.9.0 to main (5 of the 13 versions") for s in f030["seen_on"])
 
 
 def test_docs_versions_page_is_the_matrix_of_the_register():
