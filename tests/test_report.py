@@ -126,9 +126,10 @@ def test_report_from_a_fuzz_report(tmp_path, capsys):
     path = tmp_path / "r.json"
     path.write_text(json.dumps(rep))
     assert main(["report", "--from-report", str(path), "--check", "diff.composition",
-                 "--write", str(tmp_path / "out"), "--run"]) == 0
+                 "--write", str(tmp_path / "out"), "--run"]) == 1  # the bug is present here
     out = capsys.readouterr().out
-    assert "diff.composition on cute-cpp" in out and "exits 1: the bug is present" in out
+    assert "diff.composition on cute-cpp" in out
+    assert "on cute-cpp: bug present (exit 1: a check of the reproducer fails)" in out
     assert (tmp_path / "out" / "repro.cpp").is_file()
 
 

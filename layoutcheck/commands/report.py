@@ -66,7 +66,7 @@ def _meta_and_cases(args):
         if f is None:
             raise LayoutError(f"no finding {args.finding!r} in the register")
         meta = {k: f.get(k) for k in ("id", "title", "kind", "status", "seen_on", "introduced_in",
-                                      "fixed_in", "upstream")}
+                                      "fixed_in", "upstream", "versions", "evidence")}
         return meta, R.cases_of_finding(f)
     if not args.from_report or not args.check:
         raise LayoutError("give a finding id (F-NNN), or --from-report FILE with --check CHECK")

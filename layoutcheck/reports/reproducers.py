@@ -301,6 +301,10 @@ def render(meta, studies, fmt="text"):
     for key, word in (("introduced_in", "introduced in"), ("fixed_in", "fixed in")):
         if meta.get(key):
             out.append(f"- {word}: {meta[key]}")
+    for impl, v in (meta.get("versions") or {}).items():
+        out.append(f"- {impl} versions: {lifespan_text(v)}")
+    if meta.get("evidence"):
+        out.append(f"- evidence: {meta['evidence']}")
     for u in meta.get("upstream") or []:
         out.append(f"- upstream: {u}")
     for s in studies:
@@ -331,6 +335,25 @@ def render(meta, studies, fmt="text"):
             out += ["Run: `python3 repro.py` (exit 1 while the bug is present, 0 once fixed)", ""]
         out += [code("cpp" if name.endswith(".cpp") else "python", text)]
     return "\n".join(out) + "\n"
+
+
+_WORDS = {"P": "present", "A": "absent (agrees with the spec)", "D": "a different wrong answer",
+          "?": "cannot tell"}
+
+
+def lifespan_text(v):
+    """One implementation's row of the version matrix in words: ``absent (agrees with the spec) on
+    3.3.0.0 to 3.8.0.0, present on 3.9.0 to main; not fixed as of main``."""
+    runs = []
+    for version, status in zip(v["tested"], v["statuses"]):
+        if runs and runs[-1][0] == status:
+            runs[-1][2] = version
+        else:
+            runs.append([status, version, version])
+    text = ", ".join(f"{_WORDS.get(s, s)} on {a}" + (f" to {b}" if b != a else "") for s, a, b in runs)
+    if v.get("fixed_in"):
+        return f"{text}; fixed in {v['fixed_in']}"
+    return text + (f"; not fixed as of {v['tested'][-1]} (the newest tested)" if v["statuses"][-1:] == "P" else "")
 
 
 def _claim_text(c):
