@@ -271,4 +271,5 @@ def versus(check, ctx, args, failure=None, calls=None) -> Verdict:
     mine, my_calls = _run(check, ctx, ctx.oracle, args)
     if isinstance(mine, CheckFailed) and _same_calls(my_calls, their_calls, check, ctx, names):
         return Verdict("known", view.name, dict(theirs.answers), f"{view.name} fails the same way")
-    return Verdict("changed", view.name, dict(theirs.answers), f"{view.name} fails differently: {theirs.message}")
+    return Verdict("changed", view.name, dict(theirs.answers),
+                   f"{view.name} fails differently: {theirs.message}")

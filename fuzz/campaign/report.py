@@ -140,7 +140,8 @@ def format_failure(r):
     b = r.get("baseline") or {}
     tag = f"KNOWN {r['known_finding']}" if r["known_finding"] else r["status"].upper()
     if r["status"] == "fail" and b.get("verdict") in ("regression", "changed"):
-        tag = b["verdict"].upper() + (f" (the register knows it as {b['finding']})" if b.get("finding") else "")
+        known = f" (the register knows it as {b['finding']})" if b.get("finding") else ""
+        tag = b["verdict"].upper() + known
     lines = [f"{tag} {r['check']} [{r['oracle']}]: {r['message']}",
              f"  counterexample: {' '.join(r['counterexample'] or [])}"]
     for side, ans in (r["answers"] or {}).items():
