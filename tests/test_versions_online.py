@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from layoutcheck.oracles import fetch
+from layoutcheck.oracles import fetch, get_oracle, parse_args
 from layoutcheck.oracles.versions import VersionError
 
 CACHE = Path(os.environ.get("LAYOUTCHECK_TEST_CACHE") or Path.home() / ".cache" / "layoutcheck-tests")
@@ -129,3 +129,21 @@ def test_the_dsl_of_another_release_runs_isolated():
     row = json.loads(p.stdout.splitlines()[-1])
     assert row["oracle"] == "cute-dsl@4.4.0" and row["verdict"] == "agree" and row["kind"] == "raised"
     assert str(target.root) in row["loaded"]
+
+
+def test_the_campaigns_differences_between_cute_cpp_3_8_and_4_2(cache):
+    """F-243, F-244, F-245: what `layoutcheck matrix --campaign --against cute-cpp@3.8,cute-cpp@4.2`
+    found, on the real headers: 3.8 answers these cases, wrongly or in another structure, where
+    4.2 refuses or answers otherwise."""
+    release("cute-cpp@3.8")
+    cases = [("left_inverse", ("(7):(2)",)), ("composition", ("(3,4,1):(2,0,4)", "(12):(8)")),
+             ("blocked_product", ("12:2", "(4,1):(3,4)")),
+             ("zipped_divide", ("(2,(3,6,5,1)):(38,(6,7,0,8))", "5:36"))]
+    calls = [(op, parse_args(op, texts)) for op, texts in cases]
+    old, new = (get_oracle(n).run_many(calls) for n in ("cute-cpp@3.8", "cute-cpp"))
+    assert [str(o.value) for o in old[:3]] == [
+        "2:7", "((1,2,6)):((6,0,4))", "((12,(1,4)),(_1,(1,1))):((2,(2,24)),(_0,(2,48)))"]
+    assert new[0].kind == "raised" and "Left inverse requires static strides" in new[0].message
+    assert str(new[1].value) == "((1,2,6)):((16,0,4))"
+    assert str(old[3].value).startswith("((1,1,1,5,1),((2,3,6,1,1),(1,1,1,1,1))):((76,18,42,0,8)")
+    assert str(new[3].value).startswith("((1,1,1,5,1),((2,3,6,1,1),(1,1,1,1,1))):((1368,108,42,0,8)")
