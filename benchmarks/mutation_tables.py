@@ -18,7 +18,8 @@ from pathlib import Path
 
 from results import record
 
-TABLES = {"pycute": "layoutcheck.fuzz.mutation.pycute", "impl": "layoutcheck.fuzz.mutation.impl"}
+TABLES = {"pycute": "layoutcheck.fuzz.mutation.pycute", "impl": "layoutcheck.fuzz.mutation.impl",
+          "nvlabs": "layoutcheck.fuzz.mutation.nvlabs"}
 
 
 def summary(name, rows):

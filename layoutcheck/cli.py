@@ -22,7 +22,7 @@ from layoutcheck.oracles import isolation
 from layoutcheck.oracles.cpp.toolchain import compile_timeout
 from layoutcheck.spec.limits import enumeration_limit
 
-COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu", "report"]
+COMMANDS = ["demo", "show", "op", "examples", "fuzz", "prove", "gpu", "report", "fetch", "matrix", "bisect"]
 
 
 class _Parser(argparse.ArgumentParser):

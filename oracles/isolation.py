@@ -23,8 +23,10 @@ process and talks to it through two pipes.
 - An adapter with ``stream(cases)`` answers a whole batch as a stream of Outcomes, in order
   (the CuTe DSL compiles a batch at once); ``worker_stats()`` asks the adapter's ``stats()``.
 
-The worker runs ``python -c _BOOT`` with the parent's ``sys.path``; its stdout goes to the
-parent's stderr (an implementation's prints cannot corrupt ``--json`` output), its stdin is
+The worker runs ``python -c _BOOT`` with the parent's ``sys.path`` (or the ``path`` it is given:
+another release of an implementation is loaded from its own folder that way, ahead of the
+environment's, with ``env`` set for the worker alone and the modules named in ``forget``
+dropped after start-up); its stdout goes to the parent's stderr (an implementation's prints cannot corrupt ``--json`` output), its stdin is
 ``/dev/null``, and on Linux it is killed when the parent dies.
 """
 
@@ -60,6 +62,8 @@ MAX_ANSWER_BYTES = 64 << 20
 _FATAL_EXIT = 70  # the worker's own exit after reporting a SystemExit-like exception
 
 _BOOT = ("import json, os, sys; sys.path[:] = json.loads(os.environ.pop('LAYOUTCHECK_WORKER_PATH')); "
+         "[sys.modules.pop(k) for m in json.loads(os.environ.pop('LAYOUTCHECK_WORKER_FORGET', '[]')) "
+         "for k in list(sys.modules) if k == m or k.startswith(m + '.')]; "
          "from layoutcheck.oracles.isolation import _child_main; _child_main()")
 
 _LIVE = weakref.WeakSet()
@@ -106,9 +110,13 @@ class IsolatedOracle(Oracle):
     """
 
     def __init__(self, name, factory, *, timeout=None, start_timeout=None, memory_mb=None,
-                 default_timeout=DEFAULT_TIMEOUT_S, default_start_timeout=DEFAULT_START_TIMEOUT_S):
+                 default_timeout=DEFAULT_TIMEOUT_S, default_start_timeout=DEFAULT_START_TIMEOUT_S,
+                 path=None, env=None, forget=()):
         self.name = name
         self._factory = factory
+        self._path = list(path) if path is not None else None  # the worker's sys.path
+        self._env = dict(env or {})        # variables set for the worker only
+        self._forget = list(forget)        # modules imported at start-up (site) to drop
         self.timeout = timeout if timeout is not None else case_timeout(default_timeout)
         # the setting, else the default but at least a case's time
         self.start_timeout = start_timeout if start_timeout is not None else \
@@ -129,7 +137,10 @@ class IsolatedOracle(Oracle):
         self._stop()
         child_in, parent_out = os.pipe()
         parent_in, child_out = os.pipe()
-        env = dict(os.environ, LAYOUTCHECK_WORKER_PATH=json.dumps([str(p) for p in sys.path]))
+        path = self._path if self._path is not None else sys.path
+        env = dict(os.environ, **self._env,
+                   LAYOUTCHECK_WORKER_PATH=json.dumps([str(p) for p in path]),
+                   LAYOUTCHECK_WORKER_FORGET=json.dumps(self._forget))
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-c", _BOOT, str(child_in), str(child_out)],
@@ -417,7 +428,8 @@ def _description(adapter):
     """The adapter's ``describe()`` as text, or None (no such method, or it failed)."""
     try:
         d = getattr(adapter, "describe", None)
-        return str(d()) if callable(d) else None
+        text = d() if callable(d) else None
+        return None if text is None else str(text)
     except Exception:  # noqa: BLE001 - a description is optional
         return None
 

@@ -25,8 +25,6 @@ import inspect
 from types import ModuleType
 from typing import Any, Callable, Iterable
 
-from layoutcheck.oracles.protocol import Outcome
-
 from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.protocol import Outcome
 

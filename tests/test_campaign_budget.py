@@ -3,6 +3,7 @@ reference, steering away from known regions, adaptive allocation, the report's a
 
 import layoutcheck.fuzz.campaign.budget as budget
 import layoutcheck.fuzz.campaign.runner as campaign
+import layoutcheck.fuzz.campaign.startup as startup
 import layoutcheck.fuzz.campaign.steer as steer
 import layoutcheck.fuzz.checks.bounds as bounds
 import layoutcheck.fuzz.checks.targets as T
@@ -40,8 +41,8 @@ def fake(monkeypatch, tmp_path):
     """Install Fake oracles under their names for run_campaign (``fake(bug, name)``)."""
     monkeypatch.chdir(tmp_path)
     made = {}
-    real = campaign.get_oracle
-    monkeypatch.setattr(campaign, "get_oracle", lambda n: made[n] if n in made else real(n))
+    real = startup.get_oracle
+    monkeypatch.setattr(startup, "get_oracle", lambda n: made[n] if n in made else real(n))
 
     def make(bug, name="fake"):
         made[name] = Fake(bug, name)

@@ -348,7 +348,7 @@ def test_gate_fails_on_a_different_answer_in_a_known_region(tmp_path, monkeypatc
     mutation table of fuzz/mutation/pycute.py runs the same through whole fuzz campaigns)."""
     if get_oracle("pycute").unavailable_reason():
         pytest.skip("pycute is not installed")
-    from layoutcheck.fuzz.campaign.runner import replay_cases
+    from layoutcheck.fuzz.campaign.replay import replay_cases
     name = f"lc_gate_copy_{int(patched)}"
     (tmp_path / f"{name}.py").write_text(textwrap.dedent(MUTANT if patched else "from pycute import *\n"))
     monkeypatch.syspath_prepend(str(tmp_path))

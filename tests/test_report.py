@@ -2,7 +2,8 @@
 
 Every C++ reproducer of the register is compiled (cached by source hash in the toolchain's
 library folder) and run against the CuTe headers under test: it must exit non-zero exactly
-for the bug findings whose ``seen_on`` names that CUTLASS version, and the way it fails must
+for the bug findings the version matrix (``layoutcheck/versions.toml``) or a written ``seen_on``
+entry shows on that CUTLASS version, and the way it fails must
 be the bug's (a failed check, a CuTe static_assert, a signal), never a broken reproducer.
 """
 
@@ -28,7 +29,11 @@ def _bugs():
 
 
 def _cpp_seen(f, version):
-    return any(re.search(rf"cutlass {re.escape(version)}\b.*headers", v) for v in f.get("seen_on") or [])
+    """The version matrix (versions.toml) says the finding is present on this CUTLASS version,
+    or a written seen_on entry names it."""
+    seen = (f.get("versions") or {}).get("cute-cpp", {}).get("seen_on") or []
+    return any(v == version or v.startswith(version + ".") for v in seen) or \
+        any(re.search(rf"cutlass {re.escape(version)}\b.*headers", v) for v in f.get("seen_on") or [])
 
 
 def _cases(oracle):
@@ -52,7 +57,8 @@ def _run(f, case):
 
 def test_every_cpp_bug_finding_has_a_cpp_repro_case():
     """No compile: the register side of "a reproducer for every C++ bug finding"."""
-    cpp_bugs = [f for f in _bugs() if any("cutlass" in v and "headers" in v for v in f.get("seen_on") or [])]
+    cpp_bugs = [f for f in _bugs() if "cute-cpp" in (f.get("versions") or {})
+                or any("cutlass" in v and "headers" in v for v in f.get("seen_on") or [])]
     assert cpp_bugs, "the register lists no C++ bug"
     missing = [f["id"] for f in cpp_bugs
                if not any(c.oracle == "cute-cpp" for c in (R.cases_of_finding(f) if f.get("repro") else []))]
@@ -120,9 +126,10 @@ def test_report_from_a_fuzz_report(tmp_path, capsys):
     path = tmp_path / "r.json"
     path.write_text(json.dumps(rep))
     assert main(["report", "--from-report", str(path), "--check", "diff.composition",
-                 "--write", str(tmp_path / "out"), "--run"]) == 0
+                 "--write", str(tmp_path / "out"), "--run"]) == 1  # the bug is present here
     out = capsys.readouterr().out
-    assert "diff.composition on cute-cpp" in out and "exits 1: the bug is present" in out
+    assert "diff.composition on cute-cpp" in out
+    assert "on cute-cpp: bug present (exit 1: a check of the reproducer fails)" in out
     assert (tmp_path / "out" / "repro.cpp").is_file()
 
 

@@ -9,6 +9,7 @@
 """
 
 import layoutcheck.fuzz.campaign.runner as campaign
+import layoutcheck.fuzz.campaign.startup as startup
 import pytest
 from layoutcheck.fuzz.campaign.batched import draw_cases
 from layoutcheck.fuzz.checks.catalogue import BY_NAME
@@ -35,10 +36,10 @@ class Batched(PackageOracle):
 @pytest.fixture
 def install(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    real = campaign.get_oracle
+    real = startup.get_oracle
 
     def put(oracle):
-        monkeypatch.setattr(campaign, "get_oracle", lambda n: oracle if n == oracle.name else real(n))
+        monkeypatch.setattr(startup, "get_oracle", lambda n: oracle if n == oracle.name else real(n))
         return oracle
     return put
 

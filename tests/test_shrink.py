@@ -5,6 +5,8 @@ reported cases are checked to be minimal: no case one move smaller fails the sam
 import json
 
 import layoutcheck.fuzz.campaign.runner as campaign
+import layoutcheck.fuzz.campaign.replay as replay
+import layoutcheck.fuzz.campaign.startup as startup
 import pytest
 from layoutcheck.fuzz.campaign.minimise import shrink_note
 from layoutcheck.fuzz.campaign.shrink import (
@@ -202,7 +204,7 @@ def test_a_module_bug_is_minimal_with_max_examples_too_and_replays(planted_modul
     assert drop(again["results"][0]["shrink"]) == drop(row["shrink"])  # a function of the seed
     path = tmp_path / "r.json"
     path.write_text(json.dumps(rep))
-    replayed = campaign.replay_report(str(path))["results"][0]
+    replayed = replay.replay_report(str(path))["results"][0]
     assert replayed["counterexample"] == [MINIMAL] and replayed["shrink"] is None  # as given
 
 
@@ -217,8 +219,8 @@ def test_a_bug_in_cute_cpps_output_comes_out_minimal(monkeypatch, tmp_path):
     smaller than the module's ``(2,2):(1,0)`` (which fails here too)."""
     monkeypatch.chdir(tmp_path)
     oracle = PlantedCpp()
-    real = campaign.get_oracle
-    monkeypatch.setattr(campaign, "get_oracle", lambda n: oracle if n == "cute-cpp" else real(n))
+    real = startup.get_oracle
+    monkeypatch.setattr(startup, "get_oracle", lambda n: oracle if n == "cute-cpp" else real(n))
     runs = []
     count = oracle.run_many
     monkeypatch.setattr(oracle, "run_many", lambda cases: runs.append(len(cases)) or count(cases))

@@ -3,11 +3,14 @@
 Equal slices waste the budget: a pair that has long stopped producing anything new gets as
 much time as one that keeps finding new behaviour.  The campaign runs in two phases:
 
-1. **Guaranteed minimum.**  ``MIN_FRACTION`` of the budget is spread over every pair, in
-   order (time a pair leaves unused rolls over to the next); each pair runs at least one
-   case (one batch for a batched oracle) and up to ``MIN_CASES`` within twice its slice, as
-   long as the budget lasts, so a 20 s budget over 150 pairs still reaches every pair.  A pair the budget cannot reach at
-   all is reported as not reached (``summary["not_reached"]``), never as a pass.
+1. **Rounds of equal quotas** (``LADDER``: 1, 4, 8, 16, ... cases per pair).  Every pair
+   judges its first case (one batch for a batched oracle) in the first round, whatever it
+   takes, as long as the budget lasts, so a 20 s budget over 150 pairs still reaches every
+   pair; the later rounds give every pair the same number of cases (the same cases for the same
+   seed, as with ``--max-examples``) until ``FLOOR_FRACTION`` of the budget, so cases are shared
+   before seconds.  A batched oracle's pair goes from its first batch to the adaptive rounds
+   (where its compiles run beside reuse batches).  A pair the budget cannot reach at all is
+   reported as not reached (``summary["not_reached"]``), never as a pass.
 2. **Adaptive rounds** (the idea of HypoFuzz).  Every other round gives a quantum to the
    least explored pair (the least time spent), the others to the pair with the highest expected rate
    of *new behaviour*: the Good-Turing estimate of the chance that
@@ -224,6 +227,9 @@ class Scheduler:
                     return False
                 if p.done or p.not_reached or (k and not _answers(p)):
                     continue
+                if k and getattr(p, "proxy", None) is not None:
+                    continue  # a batched oracle's pair: its first batch, then the adaptive
+                    # rounds (where cute-cpp's reuse batches run beside its compiles)
                 now = clock()
                 end = self._end(reserve, settle)
                 if now >= end:

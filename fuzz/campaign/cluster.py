@@ -57,8 +57,8 @@ from layoutcheck import deadline as run_deadline
 from layoutcheck.deadline import Deadline
 from layoutcheck.errors import LayoutError
 
-__all__ = ["parse_cluster", "plan", "merge_rows", "run_sharded", "execute", "ALLOWED_FAILURES",
-           "MAX_WORKERS", "usable_cpus", "fit_to_machine", "UNIT_MARGIN_S"]
+__all__ = ["parse_cluster", "plan", "merge_rows", "run_sharded", "execute", "engine_for",
+           "ALLOWED_FAILURES", "MAX_WORKERS", "usable_cpus", "fit_to_machine", "UNIT_MARGIN_S"]
 
 MAX_WORKERS = 64
 ALLOWED_FAILURES = 2    # worker deaths a unit survives (then: incomplete)
@@ -463,7 +463,7 @@ def _limits(budget, max_examples, time_cap):
 
 
 def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, fn, store=None,
-                db=(), progress=None, time_cap=None, findings=True):
+                db=(), progress=None, time_cap=None, findings=True, extra=None):
     """(rows in the order of a one-process run, the report's ``cluster`` entry).  ``fn``
     runs one unit's ``kw`` on a worker (``campaign._shard``); ``store`` is the run's example
     database (a Redis store is opened by every unit; else the driver's entries ``db`` are
@@ -482,7 +482,7 @@ def run_sharded(names, selected, *, budget, seed, max_examples, jobs, cluster, f
                                  shards, workers,
                                  store_spec=store.url if shared else None,
                                  replays=None if shared or store is None else list(db),
-                                 deadline_at=deadline_at, findings=findings)
+                                 deadline_at=deadline_at, findings=findings, extra=extra)
         results, timeline, hosts, lost, stats, late = {}, [], {}, [], [], []
         total = len(units) * len(selected)
         shown, cases = [0], [0]

@@ -9,8 +9,10 @@ import threading
 import time
 
 from layoutcheck.fuzz.campaign.batched import BATCH_CASES, draw_cases, draw_pool, first_stage, prefetch
+from layoutcheck.fuzz.campaign.baseline import label
 from layoutcheck.fuzz.campaign.budget import MIN_CASES, ShrinkPool
 from layoutcheck.fuzz.campaign.minimise import bounds, shrink_failure, shrink_note
+from layoutcheck.fuzz.campaign.recognise import known_failure
 from layoutcheck.fuzz.campaign.report import result_row
 from layoutcheck.fuzz.campaign.shrink import Shrunk, known_label, label_of, measure
 from layoutcheck.fuzz.campaign.steer import SKIP
@@ -454,6 +456,8 @@ def finish(runner, oracle_name, seconds, t0, **extra):
                  answers=f.answers, message=f.message + shrink_note(shrunk), status="fail",
                  replay=_replay_line(oracle_name, check, encode(args)),
                  **_shrink_fields(shrunk))
+    if runner.ctx.baseline is not None:
+        _versus_fields(r, runner, oracle_name, check)
     if runner.best is not None:
         _, inputs, exc, kind, _ = runner.best
         message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
@@ -462,6 +466,11 @@ def finish(runner, oracle_name, seconds, t0, **extra):
                  message=message + shrink_note(runner.shrunk),
                  replay=_replay_line(oracle_name, check, inputs),
                  **_shrink_fields(runner.shrunk))
+        verdict = getattr(exc, "baseline", None)
+        if verdict is not None and runner.ctx.baseline is not None:
+            r["baseline"].update(verdict.as_dict(), finding=_finding(runner.ctx, check, runner.best[4]))
+    if runner.ctx.baseline is not None and r["replay"]:
+        r["replay"] += " --baseline " + shlex.quote(runner.ctx.baseline.baseline.name)
     return r
 
 
@@ -473,3 +482,31 @@ def _shrink_fields(shrunk):
         return {"first_counterexample": None, "shrink": None}
     row = shrunk.row()
     return {"first_counterexample": row["first"], "shrink": row}
+
+
+def _finding(ctx, check, args):
+    """The register's finding that explains the failure of ``args``, or None."""
+    try:
+        return known_failure(check, ctx, args).finding
+    except Exception:  # noqa: BLE001 - recognition that cannot judge this case: none
+        return None
+
+
+def _versus_fields(r, runner, oracle_name, check):
+    """A row of a run with a baseline: ``baseline`` says how it compares (``agree`` when neither
+    side failed), the smallest failure both share becomes the row's known failure (labelled
+    with the register's finding, else ``baseline:NAME``), and a case only the baseline fails
+    is kept as ``baseline.fixed``."""
+    name = runner.ctx.baseline.baseline.name
+    r["baseline"] = {"oracle": name, "verdict": "agree", "answers": {}, "detail": "",
+                     "finding": None, "known_cases": runner.shared_cases,
+                     "fixed_cases": runner.fixed_cases, "fixed": None}
+    if runner.fixed is not None:
+        _, args, v = runner.fixed
+        r["baseline"].update(verdict="fixed", fixed={"counterexample": encode(args),
+                                                     "answers": v.answers, "detail": v.detail})
+    if runner.shared is not None and runner.best is None:
+        _, args, f, v, kid = runner.shared
+        r.update(known_finding=kid or label(name), counterexample=encode(args), answers=f.answers,
+                 message=f.message, status="fail", replay=_replay_line(oracle_name, check, encode(args)))
+        r["baseline"].update(v.as_dict(), finding=kid)

@@ -24,7 +24,11 @@ A result row (one per (check, oracle) pair)::
                             values runs everything static), or both (fuzz/checks/base.py),
      "rounds"               slices of the budget this pair got,
      "first_failure_s"      seconds from the campaign's start to this pair's first new failure
-                            (before shrinking), or None; "first_known_s" likewise for a known one}
+                            (before shrinking), or None; "first_known_s" likewise for a known one,
+     "baseline"             (--baseline only) {"oracle", "verdict": agree | known | regression |
+                            changed | fixed, "answers" (the baseline's), "detail", "finding" (the
+                            register's, where one matches), "known_cases", "fixed_cases",
+                            "fixed": {"counterexample", "answers", "detail"} | None}}
 
 A failure the register explains is *known* (``known_finding`` set, ``answer_checked`` True);
 one explained only by a region whose symptom checks a property of the answer is *known
@@ -38,8 +42,9 @@ known like any other answer.
 import sys
 from xml.sax.saxutils import escape, quoteattr
 
-__all__ = ["result_row", "summary", "oracle_stats", "exit_status", "format_failure", "junit_xml",
-           "progress_printer", "summary_lines", "is_known", "is_unchecked", "known_tag"]
+__all__ = ["result_row", "summary", "oracle_stats", "exit_status", "format_failure", "format_fixed",
+           "junit_xml", "progress_printer", "summary_lines", "baseline_summary", "is_known",
+           "is_unchecked", "known_tag"]
 
 
 def is_unchecked(r) -> bool:
@@ -173,8 +178,13 @@ def oracle_stats(objs, names, results, shards=None):
 
 
 def format_failure(r):
-    """A failure as printed: check, oracle, minimal counterexample, answers, replay line."""
+    """A failure as printed: check, oracle, minimal counterexample, answers, replay line; with a
+    baseline, how the baseline answered (REGRESSION, CHANGED, or KNOWN as on the baseline)."""
+    b = r.get("baseline") or {}
     tag = known_tag(r) if r["known_finding"] else r["status"].upper()
+    if r["status"] == "fail" and b.get("verdict") in ("regression", "changed"):
+        known = f" (the register knows it as {b['finding']})" if b.get("finding") else ""
+        tag = b["verdict"].upper() + known
     lines = [f"{tag} {r['check']} [{r['oracle']}]: {r['message']}",
              f"  counterexample: {' '.join(r['counterexample'] or [])}"]
     first, how = r.get("first_counterexample"), r.get("shrink") or {}
@@ -183,9 +193,42 @@ def format_failure(r):
                      f"{how.get('candidates')} candidates, {how.get('seconds')} s)")
     for side, ans in (r["answers"] or {}).items():
         lines.append(f"  {side}: {ans}")
+    if b and r["status"] == "fail":
+        lines.append(f"  baseline {b['oracle']}: {b.get('detail') or b['verdict']}")
     if r["replay"]:
         lines.append(f"  replay: {r['replay']}")
     return "\n".join(lines)
+
+
+def format_fixed(r):
+    """A case only the baseline fails (the implementation agrees with the spec there)."""
+    b = r["baseline"]
+    fixed = b["fixed"]
+    lines = [f"FIXED {r['check']} [{r['oracle']}]: {b['oracle']} fails where {r['oracle']} agrees "
+             f"with the spec ({b['fixed_cases']} cases)",
+             f"  counterexample: {' '.join(fixed['counterexample'])}"]
+    for side, ans in (fixed.get("answers") or {}).items():
+        lines.append(f"  {side}: {ans}")
+    return "\n".join(lines)
+
+
+def baseline_summary(name, oracle, results):
+    """The report's ``baseline``: the oracle, what it loaded, and how many check/oracle pairs
+    came out regression, changed, known (a failure both share), fixed (a case only the baseline
+    fails) or agree, with the cases behind known and fixed."""
+    out = {"oracle": name, "loaded": None}
+    describe = getattr(oracle, "describe", None)
+    try:
+        out["loaded"] = describe() if callable(describe) else None
+    except Exception:  # noqa: BLE001 - a description is optional
+        pass
+    rows = [r.get("baseline") or {} for r in results]
+    for verdict in ("regression", "changed", "known", "fixed", "agree"):
+        out[verdict] = sum(1 for b in rows if b.get("verdict") == verdict)
+    out["fixed"] = sum(1 for b in rows if b.get("fixed"))
+    out["known_cases"] = sum(b.get("known_cases") or 0 for b in rows)
+    out["fixed_cases"] = sum(b.get("fixed_cases") or 0 for b in rows)
+    return out
 
 
 def _pct(part, whole):
@@ -230,6 +273,15 @@ def summary_lines(report):
     if s.get("not_reached"):
         lines.append(f"WARNING: {s['not_reached']} check/oracle pairs were not reached within "
                      "the budget (raise --budget)")
+    b = report.get("baseline")
+    if b:
+        for r in results:
+            if (r.get("baseline") or {}).get("fixed"):
+                lines.append(format_fixed(r))
+        lines.append(f"baseline {b['oracle']}: {b['regression']} regressions, {b['changed']} changed, "
+                     f"{b['known']} known (failing the same way on both; {b['known_cases']} cases), "
+                     f"{b['fixed']} fixed ({b['fixed_cases']} cases)"
+                     + (f"; {b['loaded']}" if b.get("loaded") else ""))
     for name, row in (report.get("oracle_stats") or {}).items():
         row = dict(row)
         head = (f"oracle {name}: {row.pop('cases', 0)} cases in {row.pop('seconds', 0.0)} s "
@@ -258,6 +310,13 @@ def junit_xml(report):
         out.append(f'  <testsuite name={quoteattr("layoutcheck.fuzz." + oracle)} tests="{len(rs)}" '
                    f'failures="{fails}" errors="{errors}" skipped="{skipped}" '
                    f'time="{sum(r["seconds"] for r in rs):.3f}">')
+        if report.get("baseline"):
+            b = report["baseline"]
+            out.append(f'    <properties><property name="baseline" value={quoteattr(b["oracle"])}/>'
+                       f'<property name="baseline.regression" value="{b["regression"]}"/>'
+                       f'<property name="baseline.changed" value="{b["changed"]}"/>'
+                       f'<property name="baseline.known" value="{b["known"]}"/>'
+                       f'<property name="baseline.fixed" value="{b["fixed"]}"/></properties>')
         for r in rs:
             out.append(f'    <testcase classname={quoteattr(oracle)} name={quoteattr(r["check"])} '
                        f'time="{r["seconds"]:.3f}">')
@@ -273,6 +332,8 @@ def junit_xml(report):
                 out.append(f'      <skipped message={quoteattr(r["message"])}/>')
             elif r["known_finding"]:
                 out.append(f'      <system-out>{body}</system-out>')
+            elif (r.get("baseline") or {}).get("fixed"):
+                out.append(f'      <system-out>{escape(format_fixed(r))}</system-out>')
             out.append("    </testcase>")
         out.append("  </testsuite>")
     out.append("</testsuites>")

@@ -21,6 +21,7 @@ working directory's example database) and replayed first on the next run.
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from typing import Any, Callable, Collection, Iterable, Sequence, cast
@@ -30,6 +31,7 @@ import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (regi
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
+from layoutcheck.fuzz.campaign.baseline import Paired, recording, versus
 from layoutcheck.fuzz.campaign.batched import BATCHED, Prefetching
 from layoutcheck.fuzz.campaign.batched import tolerant as _tolerant
 from layoutcheck.fuzz.campaign.budget import (
@@ -43,13 +45,14 @@ from layoutcheck.fuzz.campaign.budget import (
 )
 from layoutcheck.fuzz.campaign.minimise import finish_shrinks, shrink_reserve
 from layoutcheck.fuzz.campaign.cluster import run_sharded
-from layoutcheck.fuzz.campaign.exampledb import open_store
+from layoutcheck.fuzz.campaign.exampledb import DB_PATH, open_store
 from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
 from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
 from layoutcheck.fuzz.campaign.provider import backend_settings
 from layoutcheck.fuzz.campaign.recognise import known_failure
 from layoutcheck.fuzz.campaign.shrink import known_label, label_of, measure
 from layoutcheck.fuzz.campaign.report import (
+    baseline_summary,
     exit_status,
     format_failure,
     junit_xml,
@@ -59,20 +62,20 @@ from layoutcheck.fuzz.campaign.report import (
     summary,
     summary_lines,
 )
+from layoutcheck.fuzz.campaign.startup import oracles_for, skip_reason, warm_up
 from layoutcheck.fuzz.campaign.steer import SKIP, Steering
 from layoutcheck.fuzz.checks.base import INTEGER_KINDS, Check, CheckFailed, OracleCrashed, Skip, integer_kind
 from layoutcheck.fuzz.checks.bounds import bounded
-from layoutcheck.fuzz.checks.catalogue import BY_NAME, checks_for
-from layoutcheck.fuzz.checks.targets import decode, encode
-from layoutcheck.oracles import Oracle, get_oracle
+from layoutcheck.fuzz.checks.catalogue import checks_for
+from layoutcheck.fuzz.checks.targets import encode
+from layoutcheck.oracles import Oracle
 from layoutcheck.oracles.reference import case_key, memo_stats, reference_for
 
 from layoutcheck import deadline as run_deadline
 from layoutcheck.errors import LayoutError
-from layoutcheck.files import read_json
-from layoutcheck.layout import LayoutBase
+from layoutcheck.findings import base_oracle
 
-__all__ = ["run_campaign", "run_check", "replay_report", "replay_cases", "DB_PATH",
+__all__ = ["run_campaign", "run_check", "oracles_for", "skip_reason", "DB_PATH",
            "exit_status", "format_failure", "junit_xml", "progress_printer", "summary_lines"]
 
 SEEN_SIZE = 1 << 14  # case keys a pair remembers to skip duplicates
@@ -87,8 +90,9 @@ def _leaves(e):
 
 
 class _Ctx:
-    def __init__(self, oracle, spec):
+    def __init__(self, oracle, spec, baseline=None):
         self.oracle, self.spec = oracle, reference_for(oracle.name, spec) if spec else None
+        self.baseline = baseline  # the Paired oracle when each case is compared with a baseline
 
 
 class _Runner:
@@ -123,6 +127,8 @@ class _Runner:
         self.seen, self.duplicates = {}, 0  # keys of the cases judged (bounded), drawn again
         self.findings = True       # False (--no-findings): no failure is recognised as known
         self.integers = dict.fromkeys(INTEGER_KINDS, 0)  # cases by how the oracle ran their integers
+        self.shared = self.fixed = None  # with a baseline: the smallest case failing the same
+        self.shared_cases = self.fixed_cases = 0  # way on both, and one only it fails
 
     def halted(self):
         now = time.monotonic()
@@ -221,11 +227,17 @@ class _Runner:
             self.integers[integer_kind(self.ctx.oracle, self.check.op, args)] += 1
         except Exception:  # noqa: BLE001 - inputs it cannot walk: counted as static
             self.integers["static"] += 1
+        ctx = self.ctx
+        if ctx.baseline is not None:  # the calls of this case, for the baseline's comparison
+            ctx = copy.copy(ctx)
+            ctx.oracle = recording(ctx.oracle)
         try:
-            self.check.run(self.ctx, args)
+            self.check.run(ctx, args)
         except Skip:
             self.skipped += 1
         except (CheckFailed, OracleCrashed) as f:  # a crash is known only by a crash finding
+            if self.ctx.baseline is not None and isinstance(f, CheckFailed):
+                return self._versus(args, f, ctx.oracle.calls)
             kid, checked = _known(self.ctx, self.check, args, f) if self.findings else (None, True)
             if kid:
                 self.known_cases += 1
@@ -241,6 +253,32 @@ class _Runner:
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
             self.record(args, e, "error")
             raise
+        else:
+            if self.ctx.baseline is not None:
+                self._versus(args, None, ctx.oracle.calls)
+
+    def _versus(self, args, failure, calls=None):
+        """With a baseline (``fuzz/campaign/baseline.py``): a case the baseline answers the same
+        way is known (the smallest kept, and the pair goes on); one only the baseline fails is
+        fixed (reported); a regression or a change is a new failure, raised to be shrunk."""
+        v = versus(self.check, self.ctx, args, failure, calls)
+        size = (sum(map(len, encode(args))), encode(args))
+        if v.verdict == "known":
+            kid = _known(self.ctx, self.check, args, failure)[0] if self.findings else None
+            self.known_cases += 1
+            self.shared_cases += 1
+            if kid:
+                self._note_known(kid)
+            if self.shared is None or size < self.shared[0]:
+                self.shared = (size, args, failure, v, kid)
+        elif v.verdict == "fixed":
+            self.fixed_cases += 1
+            if self.fixed is None or size < self.fixed[0]:
+                self.fixed = (size, args, v)
+        elif v.verdict in ("regression", "changed"):
+            failure.baseline = v
+            self.record(args, failure, "fail")
+            raise failure
 
     def record(self, args, exc, kind):
         """A new failure (``kind`` "fail" or "error"): the first one found is the pair's,
@@ -257,12 +295,23 @@ class _Runner:
     def label(self, ctx, args):
         """How ``args`` fails under ``ctx`` (the shrinker's judge): None when it passes or is
         skipped, else ``((kind, signature, finding id or None), failure)`` (``shrink.same``)."""
+        if self.ctx.baseline is not None:  # the calls of this case, for the baseline's comparison
+            ctx = copy.copy(ctx)
+            ctx.oracle = recording(ctx.oracle)
         try:
             with bounded(args):
                 self.check.run(ctx, args)
         except Skip:
             return None
         except (CheckFailed, OracleCrashed) as f:
+            if self.ctx.baseline is not None and isinstance(f, CheckFailed):
+                # with a baseline a regression shrinks into the same verdict; a case that
+                # fails the same way on the baseline is no candidate
+                v = versus(self.check, self.ctx, args, f, ctx.oracle.calls)
+                if v.verdict not in ("regression", "changed"):
+                    return None
+                f.baseline = v
+                return label_of(f, ("baseline", v.verdict), self.ctx.oracle.name), f
             kid, checked = _known(ctx, self.check, args, f) if self.findings else (None, True)
             return label_of(f, known_label(kid, checked), self.ctx.oracle.name), f
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check
@@ -331,51 +380,35 @@ def _known(ctx, check, args, failure=None):
         return None, True
 
 
-def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None, findings=True):
-    proxy = Prefetching(oracle) if oracle.name in BATCHED else None
-    runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec))
+def _pair(check, oracle, spec, seed=0, budget=None, deadline=None, pool=None, findings=True,
+          baseline=None):
+    batched = any(base_oracle(o.name) in BATCHED for o in (oracle, baseline) if o is not None)
+    paired = Paired(oracle, baseline) if baseline is not None else None
+    oracle = paired or oracle
+    proxy = Prefetching(oracle) if batched else None
+    runner = _Runner(check, _Ctx(Observed(proxy or oracle), spec, paired))
     runner.findings = findings
     return Pair(check, runner, proxy, seed, budget=budget, deadline=deadline, pool=pool)
 
 
 def run_check(check: Check, oracle: Oracle, spec: Oracle | None, *, budget: float | None = None,
               max_examples: int | None = None, seed: int = 0,
-              replays: Iterable[Sequence[str]] = (), findings: bool = True) -> dict[str, Any]:
+              replays: Iterable[Sequence[str]] = (), findings: bool = True,
+              baseline: Oracle | None = None) -> dict[str, Any]:
     """Fuzz one check against one oracle (``budget`` seconds, or ``max_examples`` cases);
-    return its result row.  ``replays`` run first, as given (a failing one is not shrunk)."""
+    return its result row.  ``replays`` run first, as given (a failing one is not shrunk);
+    ``baseline``: an oracle each case is compared with."""
     if budget is None and max_examples is None:
         raise LayoutError("run_check needs a budget (seconds) or max_examples (cases)")
     t0 = time.monotonic()
     pair = _pair(check, oracle, spec, seed, budget=None if max_examples is not None else budget,
-                 deadline=t0 + budget if budget else None, findings=findings)
+                 deadline=t0 + budget if budget else None, findings=findings, baseline=baseline)
     if not pair.replay(replays, shrink=False) and max_examples != 0:
         if max_examples is not None:
             pair.step(None, limit=max_examples)
         else:
             pair.step(t0 + cast(float, budget), minimum=True)  # no max_examples: a budget
     return pair.result(t0)
-
-
-def _skip_reason(check, oracle, spec, reasons):
-    if reasons.get(oracle.name) != "available":
-        return f"oracle unavailable: {reasons[oracle.name]}"
-    if check.kind == "differential":
-        if oracle.name == "spec":
-            return "the spec against itself"
-        if reasons.get("spec") != "available":
-            return f"spec unavailable: {reasons['spec']}"
-    return None
-
-
-def _oracles(names):
-    """{name: Oracle}, {name: "available" | reason}; unknown names raise LayoutError."""
-    objs, reasons = {}, {}
-    for name in names:
-        o = get_oracle(name)
-        objs[name] = o
-        reason = o.unavailable_reason()
-        reasons[name] = "available" if reason is None else reason
-    return objs, reasons
 
 
 def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | None = None,
@@ -385,7 +418,8 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
                  progress: Callable[[int, int, dict[str, Any]], object] | None = None,
                  command: str | None = None, fail_fast: bool = False,
                  against: str | Iterable[str] | None = None, cluster: str | None = None,
-                 time_cap: float | None = None, findings: bool = True) -> dict[str, Any]:
+                 time_cap: float | None = None, findings: bool = True,
+                 baseline: str | None = None) -> dict[str, Any]:
     """Run the gate; return the report dict (see the module docstring).
 
     oracles (or against=): names for ``layoutcheck.oracles.get_oracle``; ops / checks / kinds select
@@ -400,6 +434,9 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
     "tcp://HOST:PORT", "processes:N"; jobs > 1 alone means "local:jobs") runs the units of
     ``fuzz.cluster`` there; db_path may also be "redis://HOST:PORT/N" (``fuzz.exampledb``).
     ``findings=False`` switches the register off: every failure is new (``--no-findings``).
+    baseline (an oracle name): each case is also answered by it, and each failure classified
+    known, regression, fixed or changed (``fuzz/campaign/baseline.py``; the report's
+    ``baseline`` and each row's).
     """
     if against is not None:  # alias: the CLI's --against
         oracles = against.split(",") if isinstance(against, str) else against
@@ -412,15 +449,15 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
     limit = run_limit(budget, max_examples, time_cap)
     with run_deadline.applied(limit):
         with run_deadline.applied(first_start_limit(budget, max_examples, time_cap)):
-            objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
+            objs, reasons = oracles_for(names, baseline)
         db = store.load([(c.name, n) for n in names for c in selected]) if store else []
         sharded = None
         if cluster or (jobs and jobs > 1):
             results, sharded = _sharded(names, selected, budget, seed, max_examples, jobs, db,
-                                        cluster, store, progress, time_cap, findings)
+                                        cluster, store, progress, time_cap, findings, baseline)
         else:
             results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
-                                 progress, fail_fast, time_cap, findings, t0=t0)
+                                 progress, fail_fast, time_cap, findings, objs.get(baseline), t0=t0)
     seconds = time.monotonic() - t0
     report = {"command": command or "run_campaign", "seed": seed,
               "budget_s": None if max_examples is not None else budget,
@@ -433,6 +470,8 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
               "reference_cache": memo_stats(objs.get("spec"))}
     if sharded is not None:
         report["cluster"] = sharded
+    if baseline is not None:
+        report["baseline"] = baseline_summary(baseline, objs[baseline], results)
     report["exit_status"] = exit_status(report)
     if store and findings:  # a pair that ran forgets what it no longer fails on; new failures
         store.commit(db, results)  # are kept (with the register off, nothing is written)
@@ -441,20 +480,6 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
 
 def _new_failure(row):
     return row["status"] in ("fail", "error") and not row["known_finding"]
-
-
-def _warm_up(objs, names, reasons):
-    """One trivial call per available worker oracle before the pairs run (inside the budget):
-    a worker's start-up is not charged to the first pair's rate, which would starve that
-    pair in the adaptive rounds.  Batched oracles (a compile per batch) are left alone; the
-    answer is ignored (a crash here shows again on the first real case)."""
-
-    for name in names:
-        if reasons.get(name) == "available" and name not in ("spec", "impl") and name not in BATCHED:
-            try:
-                objs[name].run_many([("size", (LayoutBase(1, 0),))])
-            except Exception:  # noqa: BLE001 - only a warm-up
-                pass
 
 
 PRECOMPILE_FRACTION = 0.25  # of the budget, at most, for _precompile (plus one unit in flight)
@@ -482,22 +507,22 @@ def _precompile(live, until):
 
 
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
-               fail_fast=False, time_cap=None, findings=True, t0=None):
+               fail_fast=False, time_cap=None, findings=True, baseline=None, t0=None):
     """The pairs in this process; ``t0`` (monotonic): when the budget started (default now)."""
     pairs = [(c, n) for n in names for c in selected]
     t0 = time.monotonic() if t0 is None else t0
     deadline = None if max_examples is not None else t0 + budget
-    _warm_up(objs, names, reasons)
+    warm_up(objs, names, reasons)
     rows, live = {}, []
     pool = None if max_examples is not None else ShrinkPool(budget, deadline)
     for i, (check, name) in enumerate(pairs):
-        reason = _skip_reason(check, objs[name], objs.get("spec"), reasons)
+        reason = skip_reason(check, objs[name], objs.get("spec"), reasons)
         if reason:
             rows[i] = result_row(check, name, "skipped", message=reason)
             continue
         p = _pair(check, objs[name], objs.get("spec"), seed,
                   budget=None if max_examples is not None else budget, deadline=deadline,
-                  pool=pool, findings=findings)
+                  pool=pool, findings=findings, baseline=baseline)
         p.replay([e["inputs"] for e in db if e["check"] == check.name and e["oracle"] == name])
         live.append((i, p))
     shown = [0]
@@ -544,61 +569,12 @@ def _shard(kw):
 
 
 def _sharded(names, selected, budget, seed, max_examples, jobs, db, cluster=None, store=None,
-             progress=None, time_cap=None, findings=True):
+             progress=None, time_cap=None, findings=True, baseline=None):
     """--jobs N / --cluster: the run cut into (oracle, checks, seed) units on Dask distributed
     (``fuzz.cluster``), each unit ``_shard(kw)`` on a worker, the rows merged per pair.  A unit
     whose worker dies is retried; one still lost is reported as ``error`` rows
     ("incomplete: ..."), never as passed.  Returns (rows, the report's "cluster" entry)."""
     return run_sharded(names, selected, budget=budget, seed=seed, max_examples=max_examples,
                        jobs=jobs, cluster=cluster, fn=_shard, store=store, db=db,
-                       progress=progress, time_cap=time_cap, findings=findings)
-
-
-def replay_cases(cases: Sequence[tuple[str, str, Sequence[str]]], oracles: Iterable[str] | None,
-                 command: str | None = None, findings: bool = True) -> dict[str, Any]:
-    """Re-run explicit cases [(check name, oracle name, inputs)]; a report like run_campaign's."""
-    t0 = time.monotonic()
-    names = list(dict.fromkeys(o for _, o, _ in cases))
-    objs, reasons = _oracles(names + (["spec"] if "spec" not in names else []))
-    results = []
-    for check_name, oname, inputs in cases:
-        check = BY_NAME.get(check_name)
-        if check is None:
-            raise LayoutError(f"unknown check {check_name!r}; known: {', '.join(BY_NAME)}")
-        reason = _skip_reason(check, objs[oname], objs["spec"], reasons)
-        if reason:
-            results.append(result_row(check, oname, "skipped", message=reason))
-            continue
-        args = decode(inputs)
-        results.append(run_check(check, objs[oname], objs["spec"], max_examples=0,
-                                 replays=[encode(args)], findings=findings))
-    report = {"command": command or "replay", "seed": None, "budget_s": None,
-              "max_examples": None, "jobs": 1, "oracles": {n: reasons[n] for n in names},
-              "results": results, "summary": summary(results, time.monotonic() - t0)}
-    report["exit_status"] = exit_status(report)
-    return report
-
-
-def replay_report(path: str | os.PathLike[str], oracles: Sequence[str] | None = None,
-                  command: str | None = None, findings: bool = True) -> dict[str, Any]:
-    """``--replay FILE``: rerun the counterexamples of a saved report (optionally against
-    other oracles)."""
-    old = read_json(path, "report")  # bounded: at most 16 MiB, one line per problem
-    results = old.get("results") if isinstance(old, dict) else None
-    if not isinstance(results, list):
-        raise LayoutError(f"report {path} is not a layoutcheck fuzz report (no \"results\" list)")
-    rows = []
-    for k, r in enumerate(results):
-        ce = r.get("counterexample") if isinstance(r, dict) else None
-        if not ce:
-            continue
-        if not (isinstance(r.get("check"), str) and isinstance(r.get("oracle"), str)
-                and isinstance(ce, list) and all(isinstance(x, str) for x in ce)):
-            raise LayoutError(f"report {path}: results[{k}] needs a check and an oracle name and a "
-                              "counterexample list of CuTe strings")
-        rows.append(r)
-    cases = [(r["check"], o, r["counterexample"]) for r in rows
-             for o in (oracles or [r["oracle"]])]
-    if not cases:
-        raise LayoutError(f"report {path} holds no counterexample to replay")
-    return replay_cases(cases, oracles, command, findings)
+                       progress=progress, time_cap=time_cap, findings=findings,
+                       extra={"baseline": baseline} if baseline else None)

@@ -32,8 +32,10 @@ def plan(names: Sequence[str], checks: Sequence[str], seed: int, budget: float |
          max_examples: int | None, shards: int, workers: int, store_spec: Any = None,
          replays: list[dict[str, Any]] | None = None,
          deadline_at: float | None = None,
-         findings: bool = True) -> tuple[list[dict[str, Any]], float | None]:
-    """The units of a run (dicts, picklable): ``kw`` is ``run_campaign``'s arguments;
+         findings: bool = True,
+         extra: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], float | None]:
+    """The units of a run (dicts, picklable): ``kw`` is ``run_campaign``'s arguments (``extra``:
+    more of them, the same for every unit, e.g. the baseline);
     ``deadline_at`` (wall clock) the time no unit may fuzz past."""
     units = []
     for oracle in names:
@@ -52,7 +54,8 @@ def plan(names: Sequence[str], checks: Sequence[str], seed: int, budget: float |
                               and e["check"] in u["checks"]])
         u["kw"] = dict(oracles=[u["oracle"]], ops=None, budget=per_budget, seed=u["seed"],
                        max_examples=per_cases, checks=u["checks"], kinds=None,
-                       use_db=db is not None, db_path=db, jobs=1, findings=findings)
+                       use_db=db is not None, db_path=db, jobs=1, findings=findings,
+                       **(extra or {}))
         u["path"], u["env"], u["deadline_at"] = path, env, deadline_at
     return units, per_budget
 

@@ -26,7 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from layoutcheck.fuzz.campaign.runner import replay_cases, run_check
+from layoutcheck.fuzz.campaign.replay import replay_cases
+from layoutcheck.fuzz.campaign.runner import run_check
 from layoutcheck.fuzz.checks.recast import RECAST_CHECKS
 from layoutcheck.fuzz.checks.swizzle import SWIZZLE_CHECKS
 from layoutcheck.fuzz.checks.tiling import TILING_CHECKS

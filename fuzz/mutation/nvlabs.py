@@ -20,6 +20,9 @@ the reason; they are run and shown, and not counted in the catch rate.
         [--nvlabs PATH] [--json FILE]
 
 prints a markdown table (mutant, operation, bug, caught, time to catch, failing check).
+``--against-baseline`` runs each mutant with ``--baseline nvlabs:SNAPSHOT`` instead (the
+unpatched snapshot; ``fuzz/campaign/baseline.py``): caught when the run exits 1, a regression or
+a change against the snapshot, attributable to the patch by construction.
 """
 
 import argparse
@@ -30,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from layoutcheck.fuzz.campaign.runner import replay_cases
+from layoutcheck.fuzz.campaign.replay import replay_cases
 from layoutcheck.fuzz.mutation.tables import patch, row, run_gate, table
 from layoutcheck.oracles.nvlabs.oracle import locate
 
@@ -277,7 +280,7 @@ def run_one(root, mutant, budget, seed, source, extra=()) -> dict:
     first = next((r for r in (run.report or {}).get("results", [])
                   if r["status"] in ("fail", "error") and not r["known_finding"]), None)
     ok = True
-    if first and first.get("counterexample"):
+    if first and first.get("counterexample") and "--baseline" not in extra:  # with a baseline: by construction
         ok = attributable(first, f"nvlabs:{copy}", f"nvlabs:{source}")
     return row(mutant, run, ok)
 
@@ -306,6 +309,9 @@ def main(argv=None) -> int:
                    help="the folder holding NVlabs' pycute/ (default: $LAYOUTCHECK_NVLABS_PATH)")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--no-baseline", action="store_true", help="skip the unpatched copy NV00")
+    p.add_argument("--against-baseline", action="store_true",
+                   help="fuzz each mutant with --baseline nvlabs:SNAPSHOT (the unpatched one): caught "
+                        "when it answers differently from the snapshot where one of them is wrong")
     a = p.parse_args(argv)
     try:
         source = snapshot(a.nvlabs)
@@ -319,7 +325,8 @@ def main(argv=None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="lc-nvlabs-mutants-") as root:
         for m in chosen:
-            r = run_one(root, m, a.budget, a.seed, source)
+            extra = ["--baseline", f"nvlabs:{source}"] if a.against_baseline else []
+            r = run_one(root, m, a.budget, a.seed, source, extra)
             rows.append(r)
             print(f"{r['id']}: {'caught' if r['caught'] else 'NOT caught'} (exit {r['exit']}, "
                   f"{r['catch_s']} s, {r['check']}, {r['cases']} cases) {' '.join(r['stderr'])}",

@@ -10,6 +10,9 @@ the ``@LINEAGE`` suffix yet gets the plain ``module:pycute_mNN``).  A mutant is 
 when the run exits 1 (a new failure) on a counterexample that unpatched pycute passes; the
 time to catch is the campaign's time to its first new failure.  ``pycute_m00`` is the
 unpatched copy: it must come out clean, otherwise every mutant would look caught.
+``--against-baseline pycute`` runs each mutant with ``--baseline pycute`` instead
+(``fuzz/campaign/baseline.py``): caught when the run exits 1, a regression or a change against
+the unpatched pycute (attributable by construction).
 
 M01-M40 patch the algebra; M41-M95 the rest of pycute's API (IntTuple helpers,
 coordinate maps, slicing, default strides, profile coalesce / filter, ``_`` tilers),
@@ -32,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from layoutcheck.fuzz.campaign.runner import replay_cases
+from layoutcheck.fuzz.campaign.replay import replay_cases
 from layoutcheck.oracles import get_oracle
 
 from layoutcheck.errors import LayoutError
@@ -336,7 +339,7 @@ def run_one(root, mutant, budget, seed, extra=()):
     first = next((r for r in (rep or {}).get("results", [])
                   if r["status"] in ("fail", "error") and not r["known_finding"]), None)
     attributable = True
-    if first and first["counterexample"]:
+    if first and first["counterexample"] and "--baseline" not in extra:  # with a baseline: by construction
         attributable = _attributable(first, oracle_name(name))
     return {"id": mutant[0], "op": mutant[4], "bug": mutant[5], "exit": proc.returncode,
             "caught": proc.returncode == 1 and attributable, "baseline_fails": not attributable,
@@ -388,6 +391,9 @@ def main(argv=None):
     p.add_argument("--only", default=None, help="comma-separated mutant ids")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--no-baseline", action="store_true", help="skip the unpatched copy M00")
+    p.add_argument("--against-baseline", metavar="ORACLE", default=None,
+                   help="fuzz each mutant with --baseline ORACLE (e.g. pycute): caught when it "
+                        "answers differently from the baseline where one of them is wrong")
     a = p.parse_args(argv)
     chosen = [m for m in MUTANTS if not a.only or m[0] in a.only.split(",")]
     if not a.no_baseline:
@@ -395,7 +401,8 @@ def main(argv=None):
     rows = []
     with tempfile.TemporaryDirectory(prefix="lc-mutants-") as root:
         for m in chosen:
-            r = run_one(root, m, a.budget, a.seed)
+            r = run_one(root, m, a.budget, a.seed,
+                        ("--baseline", a.against_baseline) if a.against_baseline else ())
             rows.append(r)
             print(f"{r['id']}: {'caught' if r['caught'] else 'NOT caught'} "
                   f"(exit {r['exit']}, {r['catch_s']} s, {r['check']}) {' '.join(r['stderr'])}",

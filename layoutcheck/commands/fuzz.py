@@ -5,7 +5,9 @@ and at most a day; report paths are writable files; ``--case`` has the number of
 check takes.  An oracle named in ``--against`` that cannot run makes the run exit 2 (never
 0), as does an oracle that crashed on a case (reported as an error with the case) unless a
 crash finding of the register explains that crash.  A known region whose answer was not
-checked exits 1 unless ``--accept-regions``.
+checked exits 1 unless ``--accept-regions``.  With ``--baseline ORACLE`` each case is compared
+with that oracle's answer too (``fuzz/campaign/baseline.py``): a regression or a change fails
+the run, a failure both share is known, a case only the baseline fails is reported as fixed.
 """
 
 import json
@@ -29,13 +31,12 @@ from layoutcheck.commands.common import (
 from layoutcheck.errors import LayoutError
 from layoutcheck.fuzz.campaign.cluster import fit_to_machine, parse_cluster
 from layoutcheck.fuzz.campaign.exampledb import is_redis, parse_redis_url
+from layoutcheck.fuzz.campaign.replay import replay_cases, replay_report
 from layoutcheck.fuzz.campaign.runner import (
     exit_status,
     format_failure,
     junit_xml,
     progress_printer,
-    replay_cases,
-    replay_report,
     run_campaign,
     summary_lines,
 )
@@ -55,6 +56,11 @@ def add_arguments(parser):
     parser.add_argument("--against", default=None,
                         help="comma-separated oracles: spec, impl, pycute, nvlabs, nvlabs:PATH, "
                              "module:NAME[@LINEAGE], cute-cpp, cute-dsl (default: pycute)")
+    parser.add_argument("--baseline", metavar="ORACLE", default=None,
+                        help="compare every case with this oracle too (e.g. cute-cpp@3.8, pycute, "
+                             "nvlabs:OLD, module:mylib_v1): a failure it shares is known, one it "
+                             "does not is a regression or a change (exit 1), a case only it fails "
+                             "is reported as fixed")
     parser.add_argument("--ops", default=None,
                         help="comma-separated operations to check (default: all)")
     parser.add_argument("--allow-unreached", action="store_true",
@@ -172,10 +178,10 @@ def _run(args, oracles, command, show_progress):
     """The report: of ``--case``, ``--replay`` or a campaign (within ``--time-limit``)."""
     if args.case:
         return replay_cases([(args.case[0], o, args.case[1:]) for o in oracles], oracles, command,
-                            findings=not args.no_findings)
+                            args.baseline, findings=not args.no_findings)
     if args.replay is not None:
         return replay_report(args.replay, oracles if args.against is not None else None, command,
-                             findings=not args.no_findings)
+                             args.baseline, findings=not args.no_findings)
     reproducible = args.max_examples is not None
     budget = _smaller(DEFAULT_BUDGET_S if args.budget is None else args.budget, args.time_limit)
     return run_campaign(oracles=oracles, ops=_split(args.ops), budget=budget,
@@ -186,7 +192,7 @@ def _run(args, oracles, command, show_progress):
                         jobs=args.jobs,
                         progress=progress_printer(sys.stderr) if show_progress else None,
                         command=command, fail_fast=args.fail_fast, cluster=args.cluster,
-                        db_path=args.db, findings=not args.no_findings)
+                        db_path=args.db, findings=not args.no_findings, baseline=args.baseline)
 
 
 def run(args):
@@ -202,8 +208,8 @@ def run(args):
         raise LayoutError("--replay needs a file name")
     apply_cute_include(args)
     oracles = oracle_names(args.against, lambda: ["pycute"])
-    for name in oracles:
-        get_oracle(name)  # an unknown name: exit 2 now
+    for name in oracles + ([args.baseline] if args.baseline else []):
+        get_oracle(name)  # an unknown name (or a version that cannot be fetched): exit 2 now
     check_output_path(args.report, "--report")
     check_output_path(args.junit, "--junit")
     if args.report and args.junit and args.report == args.junit:

@@ -4,9 +4,13 @@ Writes what a maintainer needs (layoutcheck/reports/reproducers.py): title, vers
 case, expected (the spec) vs actual (the implementation, run here) with the brute-force
 evidence, and a standalone reproducer (a .cpp for CuTe C++, a Python script for pycute,
 NVlabs PyCuTe and the DSL) that exits 1 while the bug is present.  ``--write DIR`` also
-saves the reproducer(s) there; ``--run`` builds and runs them here and prints their exit
-status.  Exit 0 when the report was written (with ``--run``: 1 when a reproducer did not
-show the bug), 2 for an unknown finding, a finding without a ``repro`` case or bad input.
+saves the reproducer(s) there; ``--run`` builds and runs them here and says, per case and
+version, bug present, absent (agrees with the spec: where the spec refuses, a refusal by CuTe
+at compile time counts) or cannot tell (the toolchain failed otherwise).  ``--against
+VERSIONS`` studies and runs each case on those versions of its implementation (fetched into
+the cache).  Exit 0 when the report was written (with ``--run``: 1 when the bug is present on
+a version, else 2 when one cannot tell, else 0), 2 for an unknown finding, a finding without a
+``repro`` case or bad input.
 """
 
 from pathlib import Path
@@ -16,14 +20,16 @@ from layoutcheck import deadline as run_deadline
 from layoutcheck.commands.common import (
     add_run_limits,
     check_output_path,
+    oracle_names,
     read_json,
     run_limits,
     unfinished_status,
     write_output,
 )
 from layoutcheck.errors import LayoutError
-from layoutcheck.findings import load
+from layoutcheck.findings import base_oracle, load
 from layoutcheck.oracles.cpp.toolchain import add_cute_include_argument, apply_cute_include
+from layoutcheck.oracles.versions import expand
 from layoutcheck.progress import Progress
 
 HELP = "write an upstream-ready report with a standalone reproducer for a finding or a fuzz failure"
@@ -40,9 +46,27 @@ def add_arguments(parser):
     parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     parser.add_argument("--write", metavar="DIR", help="save the reproducer file(s) in DIR")
     parser.add_argument("--run", action="store_true",
-                        help="build and run the reproducer(s) here and report their exit status")
+                        help="build and run the reproducer(s) here: bug present (exit 1), absent "
+                             "(exit 0) or cannot tell (exit 2), per version")
+    parser.add_argument("--against", metavar="VERSIONS",
+                        help="the versions to study and run the cases on (cute-cpp@3.3..4.2, "
+                             "pycute@3.8, cute-dsl@4.4.0, cute-cpp@main=DIR; default: the environment's)")
     add_run_limits(parser, "--run: no reproducer starts past it, and one running is cut there")
     add_cute_include_argument(parser)
+
+
+def _on_versions(cases, against):
+    """Each case once per requested version of its implementation (``--against``)."""
+    if not against:
+        return cases
+    versions = expand(oracle_names(against, list))
+    out = [R.Case(v, c.op, c.texts) for c in cases for v in versions
+           if base_oracle(v) == base_oracle(c.oracle)]
+    if not out:
+        have = ", ".join(sorted({c.oracle for c in cases}))
+        raise LayoutError(f"--against {against}: no case of this finding is on those implementations "
+                          f"(its cases are on {have})")
+    return out
 
 
 def _meta_and_cases(args):
@@ -52,7 +76,8 @@ def _meta_and_cases(args):
         f = next((x for x in load() if x["id"] == args.finding), None)
         if f is None:
             raise LayoutError(f"no finding {args.finding!r} in the register")
-        meta = {k: f.get(k) for k in ("id", "title", "kind", "status", "seen_on", "upstream")}
+        meta = {k: f.get(k) for k in ("id", "title", "kind", "status", "seen_on", "introduced_in",
+                                      "fixed_in", "upstream", "versions", "evidence")}
         return meta, R.cases_of_finding(f)
     if not args.from_report or not args.check:
         raise LayoutError("give a finding id (F-NNN), or --from-report FILE with --check CHECK")
@@ -75,6 +100,7 @@ def run(args):
 
 def _report(args, limit, show_progress):
     meta, cases = _meta_and_cases(args)
+    cases = _on_versions(cases, args.against)
     studies = []
     for case in cases:
         s = R.study(case, args.cute_include)
@@ -92,7 +118,7 @@ def _report(args, limit, show_progress):
     text = R.render(meta, studies, args.format)
     unfinished = []
     if args.run:
-        lines = []
+        lines, verdicts = [], []
         with Progress("layoutcheck report --run", total=len(studies), unit="reproducers",
                       deadline=limit, enabled=show_progress) as bar:
             for s in studies:
@@ -103,11 +129,13 @@ def _report(args, limit, show_progress):
                 rc, out = R.run_reproducer(s["case"], *s["reproducer"],
                                            cute_include=args.cute_include)
                 bar.update(1)
-                shown = {0: "exits 0: the bug is not present here", 1: "exits 1: the bug is present",
-                         2: "could not be built here"}.get(rc, f"exits {rc}")
-                lines.append(f"reproducer of {s['case'].text()} on {s['case'].oracle}: {shown}")
+                v, why = R.repro_verdict(s, rc, out)
+                verdicts.append(v)
+                where = f"reproducer of {s['case'].text()} on {s['case'].oracle}"
+                lines.append(f"{where}: bug {v} (exit {rc}: {why})" if v != "cannot tell" else
+                             f"{where}: cannot tell (exit {rc}: {why})")
                 lines += ["  " + ln for ln in out.strip().splitlines()[:14]]
-                status = max(status, 2 if rc == 2 else 0 if rc != 0 else 1)
+        status = 1 if "present" in verdicts else 2 if "cannot tell" in verdicts else 0
         text += "\n" + "\n".join(lines) + "\n"
     if args.output:
         write_output(args.output, text, "--output")

@@ -14,9 +14,11 @@ can be mailed or attached to an issue as it is.
 
 Element ids and classes that tests and users may rely on: ``#summary``, ``#checks``
 (``table.checks`` with ``data-oracle``, rows ``tr.row`` with ``data-check`` and
-``data-verdict``), ``#failures`` (``article.failure`` with ``code.case``, the minimal case,
-``code.first``, the case as found when shrinking changed it, ``figure.picture`` holding the
-``svg``, ``pre.replay``, ``p.finding``), ``#throughput`` (``figure.plot``).
+``data-verdict``; with a baseline ``td.baseline`` with ``data-baseline``), ``#failures``
+(``article.failure`` with ``code.case``, the minimal case, ``code.first``, the case as found
+when shrinking changed it, ``figure.picture`` holding the ``svg``, ``pre.replay``,
+``p.finding``, with a baseline ``p.baseline``; ``article.fixed`` for a case only the baseline
+fails), ``#throughput`` (``figure.plot``).
 """
 
 import html
@@ -88,6 +90,11 @@ def _summary(report):
                         f"checked), {s.get('error', 0)} errors, {s.get('skipped', 0)} skipped"),
              ("cases", f"{s.get('cases', 0):,} in {s.get('seconds', 0)} s"),
              ("oracles", ", ".join(f"{n} ({st})" for n, st in (report.get("oracles") or {}).items()))]
+    b = report.get("baseline")
+    if b:
+        items.append(("baseline", f"{b['oracle']}: {b['regression']} regressions, {b['changed']} "
+                                  f"changed, {b['known']} known (both fail the same way), "
+                                  f"{b['fixed']} fixed" + (f"; {b['loaded']}" if b.get("loaded") else "")))
     c = report.get("cluster")
     if c:
         items.append(("cluster", f"{c['engine']} {c['cluster']}: {c['workers']} worker threads, "
@@ -109,17 +116,21 @@ def _tables(report):
     out = []
     for oracle, rows in by.items():
         out.append(f"<h3>{_e(oracle)}</h3>")
+        against = report.get("baseline")
         out.append(f'<table class="checks" data-oracle="{_e(oracle)}"><thead><tr><th>check</th>'
                    "<th>kind</th><th>verdict</th><th>cases</th><th>cases/s</th><th>finding</th>"
-                   "<th>note</th></tr></thead><tbody>")
+                   + (f"<th>vs {_e(against['oracle'])}</th>" if against else "")
+                   + "<th>note</th></tr></thead><tbody>")
         for r in rows:
             v = verdict(r)
             note = r["message"] if v in ("skipped", "error") else ""
+            b = (r.get("baseline") or {}).get("verdict", "")
+            cell = f'<td class="baseline" data-baseline="{_e(b)}">{_e(b)}</td>' if against else ""
             out.append(f'<tr class="row v-{v}" data-check="{_e(r["check"])}" data-verdict="{v}">'
                        f"<td><code>{_e(r['check'])}</code></td><td>{_e(r['kind'])}</td>"
                        f"<td>{v}</td><td class=\"num\">{r['cases']:,}</td>"
                        f"<td class=\"num\">{_e(r['cases_per_s'])}</td>"
-                       f"<td>{_e(r.get('known_finding') or '')}</td><td>{_e(note[:200])}</td></tr>")
+                       f"<td>{_e(r.get('known_finding') or '')}</td>{cell}<td>{_e(note[:200])}</td></tr>")
         out.append("</tbody></table>")
     return "\n".join(out) or '<p class="note">no checks ran</p>'
 
@@ -177,13 +188,32 @@ def _failures(report):
                        "differ at the same index are marked in red</figcaption></figure>")
         else:
             out.append(f'<p class="note">no picture: {_e(why)}</p>')
+        b = r.get("baseline")
+        if b:
+            out.append(f'<p class="baseline" data-baseline="{_e(b["verdict"])}">baseline '
+                       f'<code>{_e(b["oracle"])}</code>: <b>{_e(b["verdict"])}</b>'
+                       + (f" ({_e(b['detail'])})" if b.get("detail") else "")
+                       + (f"; the register knows it as {_e(b['finding'])}" if b.get("finding") else "")
+                       + "</p>")
         if r.get("replay"):
             out.append(f'<pre class="replay">{_e(r["replay"])}</pre>')
-        if r.get("known_finding"):
+        if r.get("known_finding") and not str(r["known_finding"]).startswith("baseline:"):
             out.append(_finding_line(r["known_finding"], findings, v == "region"))
+        elif r.get("known_finding"):
+            out.append(f'<p class="finding">known: the baseline fails the same way '
+                       f'({_e(r["known_finding"])})</p>')
         else:
             out.append('<p class="finding">matched finding: none (a new failure)</p>')
         out.append("</article>")
+    for r in report.get("results") or []:
+        fixed = (r.get("baseline") or {}).get("fixed")
+        if fixed:
+            out.append(f'<article class="fixed" data-check="{_e(r["check"])}" data-oracle="{_e(r["oracle"])}">'
+                       f'<h3><span class="badge v-pass">FIXED</span><code>{_e(r["check"])}</code> on '
+                       f'<code>{_e(r["oracle"])}</code></h3><p>{_e(r["baseline"]["oracle"])} fails where '
+                       f'{_e(r["oracle"])} agrees with the spec ({r["baseline"]["fixed_cases"]} cases); '
+                       f'smallest: <code class="case">{_e(r["op"])}({_e(", ".join(fixed["counterexample"]))})'
+                       "</code></p></article>")
     return "\n".join(out) or '<p class="note">no failure: nothing to draw</p>'
 
 

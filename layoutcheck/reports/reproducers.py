@@ -35,16 +35,18 @@ import layoutcheck.reports.repro_code as repro_code
 from layoutcheck import spec
 from layoutcheck.deadline import TimedOut, run_bounded
 from layoutcheck.errors import LayoutError
+from layoutcheck.findings import base_oracle
 from layoutcheck.layout import LayoutBase, leaves, size
 from layoutcheck.oracles import OPS, REQUIRED, get_oracle, parse_args
 from layoutcheck.oracles.compare import answer_values
 from layoutcheck.oracles.cpp.toolchain import Toolchain, compile_timeout
+from layoutcheck.oracles.fetch import resolve, script_environment
+from layoutcheck.oracles.known import CHECK, explain
 from layoutcheck.oracles.nvlabs.oracle import locate
-from layoutcheck.oracles.protocol import ANSWERS, format_arg
+from layoutcheck.oracles.protocol import ANSWERS, Outcome, format_arg
 
 __all__ = ["Case", "cases_of_finding", "case_from_report", "study", "render", "build_and_run",
-           "run_reproducer", "reproducer",
-           "BUG_STATUSES"]
+           "run_reproducer", "reproducer", "repro_verdict", "VERDICTS", "BUG_STATUSES"]
 
 BUG_STATUSES = ("confirmed-bug", "upstream-reported")
 DIVIDES = ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide")
@@ -261,9 +263,9 @@ def _header(title, versions, case, flavour):
 
 def reproducer(case, cl, title, versions, expect_answer=True):
     """(file name, source text) of the case's standalone reproducer."""
-    if case.oracle == "cute-cpp":
+    if base_oracle(case.oracle) == "cute-cpp":
         return "repro.cpp", repro_code.cpp_source(case, cl, _header(title, versions, case, "cpp"))
-    flavour = {"pycute": "pycute", "nvlabs": "nvlabs", "cute-dsl": "cute-dsl"}.get(case.oracle)
+    flavour = {"pycute": "pycute", "nvlabs": "nvlabs", "cute-dsl": "cute-dsl"}.get(base_oracle(case.oracle))
     if flavour is None and case.oracle.startswith("nvlabs"):
         flavour = "nvlabs"
     if flavour is None:
@@ -296,6 +298,13 @@ def render(meta, studies, fmt="text"):
             out.append(f"- {key}: {meta[key]}")
     for v in meta.get("seen_on") or []:
         out.append(f"- seen on: {v}")
+    for key, word in (("introduced_in", "introduced in"), ("fixed_in", "fixed in")):
+        if meta.get(key):
+            out.append(f"- {word}: {meta[key]}")
+    for impl, v in (meta.get("versions") or {}).items():
+        out.append(f"- {impl} versions: {lifespan_text(v)}")
+    if meta.get("evidence"):
+        out.append(f"- evidence: {meta['evidence']}")
     for u in meta.get("upstream") or []:
         out.append(f"- upstream: {u}")
     for s in studies:
@@ -326,6 +335,25 @@ def render(meta, studies, fmt="text"):
             out += ["Run: `python3 repro.py` (exit 1 while the bug is present, 0 once fixed)", ""]
         out += [code("cpp" if name.endswith(".cpp") else "python", text)]
     return "\n".join(out) + "\n"
+
+
+_WORDS = {"P": "present", "A": "absent (agrees with the spec)", "D": "a different wrong answer",
+          "?": "cannot tell"}
+
+
+def lifespan_text(v):
+    """One implementation's row of the version matrix in words: ``absent (agrees with the spec) on
+    3.3.0.0 to 3.8.0.0, present on 3.9.0 to main; not fixed as of main``."""
+    runs = []
+    for version, status in zip(v["tested"], v["statuses"]):
+        if runs and runs[-1][0] == status:
+            runs[-1][2] = version
+        else:
+            runs.append([status, version, version])
+    text = ", ".join(f"{_WORDS.get(s, s)} on {a}" + (f" to {b}" if b != a else "") for s, a, b in runs)
+    if v.get("fixed_in"):
+        return f"{text}; fixed in {v['fixed_in']}"
+    return text + (f"; not fixed as of {v['tested'][-1]} (the newest tested)" if v["statuses"][-1:] == "P" else "")
 
 
 def _claim_text(c):
@@ -361,14 +389,54 @@ def _as_json(s):
 # --- building and running a reproducer here -----------------------------------------------
 
 def run_reproducer(case, name, text, cute_include=None, timeout=None):
-    """``build_and_run`` with what the case's oracle needs (NVlabs PyCuTe's folder)."""
-    extra = ()
+    """``build_and_run`` with what the case's oracle needs: NVlabs PyCuTe's folder; for another
+    release (``cute-cpp@3.8``, ``pycute@3.5``, ``cute-dsl@4.4.0``) its headers, or its Python
+    package ahead of the environment's (``oracles/fetch.script_environment``)."""
+    extra, python, env = (), None, None
     if case.oracle == "nvlabs" or case.oracle.startswith("nvlabs:"):
         pkg, how = locate(case.oracle.split(":", 1)[1] if ":" in case.oracle else None)
         if pkg is None:
             raise LayoutError(f"cannot run the reproducer: {how}")
         extra = (str(pkg.parent),)
-    return build_and_run(name, text, cute_include=cute_include, extra_args=extra, timeout=timeout)
+    elif base_oracle(case.oracle) != case.oracle:
+        if name.endswith(".cpp"):
+            cute_include = str(resolve(case.oracle).include_dir)
+        else:
+            python, env = script_environment(case.oracle)
+    return build_and_run(name, text, cute_include=cute_include, python=python, extra_args=extra,
+                         timeout=timeout, env=env)
+
+
+VERDICTS = {"present": 1, "absent": 0, "cannot tell": 2}
+
+
+def repro_verdict(s, rc, out):
+    """(verdict, why) of a reproducer's run for the study ``s``: ``present``, ``absent`` (it
+    agrees with the spec; where the spec refuses, a refusal by CuTe at compile time or an
+    abort counts as agreeing) or ``cannot tell`` (the toolchain failed otherwise, or a script
+    ended without its verdict line).  A process killed by a signal is present only for a
+    finding whose symptom is that death (the case is in its region, ``oracles/known.py``)."""
+    refuses = s["expected"].kind == "raised"
+    case = s["case"]
+    if out.startswith("could not build") or rc == 2:
+        return "cannot tell", "the reproducer could not be built or run here"
+    if out.startswith("does not compile"):
+        return ("absent", "CuTe refuses it at compile time, as the spec does") if refuses else \
+            ("present", "CuTe refuses at compile time an input the spec accepts")
+    if rc > 128 or "killed by signal" in out:
+        if not case.oracle.startswith(("pycute", "cute-dsl", "nvlabs")) and refuses:
+            return "absent", "it aborts on an input the spec refuses"
+        hit = explain(case.oracle, case.op, CHECK, case.args, Outcome.crashed("killed"), s["expected"])
+        if hit is not None:
+            return "present", "the process dies, as the finding says"
+        return ("present", "it aborts on an input the spec accepts") if not case.oracle.startswith(
+            ("pycute", "cute-dsl", "nvlabs")) else ("cannot tell", "the process was killed")
+    if rc == 1 and (s["reproducer"][0].endswith(".cpp") or "BUG PRESENT" in out):
+        return "present", "a check of the reproducer fails"
+    if rc == 0:
+        return "absent", "every check of the reproducer holds"
+    return "cannot tell", f"the reproducer exited {rc} without its verdict"
+
 
 
 def _cute_rejects(stderr):
@@ -378,19 +446,25 @@ def _cute_rejects(stderr):
     return "static assertion failed" in stderr or "/cute/" in first.split("error:")[0]
 
 
-def build_and_run(name, text, cute_include=None, python=None, extra_args=(), timeout=None):
+def build_and_run(name, text, cute_include=None, python=None, extra_args=(), timeout=None, env=None):
     """(exit status, output) of the reproducer: a C++ file compiled with the one g++ line
-    (cached by source hash and include tree) and run; a Python script run with ``python``.
-    Each step has ``timeout`` seconds (default ``LAYOUTCHECK_CPP_COMPILE_TIMEOUT``) and ends at
-    the run's deadline; one cut there is exit 2 ("could not be run to its end here")."""
+    (cached by source hash and include tree) and run; a Python script run with ``python`` (a
+    list: the interpreter and its options) and ``env`` (variables to set).  Each step has
+    ``timeout`` seconds (default ``LAYOUTCHECK_CPP_COMPILE_TIMEOUT``) and ends at the run's
+    deadline; one cut there is exit 2 ("could not be run to its end here")."""
     timeout = compile_timeout() if timeout is None else timeout
     if name.endswith(".py"):
         with tempfile.TemporaryDirectory(prefix="lc-repro-") as tmp:
             path = Path(tmp) / name
             path.write_text(text)
-            proc = _bounded([python or sys.executable, str(path), *extra_args], timeout,
-                            "the reproducer")
-            return (2, proc) if isinstance(proc, str) else (proc.returncode, proc.stdout + proc.stderr)
+            argv = list(python) if isinstance(python, (list, tuple)) else [python or sys.executable]
+            proc = _bounded([*argv, str(path), *extra_args], timeout, "the reproducer",
+                            env=dict(os.environ, **(env or {})))
+            if isinstance(proc, str):
+                return 2, proc
+            tail = "" if proc.returncode >= 0 else f"killed by signal {-proc.returncode}\n"
+            return (proc.returncode if proc.returncode >= 0 else 128 - proc.returncode), \
+                proc.stdout + proc.stderr + tail
     tc = Toolchain(cute_include)
     why = tc.unavailable_reason()
     if why:

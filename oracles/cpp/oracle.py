@@ -89,7 +89,10 @@ class CuteCppOracle(Oracle):
     name = "cute-cpp"
 
     def __init__(self, include_dir=None, cxx=None, cuda=None, cache_dir=None, timeout=None,
-                 jobs=None):
+                 jobs=None, name=None, origin=None):
+        if name is not None:
+            self.name = name        # cute-cpp@3.8: another release, under its own name
+        self.origin = origin        # where the headers came from (nvidia-cutlass 3.8.0.0)
         self.toolchain = Toolchain(include_dir, cxx, cuda, cache_dir)
         self.include_dir = self.toolchain.include_dir
         self.cxx = self.toolchain.cxx
@@ -114,8 +117,10 @@ class CuteCppOracle(Oracle):
         return self.toolchain.unavailable_reason()
 
     def provenance(self):
-        """``CUTLASS 4.2.0 headers at PATH`` (reports name it)."""
-        return self.toolchain.describe()
+        """``CUTLASS 4.2.0 headers at PATH`` (reports name it), after the release it was
+        fetched as for another release (``nvidia-cutlass 3.8.0.0: CUTLASS 3.8.0 headers at``)."""
+        text = self.toolchain.describe()
+        return f"{self.origin}: {text}" if self.origin else text
 
     describe = provenance  # what `layoutcheck op` prints as the code an oracle runs
 

@@ -22,9 +22,12 @@ and the rest go on.  Compiled packs are kept in the user's cache folder across r
 (``oracles/dsl/diskcache.py``).  Integers outside the DSL's 32-bit ``int`` are unsupported.
 """
 
+import importlib
 import os
+import sys
 import threading
 import time
+from pathlib import Path
 
 from layoutcheck.oracles.cpp.cases import CaseMix, retype
 from layoutcheck.oracles.dsl.runtime import RuntimePath
@@ -116,9 +119,17 @@ class InProcessDsl(Oracle):
 
     name = "cute-dsl"
 
-    def __init__(self):
+    def __init__(self, label=None):
         self._trace = TraceTimeDsl()
         self._runtime = None
+        self.label = label
+
+    def describe(self):
+        """With a label (another release): ``nvidia-cutlass-dsl 4.4.0: cutlass at PATH``."""
+        if not self.label or self._runtime is None:
+            return None
+        where = Path(getattr(importlib.import_module("cutlass"), "__file__", "") or "?").parent
+        return f"{self.label}: cutlass at {where}"
 
     def _reason(self):
         reason = self._trace.reason()
@@ -148,15 +159,30 @@ class InProcessDsl(Oracle):
         return self._runtime.stats() if self._runtime is not None else {}
 
 
+def _holds_dsl(entry):
+    """A ``sys.path`` entry from which some CuTe DSL's ``cutlass`` package imports."""
+    return (Path(entry) / "cutlass" / "cute").is_dir()
+
+
 class CuteDslOracle(IsolatedOracle):
     """The CuTe DSL, driven in a worker process (see the module docstring)."""
 
     name = "cute-dsl"
 
-    def __init__(self, timeout=None):
-        super().__init__("cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", ()),
+    def __init__(self, timeout=None, name=None, target=None):
+        """``target`` (an ``oracles.fetch.DslTarget``): another release, imported by the worker
+        from its own folder ahead of the environment, under ``name`` (``cute-dsl@4.4.0``)."""
+        path = env = None
+        label = forget = ()
+        if target is not None:
+            # the environment's DSL is reachable only through the folders its .pth adds (and
+            # the namespace package that .pth imports at start-up): both are left out
+            path = target.python_path() + [p for p in map(str, sys.path) if not _holds_dsl(p)]
+            env, forget = target.environment(), ("nvidia_cutlass_dsl", "cutlass")
+            label = (f"nvidia-cutlass-dsl {target.version}",)
+        super().__init__(name or "cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", label),
                          timeout=timeout, default_start_timeout=CASE_TIMEOUT_S, memory_mb=0,
-                         default_timeout=CASE_TIMEOUT_S)
+                         default_timeout=CASE_TIMEOUT_S, path=path, env=env, forget=forget)
         self._counts = {"runtime": 0, "static": 0, "mixed": 0, "trace_time": 0, "crashed": 0}
         self._seconds = 0.0
         self._known = set()  # structure keys answered: compiled in the worker or on disk

@@ -8,6 +8,8 @@ come back dynamic.
 """
 
 import importlib
+import sys
+from pathlib import Path
 
 from layoutcheck.oracles.isolation import IsolatedOracle
 from layoutcheck.oracles.protocol import Oracle, describe_exception
@@ -16,23 +18,34 @@ from layoutcheck.oracles.pyapi import PyApi
 __all__ = ["ModuleOracle", "isolated_module"]
 
 
-def isolated_module(module_name, name=None, **options):
+def isolated_module(module_name, name=None, *, first=None, label=None, **options):
     """``module:NAME`` (and ``pycute``) as the harness runs it: a ``ModuleOracle`` inside a
     worker process (``oracles/isolation.py``), so that the module's exits, crashes, hangs
     and memory use stay out of the harness.  ``ModuleOracle`` itself is the in-process
-    adapter the worker runs; options: ``timeout``, ``start_timeout``, ``memory_mb``."""
+    adapter the worker runs; options: ``timeout``, ``start_timeout``, ``memory_mb``.
+    ``first``: a folder the worker imports the module from, ahead of the environment (another
+    release's pycute); ``label``: what ``describe()`` says it is (``nvidia-cutlass 3.5.1.0``)."""
     name = name or f"module:{module_name}"
+    path = [str(first), *map(str, sys.path)] if first is not None else None
     return IsolatedOracle(name, ("layoutcheck.oracles.module.oracle", "ModuleOracle",
-                                 (module_name, name)), **options)
+                                 (module_name, name, label)), path=path, **options)
 
 
 class ModuleOracle(Oracle):
     """``module:NAME``: a module with pycute's API (``pycute`` is ``module:pycute``)."""
 
-    def __init__(self, module_name, name=None):
+    def __init__(self, module_name, name=None, label=None):
         self.module_name = module_name
         self.name = name or f"module:{module_name}"
+        self.label = label
         self._mod = None
+
+    def describe(self):
+        """With a label (another release): ``nvidia-cutlass 3.5.1.0: pycute at PATH``."""
+        if not self.label or self._mod is None:
+            return None
+        where = Path(getattr(self._mod, "__file__", "") or "?").parent
+        return f"{self.label}: {self.module_name} at {where}"
 
     def _reason(self):
         try:

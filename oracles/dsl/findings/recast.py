@@ -6,7 +6,6 @@ are True only when the answer is exactly that.
 """
 
 
-import layoutcheck.oracles.cpp.model as M
 import layoutcheck.oracles.dsl.model as dsl_model
 import layoutcheck.spec as spec
 from layoutcheck.oracles.cpp.findings.recast import same_as_model_product, static_inner_product
