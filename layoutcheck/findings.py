@@ -10,10 +10,11 @@ implementations' models: ``layoutcheck.oracles.known``.
 from __future__ import annotations
 
 import fnmatch
+import os
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 __all__ = ["load", "match_tables", "lineage", "base_oracle", "paper_finding", "versions_data",
            "lifespans_by_finding", "REGISTER_PATH", "VERSIONS_PATH", "STATUSES"]
@@ -49,9 +50,10 @@ def load() -> tuple[dict[str, Any], ...]:
     return findings
 
 
-def _runs(seen, tested):
+def _runs(seen: Sequence[str], tested: Sequence[str]) -> str:
     """``3.9.0 to main`` (runs of consecutive tested versions, comma-separated)."""
-    runs, cur = [], []
+    runs: list[list[str]] = []
+    cur: list[str] = []
     for v in tested:
         if v in seen:
             cur.append(v)
@@ -62,7 +64,7 @@ def _runs(seen, tested):
     return ", ".join(r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
 
 
-def versions_data(path=None) -> dict:
+def versions_data(path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """``versions.toml`` as written by ``layoutcheck matrix --write`` ({} when absent)."""
     path = Path(path) if path else VERSIONS_PATH
     if not path.is_file():
@@ -71,11 +73,11 @@ def versions_data(path=None) -> dict:
         return tomllib.load(f)
 
 
-def lifespans_by_finding(data: dict) -> dict:
+def lifespans_by_finding(data: dict[str, Any]) -> dict[str, Any]:
     """{finding id: {implementation: {"introduced_in", "fixed_in", "seen_on", "tested",
     "statuses"}}} from ``versions_data()``."""
     tested = {i["name"]: list(i["versions"]) for i in data.get("implementation", ())}
-    out = {}
+    out: dict[str, Any] = {}
     for f in data.get("finding", ()):
         versions = tested.get(f["implementation"], [])
         seen = [v for v, s in zip(versions, f["statuses"]) if s == "P"]

@@ -123,7 +123,7 @@ class Hit(tuple):
 
     checked: bool = True
 
-    def __new__(cls, finding: dict, table: dict, checked: bool = True):
+    def __new__(cls, finding: dict, table: dict, checked: bool = True) -> "Hit":
         hit = super().__new__(cls, (finding, table))
         hit.checked = checked
         return hit
@@ -156,7 +156,7 @@ def find_region(oracle: str, op: str, check: str, inputs: Iterable = ()) -> str 
 
 
 def explain(oracle: str, op: str, check: str, inputs: Iterable = (), answer: Any = None,
-            reference: Any = None) -> tuple[dict, dict] | None:
+            reference: Any = None) -> Hit | None:
     """``Hit(finding, table)`` of the first table whose region covers the inputs *and* whose
     symptom is the oracle's ``answer`` (an Outcome), or None.  ``hit.checked`` is False for a
     known region whose answer was not checked; a table that checks the answer comes first."""

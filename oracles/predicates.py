@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import inspect
 from types import ModuleType
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from layoutcheck.oracles.compare import compare
 from layoutcheck.oracles.protocol import Outcome
@@ -142,7 +142,7 @@ def raised_with_all(answer: Outcome | None, *needles: str) -> bool:
     return answer is not None and answer.kind == "raised" and all(n in answer.message for n in needles)
 
 
-def same_as_model(op: str, inputs, model: Any, answer) -> bool:
+def same_as_model(op: str, inputs: Sequence[Any], model: Any, answer: Outcome | None) -> bool:
     """``answer`` (an Outcome) is the value ``model`` (a value or an ok Outcome) recomputes for
     ``op(*inputs)``: the two are the same answer at the level the gate judges ``op`` at
     (``compare``, post-conditions included), and at least the same function where the op
@@ -167,7 +167,7 @@ CRASH_WORDS = {"SIGFPE": ("killed by SIGFPE", "killed by signal 8"),
                "timeout": ("no answer within",)}
 
 
-def crashed_with(answer, *signals: str) -> bool:
+def crashed_with(answer: Outcome | None, *signals: str) -> bool:
     """The implementation did not answer: its worker died by one of ``signals`` (``SIGFPE``,
     ``SIGSEGV``, ``SIGABRT``, ``SIGBUS``, or ``timeout``).  A crash symptom names the signal the
     finding records, so another death in its region (another signal, a hang) stays new."""

@@ -43,7 +43,7 @@ def test_campaign_mix_keeps_uniform_cases_and_retypes_mixed_ones(monkeypatch):
 def test_campaign_batches_go_through_the_oracles_case_mix():
     from layoutcheck.fuzz.campaign.runner import run_check
     from layoutcheck.fuzz.checks.catalogue import BY_NAME
-    oracle = get_oracle("impl")
+    oracle = get_oracle("impl", sense="cute")  # CuTe's sense, as cute-cpp's reference reads it
     oracle.name = "cute-cpp"  # a batched oracle's path (fuzz/campaign/batched.py), answered by impl
     seen, calls, real = [], [], oracle.run_many
 

@@ -184,8 +184,13 @@ def test_default_strategies_yield_what_the_ops_accept():
 
 
 def test_cute_dsl_refuses_integers_it_cannot_represent():
-    from layoutcheck.oracles.dsl.oracle import InProcessDsl
-    dsl = InProcessDsl()  # no DSL needed: the check comes first
-    for args in ((LayoutBase.parse("(4294967296):(1)"),), (LayoutBase.parse("4:1"), 1 << 31)):
-        out = dsl._one("coalesce" if len(args) == 1 else "complement", args)
+    from layoutcheck.oracles.dsl.oracle import runtime_outcome
+    from layoutcheck.oracles.dsl.runtime import RuntimePath
+    cases = [("coalesce", (LayoutBase.parse("(4294967296):(1)"),)),
+             ("complement", (LayoutBase.parse("4:1"), 1 << 31))]
+    got = {}
+    for frame in RuntimePath().answers(cases):  # no DSL needed: the check comes first
+        got.update(frame)
+    for n, (op, args) in enumerate(cases):
+        out = runtime_outcome(op, args, got[n])
         assert out.kind == "unsupported" and "32-bit" in out.message

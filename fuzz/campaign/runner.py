@@ -457,7 +457,8 @@ def run_campaign(oracles: Iterable[str] = ("pycute",), ops: Collection[str] | No
                                         cluster, store, progress, time_cap, findings, baseline)
         else:
             results = _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db,
-                                 progress, fail_fast, time_cap, findings, objs.get(baseline), t0=t0)
+                                 progress, fail_fast, time_cap, findings,
+                                 objs[baseline] if baseline else None, t0=t0)
     seconds = time.monotonic() - t0
     report = {"command": command or "run_campaign", "seed": seed,
               "budget_s": None if max_examples is not None else budget,

@@ -45,7 +45,7 @@ from layoutcheck.oracles.protocol import ANSWERS, Oracle, Outcome, format_arg
 
 from layoutcheck.errors import LayoutError
 
-__all__ = ["CuteDslOracle", "InProcessDsl", "RUNTIME_OPS", "takes_runtime_integers", "on_runtime_path",
+__all__ = ["CuteDslOracle", "InProcessDsl", "RUNTIME_OPS", "takes_runtime_integers", "on_runtime_path", "runtime_outcome",
            "dsl_mix", "MIX_ENV"]
 
 CASE_TIMEOUT_S = 120

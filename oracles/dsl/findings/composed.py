@@ -3,6 +3,7 @@ shares with CuTe C++ are in ``oracles/cpp/findings/composed.py``)."""
 
 import layoutcheck.spec as spec
 from layoutcheck.oracles.cpp.findings.composed import (
+    cute_decayed_thread_slice,
     cute_swizzle_slice,
     dice_coord,
     inner_known,
@@ -122,9 +123,13 @@ def dsl_decayed_slice_function(inputs, answer, reference):
 
 @symptom
 def dsl_decayed_thread_slice(inputs, answer, reference):
-    """F-207 in the DSL through ThrCopy's partition (the thread's slice, ``thread_slice``)."""
+    """F-207 in the DSL through ThrCopy's partition (the thread's slice, ``thread_slice``):
+    CuTe C++'s decayed partition, which the real DSL answers through its partition (the
+    partition of Sw<2,1,3> o _49 o (_2,_2):(_2,_1) by (_2,_2):(_2,_1), thread 3: offset 54 on
+    both, the spec 50), or the DSL's own rule for a slice (``_dsl_decay_matches``)."""
     sl = thread_slice(*inputs[:4]) if len(inputs) >= 4 else None
-    return sl is not None and _dsl_decay_matches(*sl, answer)
+    return sl is not None and (cute_decayed_thread_slice(inputs, answer, reference)
+                               or _dsl_decay_matches(*sl, answer))
 
 
 @symptom

@@ -1,0 +1,58 @@
+"""The gate's verdict does not depend on the machine: with ``--max-examples`` (the CI mode, and
+the demo's campaign) every check judges the same cases whatever the machine's speed, and the
+demo's campaign is green on a clean tree for several seeds against every oracle it uses."""
+
+import time
+
+import pytest
+
+from layoutcheck.commands.demo import DEMO_CASES
+from layoutcheck.fuzz.campaign import run_campaign
+from layoutcheck.fuzz.campaign import startup
+from layoutcheck.oracles import available_oracles
+
+DEMO_ORACLES = [n for n in available_oracles() if n not in ("spec", "cute-cpp")]
+
+
+def _judged(report):
+    return [(r["check"], r["oracle"], r["status"], r["cases"], tuple(r["counterexample"] or ()))
+            for r in report["results"]]
+
+
+def test_the_cases_do_not_depend_on_the_machines_speed(monkeypatch):
+    """The same options on a slow machine (every answer delayed) judge the same cases with the
+    same verdicts as on a fast one."""
+    options = dict(against=["impl"], ops=["coalesce", "composition", "complement"],
+                   max_examples=25, seed=3, use_db=False)
+    fast = run_campaign(**options)
+    real = startup.get_oracle
+
+    def slow_oracle(name, **kw):
+        oracle = real(name, **kw)
+        run_many = oracle.run_many
+
+        def delayed(cases):
+            time.sleep(0.002 * len(cases))
+            return run_many(cases)
+        oracle.run_many = delayed
+        return oracle
+    monkeypatch.setattr(startup, "get_oracle", slow_oracle)
+    slow = run_campaign(**options)
+    assert _judged(slow) == _judged(fast)
+    assert fast["summary"]["cases"] > 0 and slow["exit_status"] == fast["exit_status"]
+
+
+def test_a_cap_cuts_the_run_and_says_so():
+    report = run_campaign(against=["impl"], max_examples=50, seed=0, use_db=False, time_cap=0.0)
+    cut = [r for r in report["results"] if r.get("not_reached")]
+    assert cut and report["summary"]["not_reached"] == len(cut)
+    assert all(r["status"] == "skipped" for r in cut)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_demo_campaign_is_green(seed):
+    """What ``layoutcheck demo`` runs, on five seeds: every failure is a registered finding."""
+    report = run_campaign(against=DEMO_ORACLES, max_examples=DEMO_CASES, seed=seed, use_db=False)
+    new = [f"{r['check']} vs {r['oracle']}: {r['counterexample']} ({r['message'][:200]})"
+           for r in report["results"] if r["status"] in ("fail", "error") and not r["known_finding"]]
+    assert report["exit_status"] == 0 and not new, "\n".join(new)
