@@ -201,3 +201,18 @@ def test_F088_mode_by_mode_composition_is_wrong():
     op, args, got, ref = res[3]  # the same inner composition inside logical_product
     assert ref.kind == "raised" and got.kind == "ok"
     assert find_known("cute-dsl", op, "diff.logical_product", args, got) == "F-088"
+
+
+def test_a_block_with_no_room_tiled_to_one_tile_is_answered_not_crashed():
+    """tile_to_shape(((_2,_2)):((_1,_1)), _1): the complement inside has a zero-size mode, but
+    the one tile's modes have size 1, so the DSL composes it without dividing by it and
+    answers (((_2,_2),_1)):(((_1,_1),_0)) (the real DSL, 4.8.1): F-075's product, no SIGFPE.
+    Another answer there is new."""
+    from layoutcheck.composed import parse_value
+    args = parse_args("tile_to_shape", ["((_2,_2)):((_1,_1))", "_1"])
+    ref = get_oracle("spec", sense="cute").run("tile_to_shape", *args)
+    assert ref.kind == "raised"
+    dsl = Outcome.ok(parse_value("(((_2,_2),_1)):(((_1,_1),_0))"))
+    assert find_known("cute-dsl", "tile_to_shape", "diff.tile_to_shape", args, dsl, ref) == "F-075"
+    other = Outcome.ok(parse_value("(((_2,_2),_1)):(((_1,_2),_0))"))
+    assert find_known("cute-dsl", "tile_to_shape", "diff.tile_to_shape", args, other, ref) is None

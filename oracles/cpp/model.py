@@ -284,7 +284,8 @@ def cute_cosize(L):
 @_located("complement")
 def complement(L, cotarget=None, injective_check=True):
     """CuTe's complement; ``injective_check=False`` goes on past the static_assert on a zero
-    shape (the CuTe DSL does, and returns that layout)."""
+    shape (the CuTe DSL does, and returns that layout: in its dialect there is no such check)."""
+    injective_check = injective_check and not _DSL_DIALECT[0]
     f = filter_(L)
     if cotarget is None:
         cotarget = cute_cosize(f)

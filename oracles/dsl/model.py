@@ -96,7 +96,7 @@ def _run(op, args):
         return LayoutBase((), ())  # F-049
     if op == "coalesce" and T == ():
         return M.run("coalesce", A, dsl=True)  # an empty target profile is no profile (F-175)
-    if zero_size_complement(op, A, T):
+    if zero_size_complement(op, A, T) and not (op.endswith("_product") and _takes_no_extent(T)):
         raise _Refused(ZERO_COMPLEMENT)  # F-125
     if op == "composition":  # an integer tile n is make_layout(n): a static _1 gets stride _0
         T = _int_tiles_as_layouts(T)
@@ -156,6 +156,17 @@ def zero_size_complement(op, A, T):
         return _has_zero(_inner_complement(op, A, Tl))
     except M.Abort:  # a runtime zero divisor: the op's own answer says what happens
         return False
+
+
+def _takes_no_extent(T):
+    """Every mode of the tiler ``T`` has size 1 or stride 0: composing a complement with it
+    never divides by the complement's extents (a size-1 mode is _1:_0, a stride-0 mode s:0),
+    so a zero-size mode there is computed on, not divided by (the DSL answers: tile_to_shape of
+    ((_2,_2)):((_1,_1)) to _1 is (((_2,_2),_1)):(((_1,_1),_0)))."""
+    if not isinstance(T, LayoutBase):
+        return False
+    shapes, strides = M.flat_leaves(T.shape), M.flat_leaves(T.stride)
+    return all(int(s) == 1 or int(d) == 0 for s, d in zip(shapes, strides))
 
 
 def _inner_complement(op, A, Tl):
