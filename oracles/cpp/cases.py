@@ -91,19 +91,21 @@ class CaseMix:
         return retype(args, False)
 
 
-def mix_setting(text=None):
-    """(mixed, static) from ``$LAYOUTCHECK_CPP_MIX`` (or ``text``), or None for ``off``."""
-    text = (os.environ.get(MIX_ENV, "") if text is None else text).strip().lower()
+def mix_setting(text=None, env=MIX_ENV, default=DEFAULT_MIX):
+    """(mixed, static) from ``$LAYOUTCHECK_CPP_MIX`` (or the variable ``env``, or ``text``),
+    ``default`` when empty, or None for ``off``."""
+    text = (os.environ.get(env, "") if text is None else text).strip().lower()
     if not text:
-        return DEFAULT_MIX
+        return default
     if text in ("off", "none", "0"):
         return None
+    example = ",".join(f"{x:g}" for x in default)
     try:
         mixed, static = (float(x) for x in text.split(","))
     except ValueError:
-        raise LayoutError(f"{MIX_ENV}={text!r}: expected MIXED,STATIC (e.g. 0.05,0.10) or off") from None
+        raise LayoutError(f"{env}={text!r}: expected MIXED,STATIC (e.g. {example}) or off") from None
     if not (0 <= mixed <= 1 and 0 <= static <= 1 and mixed + static <= 1):
-        raise LayoutError(f"{MIX_ENV}={text!r}: fractions in [0, 1] whose sum is at most 1")
+        raise LayoutError(f"{env}={text!r}: fractions in [0, 1] whose sum is at most 1")
     return mixed, static
 
 

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from layoutcheck.oracles.cpp.cases import CaseMix, retype
+from layoutcheck.oracles.cpp.cases import mix_setting as cases_mix_setting
 from layoutcheck.oracles.dsl.runtime import RuntimePath
 from layoutcheck.oracles.dsl.structures import (
     ARG_KINDS,
@@ -293,18 +294,7 @@ class CuteDslOracle(IsolatedOracle):
 
 def mix_setting(text):
     """(mixed, static) from ``$LAYOUTCHECK_DSL_MIX`` text (default 0.3,0.15), or None for ``off``."""
-    text = (text or "").strip().lower()
-    if not text:
-        return DEFAULT_MIX
-    if text in ("off", "none", "0"):
-        return None
-    try:
-        mixed, static = (float(x) for x in text.split(","))
-    except ValueError:
-        raise LayoutError(f"{MIX_ENV}={text!r}: expected MIXED,STATIC (e.g. 0.3,0.15) or off") from None
-    if not (0 <= mixed <= 1 and 0 <= static <= 1 and mixed + static <= 1):
-        raise LayoutError(f"{MIX_ENV}={text!r}: fractions in [0, 1] whose sum is at most 1")
-    return mixed, static
+    return cases_mix_setting(text or "", env=MIX_ENV, default=DEFAULT_MIX)
 
 
 def dsl_mix(op, cases, seed, setting=None):
