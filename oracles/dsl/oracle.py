@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from layoutcheck.oracles.cpp.cases import CaseMix, retype
-from layoutcheck.oracles.dsl.runtime import RuntimePath
+from layoutcheck.oracles.dsl.runtime import RuntimePath, runtime_path_problem
 from layoutcheck.oracles.dsl.structures import (
     ARG_KINDS,
     check_answer_kind,
@@ -122,6 +122,7 @@ class InProcessDsl(Oracle):
     def __init__(self, label=None):
         self._trace = TraceTimeDsl()
         self._runtime = None
+        self._no_runtime = None  # why this DSL cannot run runtime integers (None: it can)
         self.label = label
 
     def describe(self):
@@ -135,11 +136,32 @@ class InProcessDsl(Oracle):
         reason = self._trace.reason()
         if reason is None:
             self._runtime = RuntimePath()
+            why = runtime_path_problem()
+            if why:
+                version = getattr(importlib.import_module("cutlass"), "__version__", None)
+                which = self.label or f"nvidia-cutlass-dsl {version or '(unknown version)'}"
+                self._no_runtime = (f"{which} cannot run runtime integers: {why} (the runtime "
+                                    "path needs nvidia-cutlass-dsl 4.5 or later); static "
+                                    "integers (_4) run at trace time")
         return reason
+
+    def _without_runtime(self, op, args):
+        """A runtime-path case on a DSL that cannot run runtime integers: an all-static case
+        at trace time (the same answer: nothing runs), any other unsupported."""
+        try:
+            static = integer_kind(op, args) == "static"
+        except TypeError:
+            static = False
+        return self._trace.answer(op, args) if static else Outcome.unsupported(self._no_runtime)
 
     def stream(self, cases):
         """One Outcome per case, in order, as they come: the runtime path's cases compile and
         run in the executor while the trace-time cases are answered here."""
+        if self._no_runtime:
+            for op, args in cases:
+                yield (self._without_runtime(op, args) if on_runtime_path(op, args)
+                       else self._trace.answer(op, args))
+            return
         rt = [i for i, (op, args) in enumerate(cases) if on_runtime_path(op, args)]
         where = {i: k for k, i in enumerate(rt)}
         frames = self._runtime.answers([cases[i] for i in rt]) if rt else iter(())
