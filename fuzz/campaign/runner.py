@@ -102,6 +102,7 @@ class _Runner:
     def __init__(self, check, ctx):
         self.check, self.ctx = check, ctx
         self.cases = self.skipped = self.known_cases = 0
+        self.skip_reason = ""  # why the last skipped case was skipped
         self.known = None          # (finding id, inputs, failure) of the first known hit
         self.known_checked = True  # False: that hit is a known region, its answer not checked
         self.unchecked = None      # (finding id, inputs, failure) of a later such hit
@@ -233,8 +234,9 @@ class _Runner:
             ctx.oracle = recording(ctx.oracle)
         try:
             self.check.run(ctx, args)
-        except Skip:
+        except Skip as e:
             self.skipped += 1
+            self.skip_reason = str(e)
         except (CheckFailed, OracleCrashed) as f:  # a crash is known only by a crash finding
             if self.ctx.baseline is not None and isinstance(f, CheckFailed):
                 return self._versus(args, f, ctx.oracle.calls)

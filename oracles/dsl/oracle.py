@@ -205,7 +205,8 @@ class CuteDslOracle(IsolatedOracle):
         super().__init__(name or "cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", label),
                          timeout=timeout, default_start_timeout=CASE_TIMEOUT_S, memory_mb=0,
                          default_timeout=CASE_TIMEOUT_S, path=path, env=env, forget=forget)
-        self._counts = {"runtime": 0, "static": 0, "mixed": 0, "trace_time": 0, "crashed": 0}
+        self._counts = {"runtime": 0, "static": 0, "mixed": 0, "unsupported": 0, "trace_time": 0,
+                        "crashed": 0}
         self._seconds = 0.0
         self._known = set()  # structure keys answered: compiled in the worker or on disk
         self._lock = threading.Lock()
@@ -218,7 +219,9 @@ class CuteDslOracle(IsolatedOracle):
             self._sample_worker()
         for (op, args), o in zip(cases, out):
             key = _runtime_key(op, args)
-            if key is not None:
+            if key is not None and o.kind == "unsupported":  # e.g. a release before 4.5
+                self._counts["unsupported"] += 1
+            elif key is not None:
                 self._counts[integer_kind(op, args)] += 1
                 if o.kind in ("ok", "raised"):
                     self._known.add(key)
@@ -277,7 +280,8 @@ class CuteDslOracle(IsolatedOracle):
 
     def stats(self):
         """Cases by the integers they ran with (``runtime``, ``static``, ``mixed``: the runtime
-        path; ``trace_time``: the other operations, all static), crashes, seconds inside
+        path; ``unsupported_cases``: runtime-path cases the DSL could not run; ``trace_time``: the
+        other operations, all static), crashes, seconds inside
         ``run_many``, and the worker's runtime path: structures compiled and their seconds,
         structures loaded from the disk cache, rows run and their seconds, compiler children
         that died, the workers' CPU seconds (their forked children's included), summed over
