@@ -143,6 +143,9 @@ def test_dsl_releases_before_4_5_say_why_they_cannot_run_runtime_integers():
     p = lc("op", "coalesce", "(_4,_8):(_1,_4)", "--against", "cute-dsl@4.4.0", "--json")
     row = json.loads(p.stdout.splitlines()[-1])
     assert row["kind"] == "ok" and row["result"] == "_32:_1" and row["verdict"] == "agree", row
+    p = lc("report", "F-243", "--run", "--against", "cute-dsl@4.4.0")  # its reproducer: no verdict
+    assert p.returncode == 2 and "on cute-dsl@4.4.0: cannot tell" in p.stdout, p.stdout + p.stderr
+    assert "cannot run runtime integers" in p.stdout
 
 
 def test_the_runtime_path_of_another_release_keeps_its_own_compiled_packs(tmp_path):
