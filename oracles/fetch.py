@@ -61,7 +61,8 @@ from layoutcheck.oracles.versions import (
 from layoutcheck.findings import base_oracle
 
 __all__ = ["CutlassTree", "DslTarget", "fetch_cutlass", "fetch_dsl", "fetch", "dsl_parts",
-           "interpreter_tag", "cached", "resolve", "script_environment", "LOCK_WAIT_S"]
+           "interpreter_tag", "cached", "resolve", "script_environment", "LOCK_WAIT_S",
+           "RUNTIME_PATH_SINCE"]
 
 LOCK_WAIT_S = 900.0          # how long a second fetcher waits for the first
 WHEEL_INCLUDE = "cutlass_library/source/include/"
@@ -100,6 +101,12 @@ class CutlassTree:
         return json.loads((self.root / MANIFEST).read_text())
 
 
+# The first nvidia-cutlass-dsl release whose compiled host code runs without a GPU driver and
+# can be exported and loaded again (what the DSL oracle's runtime path needs): 4.2 has no
+# export_to_c / cute.runtime.load_module, 4.3 and 4.4 initialise the driver when compiling.
+RUNTIME_PATH_SINCE = "4.5"
+
+
 @dataclass(frozen=True)
 class DslTarget:
     """One nvidia-cutlass-dsl release installed with ``pip --target`` in the cache."""
@@ -121,12 +128,16 @@ class DslTarget:
         """The ``sys.path`` entries that load this release, to put ahead of the environment's."""
         return [str(self.package_dir), str(self.root)]
 
-    @staticmethod
-    def environment() -> dict:
-        """What a layout-only run of any release needs: no driver (4.3 and 4.4 call cuInit
-        after a trace and fail without a GPU) and no shared IR file cache (its key ignores the
-        DSL's version, so releases would read each other's bytecode)."""
-        return {"CUTE_DSL_DRYRUN": "1", "CUTE_DSL_DISABLE_FILE_CACHING": "1"}
+    def environment(self) -> dict:
+        """What a run of this release needs: no shared IR file cache (its key ignores the DSL's
+        version, so releases would read each other's bytecode) and, before 4.5, IR only
+        (``CUTE_DSL_DRYRUN``: 4.3 and 4.4 call cuInit whenever they compile and fail without a
+        GPU driver; those releases cannot run runtime integers here, ``RUNTIME_PATH_SINCE``).
+        From 4.5 the DSL compiles host code without a driver, which the runtime path runs."""
+        env = {"CUTE_DSL_DISABLE_FILE_CACHING": "1"}
+        if version_key(self.version) < version_key(RUNTIME_PATH_SINCE):
+            env["CUTE_DSL_DRYRUN"] = "1"
+        return env
 
 
 def interpreter_tag() -> str:

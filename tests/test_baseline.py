@@ -12,7 +12,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-from layoutcheck.fuzz.campaign.baseline import refusal_key, same_outcome
+from layoutcheck.fuzz.campaign.baseline import refusal_key, same_crash, same_outcome
 from layoutcheck.oracles import Outcome, get_oracle
 
 from layoutcheck.layout import LayoutBase
@@ -114,3 +114,19 @@ def test_the_same_answer():
     assert not same_outcome(Outcome.raised(a), Outcome.raised("compile-time rejection: static assertion "
                                                               "failed: Stride Divisibility Condition"),
                             op="composition")
+
+
+def test_a_crash_is_compared_with_the_baseline():
+    """A crash the baseline lacks is a regression whatever the register says (F-247 is a crash
+    finding of the DSL); two crashes are the same only with the same message."""
+    from_dsl = "cute-dsl crashed on composition: cute-dsl at run time: killed by SIGFPE (composition(1:0, 1:0))"
+    from_old = from_dsl.replace("cute-dsl crashed", "cute-dsl@4.6.0 crashed")
+    assert same_crash(from_dsl, from_old, ("cute-dsl", "cute-dsl@4.6.0"))
+    assert not same_crash(from_dsl, from_old.replace("SIGFPE", "SIGABRT"), ("cute-dsl", "cute-dsl@4.6.0"))
+    why = get_oracle("cute-dsl").unavailable_reason()
+    if why:
+        pytest.skip(f"the CuTe DSL is needed for a real crash: {why}")
+    p = subprocess.run([sys.executable, "-m", "layoutcheck", "fuzz", "--against", "cute-dsl", "--baseline", "pycute",
+                        "--no-db", "--case", "law.composition.pointwise", "(1,1):(0,0)", "1:0"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1 and "REGRESSION (the register knows it as F-247)" in p.stdout, p.stdout + p.stderr

@@ -125,10 +125,41 @@ def test_one_download_for_concurrent_fetches(tmp_path, monkeypatch):
 def test_the_dsl_of_another_release_runs_isolated():
     target = release("cute-dsl@4.4.0")
     assert "python_packages" in str(target.package_dir)
-    p = lc("op", "composition", "(3,4):(1,10)", "4:2", "--against", "cute-dsl@4.4.0", "--json")
+    p = lc("op", "composition", "(_3,_4):(_1,_10)", "_4:_2", "--against", "cute-dsl@4.4.0", "--json")
     row = json.loads(p.stdout.splitlines()[-1])
     assert row["oracle"] == "cute-dsl@4.4.0" and row["verdict"] == "agree" and row["kind"] == "raised"
     assert str(target.root) in row["loaded"]
+
+
+def test_dsl_releases_before_4_5_say_why_they_cannot_run_runtime_integers():
+    """4.4 compiles only with a GPU driver (4.2 cannot export compiled code): runtime integers
+    are unsupported there, with the reason, never a wrong answer; static ones run at trace time."""
+    release("cute-dsl@4.4.0")
+    p = lc("op", "coalesce", "(4,8):(1,4)", "--against", "cute-dsl@4.4.0", "--json")
+    row = json.loads(p.stdout.splitlines()[-1])
+    assert row["kind"] == "unsupported" and row["verdict"] != "disagree", row
+    assert "nvidia-cutlass-dsl 4.4.0 cannot run runtime integers" in row["message"]
+    assert "cuInit" in row["message"] and "4.5 or later" in row["message"]
+    p = lc("op", "coalesce", "(_4,_8):(_1,_4)", "--against", "cute-dsl@4.4.0", "--json")
+    row = json.loads(p.stdout.splitlines()[-1])
+    assert row["kind"] == "ok" and row["result"] == "_32:_1" and row["verdict"] == "agree", row
+    p = lc("report", "F-243", "--run", "--against", "cute-dsl@4.4.0")  # its reproducer: no verdict
+    assert p.returncode == 2 and "on cute-dsl@4.4.0: cannot tell" in p.stdout, p.stdout + p.stderr
+    assert "cannot run runtime integers" in p.stdout
+
+
+def test_the_runtime_path_of_another_release_keeps_its_own_compiled_packs(tmp_path):
+    """cute-dsl@4.5 runs runtime integers through compiled code as the environment's DSL does,
+    and its compiled packs live in a cache folder named by its own version."""
+    release("cute-dsl@4.5")
+    env = dict(os.environ, LAYOUTCHECK_CACHE=str(CACHE), LAYOUTCHECK_DSL_CACHE=str(tmp_path))
+    p = subprocess.run([sys.executable, "-m", "layoutcheck", "op", "coalesce", "(4,8):(1,4)", "--against",
+                        "cute-dsl,cute-dsl@4.5", "--json"], capture_output=True, text=True, env=env, timeout=600)
+    rows = {r["oracle"]: r for r in map(json.loads, p.stdout.splitlines())}
+    for name in ("cute-dsl", "cute-dsl@4.5"):  # F-243: the runtime modes stay unmerged
+        assert rows[name]["result"] == "(4,8):(1,4)" and rows[name]["finding"] == "F-243", rows[name]
+    folders = sorted(d.name for d in tmp_path.iterdir())
+    assert len(folders) == 2 and any(f.startswith("dsl4.5.") for f in folders), folders
 
 
 def test_the_campaigns_differences_between_cute_cpp_3_8_and_4_2(cache):

@@ -14,10 +14,14 @@ The check is then judged on each side against the same reference (``versus``):
 - the baseline fails and the implementation passes: **fixed** (reported; no failure);
 - both fail differently (or the baseline has no answer: unsupported, crashed): **changed**.
 
+A crash of the implementation is compared too: where the baseline passes it is a regression,
+where it answers otherwise a change; where the baseline crashes the same way (``same_crash``) it
+is known only when a crash finding of the register explains it, else it stays an error.
+
 A regression or a change is a new failure (exit 1) whatever the register says; the register's
-finding is named beside it.  A crash of the implementation stays an error.  Two refusals are the
-same when their messages are, with positions, paths and numbers of lines left out, or when one
-finding of the register explains both.
+finding is named beside it.  Two refusals are the same when their messages are, with
+positions, paths and numbers of lines left out, or when one finding of the register explains
+both.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ from layoutcheck.oracles.known import explain
 from layoutcheck.oracles.protocol import format_value
 from layoutcheck.oracles.reference import case_key
 
-__all__ = ["Paired", "Verdict", "versus", "recording", "same_outcome", "refusal_key", "VERDICTS", "label"]
+__all__ = ["Paired", "Verdict", "versus", "recording", "same_outcome", "same_crash", "refusal_key",
+           "VERDICTS", "label"]
 
 VERDICTS = ("known", "regression", "fixed", "changed")
 SIDE_CACHE = 1 << 14   # baseline answers kept per Paired oracle
@@ -210,6 +215,16 @@ def same_outcome(a, b, *, op=None, args=(), check="", names=("", ""), reference=
     return mine is not None and theirs is not None and mine[0]["id"] == theirs[0]["id"]
 
 
+def same_crash(mine: str, theirs: str, names: tuple) -> bool:
+    """Two crashes of one case, of the implementation (named ``names[0]``) and of the baseline
+    (``names[1]``): the same message with the oracles' names, positions and paths left out."""
+    def key(text):
+        for name in sorted(names, key=len, reverse=True):
+            text = (text or "").replace(name, "ORACLE")
+        return refusal_key(text)
+    return key(mine) == key(theirs)
+
+
 def _same_calls(mine, theirs, check, ctx, names):
     if len(mine) != len(theirs):
         return False
@@ -260,13 +275,17 @@ def versus(check, ctx, args, failure=None, calls=None) -> Verdict:
         if isinstance(theirs, (CheckFailed, OracleCrashed)):
             return Verdict("fixed", view.name, dict(theirs.answers), theirs.message)
         return Verdict("pass" if theirs == "pass" else "skip", view.name)
-    if theirs == "pass":
+    unsupported = [out.message for _, _, out in their_calls if out.kind == "unsupported"]
+    if theirs == "pass" and not unsupported:
         return Verdict("regression", view.name, {},
                        f"{view.name} agrees with the spec on this case")
-    if theirs == "skip":
-        return Verdict("changed", view.name, {}, f"{view.name} has no answer to compare "
-                       "(unsupported, or it refuses where the check cannot judge a refusal)")
+    if theirs in ("pass", "skip"):  # a pass with calls it could not answer judged less
+        return Verdict("changed", view.name, {}, f"{view.name} has no answer to compare ("
+                       + (f"unsupported: {unsupported[-1]}" if unsupported else
+                          "it refuses where the check cannot judge a refusal") + ")")
     if isinstance(theirs, OracleCrashed):
+        if isinstance(failure, OracleCrashed) and same_crash(failure.message, theirs.message, names):
+            return Verdict("known", view.name, dict(theirs.answers), f"{view.name} crashes the same way")
         return Verdict("changed", view.name, dict(theirs.answers), f"{view.name} crashed: {theirs.message}")
     mine, my_calls = _run(check, ctx, ctx.oracle, args)
     if isinstance(mine, CheckFailed) and _same_calls(my_calls, their_calls, check, ctx, names):

@@ -447,7 +447,8 @@ def finish(runner, oracle_name, seconds, t0, **extra):
                    first_known_s=_since(runner.first_known_at, t0), **extra)
     if runner.cases and runner.skipped == runner.cases and runner.best is None:
         r["status"] = "skipped"
-        r["message"] = "the oracle answered no case (unsupported or refused every input)"
+        r["message"] = "the oracle answered no case (unsupported or refused every input)" + (
+            f"; the last: {runner.skip_reason}" if runner.skip_reason else "")
     if runner.known is not None:
         checked = runner.known_checked and runner.unchecked is None
         kid, args, f = runner.known if runner.unchecked is None else runner.unchecked

@@ -270,6 +270,7 @@ def summary_lines(report):
                          f"steered away from {', '.join(r['steered']) or '-'}"
                          + (f"; first known hit {r['first_known_s']} s"
                             if r.get("first_known_s") is not None else ""))
+    lines += _skipped_lines(results)
     if s.get("not_reached"):
         lines.append(f"WARNING: {s['not_reached']} check/oracle pairs were not reached within "
                      "the budget (raise --budget)")
@@ -292,6 +293,17 @@ def summary_lines(report):
         lines.append(f"reference {name}: {calls} calls, {m['hits']} answered from its memo "
                      f"({_pct(m['hits'], calls)})")
     return lines
+
+
+def _skipped_lines(results):
+    """One line per oracle and reason for the checks that judged nothing (the reason an
+    oracle gave, e.g. a release that cannot run runtime integers)."""
+    why = {}
+    for r in results:
+        if r["status"] == "skipped" and not r.get("not_reached") and r.get("message"):
+            why.setdefault((r["oracle"], r["message"]), []).append(r["check"])
+    return [f"skipped [{oracle}] {', '.join(checks)}: {message}"
+            for (oracle, message), checks in why.items()]
 
 
 def junit_xml(report):

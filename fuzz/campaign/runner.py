@@ -102,6 +102,7 @@ class _Runner:
     def __init__(self, check, ctx):
         self.check, self.ctx = check, ctx
         self.cases = self.skipped = self.known_cases = 0
+        self.skip_reason = ""  # why the last skipped case was skipped
         self.known = None          # (finding id, inputs, failure) of the first known hit
         self.known_checked = True  # False: that hit is a known region, its answer not checked
         self.unchecked = None      # (finding id, inputs, failure) of a later such hit
@@ -233,11 +234,15 @@ class _Runner:
             ctx.oracle = recording(ctx.oracle)
         try:
             self.check.run(ctx, args)
-        except Skip:
+        except Skip as e:
             self.skipped += 1
+            self.skip_reason = str(e)
         except (CheckFailed, OracleCrashed) as f:  # a crash is known only by a crash finding
-            if self.ctx.baseline is not None and isinstance(f, CheckFailed):
-                return self._versus(args, f, ctx.oracle.calls)
+            if self.ctx.baseline is not None:  # a crash the baseline lacks is a regression too
+                v = versus(self.check, self.ctx, args, f, ctx.oracle.calls)
+                if isinstance(f, CheckFailed) or v.verdict != "known" or \
+                        (self.findings and _known(self.ctx, self.check, args, f)[0]):
+                    return self._versus(args, f, v)
             kid, checked = _known(self.ctx, self.check, args, f) if self.findings else (None, True)
             if kid:
                 self.known_cases += 1
@@ -255,13 +260,13 @@ class _Runner:
             raise
         else:
             if self.ctx.baseline is not None:
-                self._versus(args, None, ctx.oracle.calls)
+                self._versus(args, None, versus(self.check, self.ctx, args, None, ctx.oracle.calls))
 
-    def _versus(self, args, failure, calls=None):
-        """With a baseline (``fuzz/campaign/baseline.py``): a case the baseline answers the same
-        way is known (the smallest kept, and the pair goes on); one only the baseline fails is
-        fixed (reported); a regression or a change is a new failure, raised to be shrunk."""
-        v = versus(self.check, self.ctx, args, failure, calls)
+    def _versus(self, args, failure, v):
+        """With a baseline (``fuzz/campaign/baseline.py``), ``v`` its verdict: a case the
+        baseline answers the same way is known (the smallest kept, and the pair goes on; a
+        crash only where a crash finding explains it); one only the baseline fails is fixed
+        (reported); a regression or a change is a new failure, raised to be shrunk."""
         size = (sum(map(len, encode(args))), encode(args))
         if v.verdict == "known":
             kid = _known(self.ctx, self.check, args, failure)[0] if self.findings else None
@@ -304,14 +309,16 @@ class _Runner:
         except Skip:
             return None
         except (CheckFailed, OracleCrashed) as f:
-            if self.ctx.baseline is not None and isinstance(f, CheckFailed):
+            if self.ctx.baseline is not None:
                 # with a baseline a regression shrinks into the same verdict; a case that
-                # fails the same way on the baseline is no candidate
+                # fails the same way on the baseline is no candidate (a shared crash: the
+                # register's, as without a baseline)
                 v = versus(self.check, self.ctx, args, f, ctx.oracle.calls)
-                if v.verdict not in ("regression", "changed"):
+                if v.verdict in ("regression", "changed"):
+                    f.baseline = v
+                    return label_of(f, ("baseline", v.verdict), self.ctx.oracle.name), f
+                if isinstance(f, CheckFailed):
                     return None
-                f.baseline = v
-                return label_of(f, ("baseline", v.verdict), self.ctx.oracle.name), f
             kid, checked = _known(ctx, self.check, args, f) if self.findings else (None, True)
             return label_of(f, known_label(kid, checked), self.ctx.oracle.name), f
         except Exception as e:  # noqa: BLE001 - a crash in an oracle adapter or a check

@@ -265,10 +265,12 @@ def law_underscore_tiler(ctx, args):
     mode i of op(A, T) is A_i where T_i is ``_``, op(A_i, T_i) elsewhere, A_i past T."""
     A, T = args
     am = _modes(A)
+    judged, why = False, None
     for op in _BY_MODE:
         try:
             R = answer_of(ctx, op, A, T)
-        except Skip:
+        except Skip as e:
+            why = e
             continue
         rm = _modes(R)
         if len(rm) != len(am):
@@ -279,6 +281,9 @@ def law_underscore_tiler(ctx, args):
             if rm[i] != want:
                 fail(f"mode {i} of {op}(A, T) is not {'A_i' if t is _ else f'{op}(A_i, T_i)'}",
                       A=A, tiler=T, result=R, expected_mode=want)
+        judged = True
+    if not judged and why is not None:  # no operation answered: nothing judged (never a pass)
+        raise why
 
 
 # --- the catalogue ----------------------------------------------------------------------------

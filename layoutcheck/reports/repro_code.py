@@ -15,7 +15,8 @@ from layoutcheck.composed import ComposedLayoutBase, Swizzle
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, Underscore
 
-__all__ = ["cpp_source", "python_source", "CPP_CALLS", "PY_CALLS", "DSL_CALLS", "cpp_command"]
+__all__ = ["cpp_source", "python_source", "CPP_CALLS", "PY_CALLS", "DSL_CALLS", "cpp_command",
+           "dsl_runtime_case"]
 
 # op -> C++ call ({0}, {1}, ... are the arguments in the protocol's order)
 CPP_CALLS = {
@@ -281,7 +282,7 @@ def python_source(case, claims, header, flavour, expect_answer=True):
                   "        return f'<{type(e).__name__}>'", "def at(L, i):", "    try:",
                   "        return L(i)", "    except Exception as e:  # noqa: BLE001",
                   "        return f'<{type(e).__name__}>'", ""]
-    elif _dsl_runtime(case):
+    elif dsl_runtime_case(case):
         lines += _dsl_runtime_lines(case, claims, expect_answer)
     else:
         lines += ["import cutlass.cute as cute", "", _PY_HELPERS, "OUT = {}", "", "@cute.jit",
@@ -314,7 +315,7 @@ def _runtime_ints(x):
     return [int(x)] if isinstance(x, int) and not isinstance(x, (bool, C)) else []
 
 
-def _dsl_runtime(case):
+def dsl_runtime_case(case) -> bool:
     """The case runs on the DSL's runtime path with runtime integers (a kernel's Int32s)."""
     return takes_runtime_integers("cute-dsl", case.op) and bool(_runtime_ints(case.args))
 

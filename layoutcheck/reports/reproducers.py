@@ -40,13 +40,15 @@ from layoutcheck.layout import LayoutBase, leaves, size
 from layoutcheck.oracles import OPS, REQUIRED, get_oracle, parse_args
 from layoutcheck.oracles.compare import answer_values
 from layoutcheck.oracles.cpp.toolchain import Toolchain, compile_timeout
-from layoutcheck.oracles.fetch import resolve, script_environment
+from layoutcheck.oracles.fetch import RUNTIME_PATH_SINCE, DslTarget, resolve, script_environment
 from layoutcheck.oracles.known import CHECK, explain
 from layoutcheck.oracles.nvlabs.oracle import locate
 from layoutcheck.oracles.protocol import ANSWERS, Outcome, format_arg
+from layoutcheck.oracles.versions import version_key
 
 __all__ = ["Case", "cases_of_finding", "case_from_report", "study", "render", "build_and_run",
-           "run_reproducer", "reproducer", "repro_verdict", "VERDICTS", "BUG_STATUSES"]
+           "run_reproducer", "reproducer", "repro_verdict", "runtime_unsupported", "VERDICTS",
+           "BUG_STATUSES"]
 
 BUG_STATUSES = ("confirmed-bug", "upstream-reported")
 DIVIDES = ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide")
@@ -410,6 +412,20 @@ def run_reproducer(case, name, text, cute_include=None, timeout=None):
 VERDICTS = {"present": 1, "absent": 0, "cannot tell": 2}
 
 
+def runtime_unsupported(case) -> str | None:
+    """Why a DSL release cannot run the reproducer of ``case`` (runtime integers before the DSL
+    4.5, docs/versions.md), else None."""
+    if base_oracle(case.oracle) != "cute-dsl" or case.oracle == "cute-dsl" or \
+            not repro_code.dsl_runtime_case(case):
+        return None
+    target = resolve(case.oracle)
+    if not isinstance(target, DslTarget) or \
+            version_key(target.version) >= version_key(RUNTIME_PATH_SINCE):
+        return None
+    return (f"nvidia-cutlass-dsl {target.version} cannot run runtime integers (the runtime path "
+            f"needs nvidia-cutlass-dsl {RUNTIME_PATH_SINCE} or later)")
+
+
 def repro_verdict(s, rc, out):
     """(verdict, why) of a reproducer's run for the study ``s``: ``present``, ``absent`` (it
     agrees with the spec; where the spec refuses, a refusal by CuTe at compile time or an
@@ -418,6 +434,9 @@ def repro_verdict(s, rc, out):
     finding whose symptom is that death (the case is in its region, ``oracles/known.py``)."""
     refuses = s["expected"].kind == "raised"
     case = s["case"]
+    why = runtime_unsupported(case)
+    if why:
+        return "cannot tell", why
     if out.startswith("could not build") or rc == 2:
         return "cannot tell", "the reproducer could not be built or run here"
     if out.startswith("does not compile"):

@@ -16,6 +16,7 @@ atomically (a temporary folder, then renames); a damaged entry is compiled again
 """
 
 import hashlib
+import importlib.metadata
 import os
 import pickle
 import shutil
@@ -26,7 +27,7 @@ from pathlib import Path
 from layoutcheck.oracles.cpp.toolchain import cache_root
 from layoutcheck.oracles.dsl.packs import Pack, Structure, dsl
 
-__all__ = ["DiskCache", "disk_cache", "CACHE_ENV", "CODE_VERSION"]
+__all__ = ["DiskCache", "disk_cache", "dsl_version", "CACHE_ENV", "CODE_VERSION"]
 
 CACHE_ENV = "LAYOUTCHECK_DSL_CACHE"
 CODE_VERSION = 4
@@ -119,11 +120,25 @@ def cache_folder():
     setting = os.environ.get(CACHE_ENV, "").strip()
     if setting.lower() in ("off", "0", "none"):
         return None
-    import cutlass
-    tag = (f"dsl{getattr(cutlass, '__version__', 'unknown')}-py{sys.version_info[0]}"
-           f"{sys.version_info[1]}-v{CODE_VERSION}")
-    base = Path(setting) if setting else Path(cache_root()) / "cute-dsl"
+    tag = f"dsl{dsl_version()}-py{sys.version_info[0]}{sys.version_info[1]}-v{CODE_VERSION}"
+    base = Path(setting) if setting else Path(cache_root()).parent / "cute-dsl"
     return base / tag
+
+
+def dsl_version() -> str:
+    """The version of the DSL this process imported: ``cutlass.__version__`` (4.4 and later),
+    else the distribution's (the first ``nvidia-cutlass-dsl`` on ``sys.path``: a release's own
+    folder comes first in its worker), else ``unknown-`` and a hash of the package's folder:
+    never one name for two releases."""
+    import cutlass
+    version = getattr(cutlass, "__version__", None)
+    if not version:
+        try:
+            version = importlib.metadata.version("nvidia-cutlass-dsl")
+        except importlib.metadata.PackageNotFoundError:
+            where = str(Path(getattr(cutlass, "__file__", "") or "?").resolve().parent)
+            version = "unknown-" + hashlib.sha1(where.encode()).hexdigest()[:10]
+    return str(version)
 
 
 _OPEN = {}

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from layoutcheck.oracles.cpp.cases import CaseMix, retype
 from layoutcheck.oracles.cpp.cases import mix_setting as cases_mix_setting
-from layoutcheck.oracles.dsl.runtime import RuntimePath
+from layoutcheck.oracles.dsl.runtime import RuntimePath, runtime_path_problem
 from layoutcheck.oracles.dsl.structures import (
     ARG_KINDS,
     check_answer_kind,
@@ -123,6 +123,7 @@ class InProcessDsl(Oracle):
     def __init__(self, label=None):
         self._trace = TraceTimeDsl()
         self._runtime = None
+        self._no_runtime = None  # why this DSL cannot run runtime integers (None: it can)
         self.label = label
 
     def describe(self):
@@ -136,11 +137,32 @@ class InProcessDsl(Oracle):
         reason = self._trace.reason()
         if reason is None:
             self._runtime = RuntimePath()
+            why = runtime_path_problem()
+            if why:
+                version = getattr(importlib.import_module("cutlass"), "__version__", None)
+                which = self.label or f"nvidia-cutlass-dsl {version or '(unknown version)'}"
+                self._no_runtime = (f"{which} cannot run runtime integers: {why} (the runtime "
+                                    "path needs nvidia-cutlass-dsl 4.5 or later); static "
+                                    "integers (_4) run at trace time")
         return reason
+
+    def _without_runtime(self, op, args):
+        """A runtime-path case on a DSL that cannot run runtime integers: an all-static case
+        at trace time (the same answer: nothing runs), any other unsupported."""
+        try:
+            static = integer_kind(op, args) == "static"
+        except TypeError:
+            static = False
+        return self._trace.answer(op, args) if static else Outcome.unsupported(self._no_runtime)
 
     def stream(self, cases):
         """One Outcome per case, in order, as they come: the runtime path's cases compile and
         run in the executor while the trace-time cases are answered here."""
+        if self._no_runtime:
+            for op, args in cases:
+                yield (self._without_runtime(op, args) if on_runtime_path(op, args)
+                       else self._trace.answer(op, args))
+            return
         rt = [i for i, (op, args) in enumerate(cases) if on_runtime_path(op, args)]
         where = {i: k for k, i in enumerate(rt)}
         frames = self._runtime.answers([cases[i] for i in rt]) if rt else iter(())
@@ -184,7 +206,8 @@ class CuteDslOracle(IsolatedOracle):
         super().__init__(name or "cute-dsl", ("layoutcheck.oracles.dsl.oracle", "InProcessDsl", label),
                          timeout=timeout, default_start_timeout=CASE_TIMEOUT_S, memory_mb=0,
                          default_timeout=CASE_TIMEOUT_S, path=path, env=env, forget=forget)
-        self._counts = {"runtime": 0, "static": 0, "mixed": 0, "trace_time": 0, "crashed": 0}
+        self._counts = {"runtime": 0, "static": 0, "mixed": 0, "unsupported": 0, "trace_time": 0,
+                        "crashed": 0}
         self._seconds = 0.0
         self._known = set()  # structure keys answered: compiled in the worker or on disk
         self._lock = threading.Lock()
@@ -197,7 +220,9 @@ class CuteDslOracle(IsolatedOracle):
             self._sample_worker()
         for (op, args), o in zip(cases, out):
             key = _runtime_key(op, args)
-            if key is not None:
+            if key is not None and o.kind == "unsupported":  # e.g. a release before 4.5
+                self._counts["unsupported"] += 1
+            elif key is not None:
                 self._counts[integer_kind(op, args)] += 1
                 if o.kind in ("ok", "raised"):
                     self._known.add(key)
@@ -256,7 +281,8 @@ class CuteDslOracle(IsolatedOracle):
 
     def stats(self):
         """Cases by the integers they ran with (``runtime``, ``static``, ``mixed``: the runtime
-        path; ``trace_time``: the other operations, all static), crashes, seconds inside
+        path; ``unsupported_cases``: runtime-path cases the DSL could not run; ``trace_time``: the
+        other operations, all static), crashes, seconds inside
         ``run_many``, and the worker's runtime path: structures compiled and their seconds,
         structures loaded from the disk cache, rows run and their seconds, compiler children
         that died, the workers' CPU seconds (their forked children's included), summed over

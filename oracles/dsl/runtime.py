@@ -28,6 +28,7 @@ child compiles the others.  Nothing the DSL does takes this process down.
 """
 
 import atexit
+import importlib
 import os
 import resource
 import shutil
@@ -54,7 +55,7 @@ from layoutcheck.oracles.dsl.packs import (
 )
 from layoutcheck.oracles.dsl.structures import raw_text, runtime_case_problem, split_case
 
-__all__ = ["RuntimePath", "COMPILE_TIMEOUT_S"]
+__all__ = ["RuntimePath", "COMPILE_TIMEOUT_S", "runtime_path_problem"]
 
 COMPILE_TIMEOUT_S = 600.0  # a compiler child that takes longer is a hang: killed
 
@@ -82,6 +83,26 @@ def _dies_tracing(op, args):
     except Exception:  # noqa: BLE001 - a hint only
         return False
     return out is not None and out.kind == "crashed" and out.message.startswith("while tracing")
+
+
+def runtime_path_problem() -> str | None:
+    """Why the DSL this process imported cannot run the runtime path (None when it can), from
+    its API alone, so that a release answers the same on every machine: the runtime path
+    compiles host code without a GPU driver, exports it and loads it in another process
+    (nvidia-cutlass-dsl 4.5 and later; ``oracles/fetch.py`` ``RUNTIME_PATH_SINCE``)."""
+    cute = dsl()[0]
+    if not hasattr(getattr(cute, "runtime", None), "load_module"):
+        return ("it has no cute.runtime.load_module: compiled code cannot be exported and "
+                "loaded again")
+    try:
+        compiler = importlib.import_module("cutlass.base_dsl.compiler")
+    except ImportError:
+        compiler = None
+    if hasattr(getattr(compiler, "Compiler", None), "_check_cuda_dependencies_once"):
+        return "it initialises the CUDA driver (cuInit) whenever it compiles"
+    if os.environ.get("CUTE_DSL_DRYRUN", "").strip().lower() not in ("", "0", "false", "no", "off"):
+        return "CUTE_DSL_DRYRUN is set: the DSL generates IR only and compiles nothing"
+    return None
 
 
 class RuntimePath:
