@@ -88,6 +88,9 @@ def test_a_campaign_with_a_baseline_goes_on_past_shared_failures(libs, tmp_path)
     assert p.returncode == 1 and rep["baseline"]["regression"] >= 1
     row = next(r for r in rep["results"] if (r.get("baseline") or {}).get("verdict") == "regression")
     assert sum(map(len, row["counterexample"])) <= 12, row["counterexample"]
+    assert row["shrink"] is not None and row["shrink"]["cut"] is None, row["shrink"]  # a local minimum
+    assert row["first_counterexample"] == row["shrink"]["first"]
+    assert row["shrink"]["steps"] > 0 and row["counterexample"] != row["first_counterexample"], row
 
 
 def test_bad_baselines_are_one_line(libs, tmp_path):

@@ -310,13 +310,13 @@ class _Runner:
             return None
         except (CheckFailed, OracleCrashed) as f:
             if self.ctx.baseline is not None:
-                # with a baseline a regression shrinks into the same verdict; a case that
-                # fails the same way on the baseline is no candidate (a shared crash: the
-                # register's, as without a baseline)
+                # with a baseline a regression or a change shrinks into one (labelled as the
+                # new failure it is reported as: no finding); a case that fails the same way on
+                # the baseline is no candidate (a shared crash: the register's, as without one)
                 v = versus(self.check, self.ctx, args, f, ctx.oracle.calls)
                 if v.verdict in ("regression", "changed"):
                     f.baseline = v
-                    return label_of(f, ("baseline", v.verdict), self.ctx.oracle.name), f
+                    return label_of(f, None, self.ctx.oracle.name), f
                 if isinstance(f, CheckFailed):
                     return None
             kid, checked = _known(ctx, self.check, args, f) if self.findings else (None, True)
