@@ -1,12 +1,14 @@
-"""The NVlabs mutation table's attribution (``fuzz/mutation/nvlabs.py``): a mutant's failure
+"""The mutation tables' attribution (``fuzz/mutation/nvlabs.py``, ``tables.py``): a mutant's failure
 counts as caught only when it is the patch's own, judged by replaying the case on the patched
 copy and on the unpatched snapshot; a shrunk case that slipped onto a bug the snapshot has too
-falls back to the case as first found.  Real patched copies of the snapshot, no mocks.
+falls back to the case as first found; a gate run that exits 1 with no new failure is no catch.
+Real patched copies of the snapshot, no mocks.
 """
 
 import pytest
 
 from layoutcheck.fuzz.mutation import nvlabs
+from layoutcheck.fuzz.mutation.tables import GateRun, row
 from layoutcheck.oracles.nvlabs.oracle import locate
 
 PKG, HOW = locate(None)
@@ -57,3 +59,17 @@ def test_the_unpatched_copy_owns_no_failure(tmp_path):
     copy = nvlabs.make_mutant(tmp_path, ("NV00", None, "", ""), source)
     assert not nvlabs.own_failure("diff.logical_divide", ["8:1", "4"], f"nvlabs:{copy}",
                                   f"nvlabs:{source}")
+
+
+def test_an_exit_1_without_a_new_failure_is_no_catch():
+    # the gate exits 1 on a known region whose answer was not checked (no new failure): the
+    # unpatched copy of a table does so as well, so it cannot count as catching the mutant
+    report = {"results": [{"check": "diff.composition", "status": "fail", "known_finding": "F-001",
+                           "counterexample": ["(2,2):(1,2)", "2:1"]}],
+              "summary": {"new_failures": 0, "known_unchecked": 1, "cases": 10,
+                          "first_failure_s": None, "not_reached": 0}}
+    run = GateRun(["layoutcheck", "fuzz"], 1, report, 1.0, "")
+    r = row(("CPP01", "cute/layout.hpp", "", "", "composition", "a bug"), run, True)
+    assert not r["caught"] and r["check"] is None
+    new = dict(report, results=[dict(report["results"][0], known_finding=None)])
+    assert row(("CPP01", "", "", "", "composition", "a bug"), GateRun([], 1, new, 1.0, ""), True)["caught"]
