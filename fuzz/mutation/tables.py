@@ -5,7 +5,8 @@ markdown table with the mutants the gate cannot observe listed apart.
 A mutant is a tuple ``(id, file, old text, new text, operation, the bug in words)``: ``old``
 must occur exactly once in ``file`` (relative to the copied tree), and is replaced by ``new``.
 A mutant is *caught* when the gate exits 1 on a new failure whose case the unpatched copy does
-not fail (``attributable``); the time to catch is the campaign's time to its first new failure.
+not fail (``attributable``); an exit 1 with no new failure (a known region whose answer was not
+checked) is no catch.  The time to catch is the campaign's time to its first new failure.
 """
 
 import json
@@ -62,8 +63,9 @@ def row(mutant, run: GateRun, attributable: bool) -> dict:
     """A table row of one mutant's run (``attributable``: its first new failure is its own)."""
     first = first_new(run.report)
     summary = (run.report or {}).get("summary", {})
+    # exit 1 with no new failure is a known region whose answer was not checked: no catch
     return {"id": mutant[0], "op": mutant[4], "bug": mutant[5], "exit": run.exit,
-            "caught": run.exit == 1 and attributable,
+            "caught": run.exit == 1 and first is not None and attributable,
             "baseline_fails": bool(first) and not attributable,
             "wall_s": round(run.wall_s, 1), "catch_s": summary.get("first_failure_s"),
             "cases": summary.get("cases"), "not_reached": summary.get("not_reached"),
