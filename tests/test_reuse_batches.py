@@ -162,7 +162,6 @@ def test_a_drawn_batch_compiles_on_a_thread_while_reuse_batches_are_judged(insta
     """fuzz/campaign/pairs.py ``_reuse_while_compiling``: the oracle's ``prepare`` of a drawn batch runs
     beside the campaign's thread, which judges reuse batches (only reusable cases) meanwhile."""
     import threading
-    import time
     oracle = install(Batched())
     events = []
 
@@ -176,14 +175,19 @@ def test_a_drawn_batch_compiles_on_a_thread_while_reuse_batches_are_judged(insta
         if threading.current_thread() is threading.main_thread():
             return  # the campaign's precompile
         events.append(("start", len(calls)))
-        time.sleep(0.4)  # a compile
+        compiling.set()
+        beside_compile.wait(3.0)  # a compile: it lasts until a reuse batch ran beside it (at most 3 s)
+        compiling.clear()
         events.append(("end",))
 
     real = oracle._run_many
+    compiling, beside_compile = threading.Event(), threading.Event()
 
     def run_many(cases):
-        events.append(("run", threading.current_thread() is threading.main_thread(),
-                       all(case_key(a) in oracle.reused for _, a in cases)))
+        reused = all(case_key(a) in oracle.reused for _, a in cases)
+        events.append(("run", threading.current_thread() is threading.main_thread(), reused))
+        if compiling.is_set() and reused:
+            beside_compile.set()
         return real(cases)
 
     oracle.reusing, oracle.prepare, oracle._run_many = reusing, prepare, run_many
