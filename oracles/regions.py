@@ -93,6 +93,13 @@ def _only_cute_sense(fn, *args):
 
 
 @region
+def complement_target_zero(L=None, N=None, *rest):
+    """F-260, F-261: complement(L, N) with the cotarget N = 0: no complement exists (Def 2.1.6.11 asks
+    for a positive N), the input is invalid."""
+    return isinstance(L, LayoutBase) and isinstance(N, int) and not isinstance(N, bool) and int(N) == 0
+
+
+@region
 def complement_only_in_cute_sense(L=None, N=None, *rest):
     """F-035: complement(L, N) exists in CuTe's sense (stride-0 modes skipped, N rounded up
     to a multiple of s_m d_m), not in the paper's (Def 2.1.6.11 / 2.1.6.25)."""

@@ -329,3 +329,35 @@ def test_the_gate_has_no_new_failure_on_the_snapshot(monkeypatch):
     rows = [(r["check"], r["status"], r["known_finding"], r["message"][:200]) for r in report["results"]]
     assert report["summary"]["cases"] > 0 and report["exit_status"] == 0, (report["summary"], rows)
     assert "NVlabs PyCuTe from" in report["oracle_stats"]["nvlabs"]["loaded"]
+
+
+@needs_snapshot
+def test_complement_of_a_zero_cotarget_is_F261(adapter, reference):
+    """complement(L, 0) is invalid input: PyCuTe answers as if N were 1 with the trailing 1:end
+    kept, recomputed for each case; another answer there is new, and so is the reference's."""
+    from layoutcheck.layout import LayoutBase as Layout
+    for text, want in (("1:0", "1:1"), ("4:1", "1:4"), ("3:2", "(2,1):(1,6)"), ("(2,4):(1,8)", "(4,1):(2,32)")):
+        args = parse_args("complement", [text, "0"])
+        out, ref = adapter.run("complement", *args), reference.run("complement", *args)
+        assert ref.kind == "raised" and out.kind == "ok" and out.value == Layout.parse(want), (text, str(out))
+        hit = explain("nvlabs", "complement", "agreement", args, out, ref)
+        assert hit is not None and hit[0]["id"] == "F-261"
+        if isinstance(out.value.shape, tuple):  # another wrong answer there is new
+            other = type(out).ok(_perturbed(out.value))
+            assert explain("nvlabs", "complement", "agreement", args, other, ref) is None
+
+
+def test_pycute_complement_of_a_zero_cotarget_is_F260():
+    """pycute's complement(L, 0) returns a layout with a zero extent (no valid layout): known only
+    with pycute's own text of that layout."""
+    pycute = get_oracle("pycute")
+    if pycute.unavailable_reason():
+        pytest.skip(str(pycute.unavailable_reason()))
+    args = parse_args("complement", ["3:2", "0"])
+    ref = get_oracle("spec", sense="cute").run("complement", *args)
+    out = pycute.run("complement", *args)
+    assert out.kind == "raised" and out.message.startswith("returned an invalid layout (2, 0):(1, 6): ")
+    hit = explain("pycute", "complement", "agreement", args, out, ref)
+    assert hit is not None and hit[0]["id"] == "F-260"
+    other = type(out).raised("returned an invalid layout (2, 0):(1, 3): shape entry")
+    assert explain("pycute", "complement", "agreement", args, other, ref) is None

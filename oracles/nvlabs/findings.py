@@ -23,6 +23,7 @@ from layoutcheck.oracles.nvlabs.model import (
     modes_of,
     nv_complement,
     nv_complement_answer,
+    nv_complement_zero_target,
     nv_left_inverse,
     nv_model,
     nv_walk,
@@ -117,6 +118,12 @@ def nvlabs_answer_weak_complement(inputs, answer, reference=None):
     the non-divisible chain floored), layout for layout."""
     N = inputs[1] if len(inputs) > 1 else None
     return _is_layout(answer, nv_complement_answer(inputs[0], N))
+
+
+@symptom
+def nvlabs_answer_complement_zero_target(inputs, answer, reference=None):
+    """F-261: PyCuTe answers ``complement(L, 0)`` with ``nv_complement_zero_target(L)``."""
+    return _is_layout(answer, nv_complement_zero_target(inputs[0]))
 
 
 @region

@@ -18,7 +18,7 @@ from layoutcheck import spec
 from layoutcheck.errors import LayoutError
 from layoutcheck.layout import LayoutBase, leaves, size
 
-__all__ = ["nv_model", "nv_coalesce_z", "nv_complement", "nv_complement_answer", "nv_left_inverse",
+__all__ = ["nv_model", "nv_complement_zero_target", "nv_coalesce_z", "nv_complement", "nv_complement_answer", "nv_left_inverse",
            "nv_walk_fails", "nv_walk", "walk_of",
            "compose_leafwise", "cute_coalesce_pairs", "leaf_sums",
            "coalesce_model", "cute_coalesce", "divisor_pair", "grow", "chain", "rank_of", "modes_of",
@@ -357,6 +357,20 @@ def nv_complement_answer(L, N=None):
     n = int(N)
     grown = folded[:-1] + [(-(-n // end), end)]
     return _unwrapped(nv_coalesce_z(pairs_layout(grown)), drop_trailing_one=True)
+
+
+def nv_complement_zero_target(L):
+    """PyCuTe's ``complement(L, 0)``: as ``nv_complement_answer`` with the trailing mode
+    ``ceil(0 / end):end`` taken as ``1:end`` and kept (layout.py answers it rather than refusing
+    the cotarget 0, F-261); None outside its precondition."""
+    if not isinstance(L, LayoutBase):
+        return None
+    pairs = nv_complement(L)
+    if pairs is None:
+        return None
+    folded = nv_coalesce_z(pairs_layout(pairs))
+    end = folded[-1][1] if folded else 1
+    return _unwrapped(nv_coalesce_z(pairs_layout(list(folded[:-1]) + [(1, end)])))
 
 
 def nv_left_inverse(L):

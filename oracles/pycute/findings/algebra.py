@@ -71,6 +71,23 @@ def pycute_answer(inputs, answer, reference=None, op=None):
     return models.matches(answer, models.answer(op, *inputs))
 
 
+@symptom
+def pycute_complement_zero_extent(inputs, answer, reference=None):
+    """F-260: pycute's ``complement(L, 0)`` builds its trailing mode with extent ``ceil(0 / end)
+    = 0`` and returns that layout (no valid layout: the oracle reports ``returned an invalid
+    layout``), recomputed by pycute's algorithm (``models.complement``)."""
+    try:
+        r = models.complement(inputs[0], 0)
+    except Exception:  # noqa: BLE001 - outside pycute's precondition: it raises, not this bug
+        return False
+    text = f"returned an invalid layout {_plain(r.shape)}:{_plain(r.stride)}: "  # pycute's own print
+    return answer is not None and answer.kind == "raised" and answer.message.startswith(text)
+
+
+def _plain(t):
+    return tuple(_plain(x) for x in t) if isinstance(t, tuple) else int(t)
+
+
 def _pycute_model(op, *args):
     out = models.answer(op, *args)
     return out.value if out is not None and out.kind == "ok" and isinstance(out.value, LayoutBase) else None
