@@ -299,6 +299,10 @@ def python_source(case, claims, header, flavour, expect_answer=True):
                   "    sys.exit(0)", "TEXT = OUT['text']", "def size_of(L):", "    return OUT['size']",
                   "def at(L, i):", "    return OUT['values'][i]", "R = None", ""]
     lines += [f"print('{case.op} =', TEXT)", "bad = []"]
+    if not expect_answer:  # the input is outside the precondition: any answer is the bug
+        lines += ["print('BUG PRESENT: it answers an input outside the precondition (a refusal is due)')",
+                  "sys.exit(1)"]
+        return "\n".join(lines) + "\n"
     for c in claims:
         lines += _py_claim(c)
     lines += ["for b in bad[:12]:", "    print('  ' + b)",
