@@ -287,7 +287,7 @@ def _known_finding(case, result=None):
     """The findings-register id that explains a CuTe disagreement on ``case``, or None.
     The kernels run CuTe C++'s own code, so findings about oracle ``cute-cpp`` apply; the
     kernel's ``result`` layout must be exactly the one the finding produces."""
-    for module in ("layoutcheck.oracles.cpp.findings.algebra", "layoutcheck.oracles.pycute.findings.algebra"):
+    for module in ("layoutcheck.oracles.cpp.findings.algebra", "layoutcheck.oracles.pycute_wheel.findings.algebra"):
         try:  # these modules register the predicates that findings' match.when names
             __import__(module)
         except Exception:  # noqa: BLE001 - a missing predicate just means "not known"

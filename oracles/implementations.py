@@ -10,7 +10,7 @@ from layoutcheck.oracles.dsl.implementation import IMPLEMENTATION as DSL
 from layoutcheck.oracles.module.implementation import IMPLEMENTATION as MODULE
 from layoutcheck.oracles.nvlabs.implementation import IMPLEMENTATION as NVLABS
 from layoutcheck.oracles.protocol import Implementation
-from layoutcheck.oracles.pycute.implementation import IMPLEMENTATION as PYCUTE
+from layoutcheck.oracles.pycute_wheel.implementation import IMPLEMENTATION as PYCUTE
 
 from layoutcheck.findings import lineage
 

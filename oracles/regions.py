@@ -67,7 +67,7 @@ def cute_composition_check(A, B):
 # Predicates about the spec's own notions, named by findings' match.when: the algebra findings
 # (F-024..F-038), the pycute findings the de-duplication merged (F-073, F-076, F-075), and
 # the impl findings (F-120, F-121).  Oracle and fuzz predicates live in oracles/cpp/findings/algebra.py and
-# oracles/pycute/findings/algebra.py.
+# oracles/pycute_wheel/findings/algebra.py.
 
 @region
 def image_beyond_size(A, B=None, *rest):
@@ -135,7 +135,7 @@ def divide_fails_cute_stride_divisibility(A=None, T=None, *rest):
         return any(divide_fails_cute_stride_divisibility(m, t) for m, t in zip(modes, T))
     B = LayoutBase(T, 1) if not isinstance(T, LayoutBase) else T
     inner = S.make_layout(B, S.complement(B, S.size(A), sense="cute"))
-    pycute_walk = stride_divisibility_fails  # layoutcheck.oracles.pycute.findings.algebra
+    pycute_walk = stride_divisibility_fails  # layoutcheck.oracles.pycute_wheel.findings.algebra
     return (cute_composition_check(A, inner) == "Stride Divisibility Condition"
             or bool(pycute_walk and pycute_walk(A, inner)))
 

@@ -2,7 +2,7 @@
 tests/test_planted.py and tests/test_known_precise.py share.
 
 * ``MODEL``: an oracle's answer without running the oracle: the models of pycute
-  (oracles/pycute/model.py), CuTe C++ (oracles/cpp/model.py) and the DSL (oracles/dsl/findings/algebra.py),
+  (oracles/pycute_wheel/model.py), CuTe C++ (oracles/cpp/model.py) and the DSL (oracles/dsl/findings/algebra.py),
   each checked against the real implementation in tests/test_known_precise.py.
 * ``module_rows()``: the planted cases each *family module* of the register's predicates
   (``findings.PREDICATE_MODULES``) provides beside its predicates, as a module-level
@@ -23,7 +23,7 @@ import importlib
 
 import layoutcheck.oracles.cpp.model as models_cpp
 import layoutcheck.oracles.dsl.findings.algebra as known_dsl
-import layoutcheck.oracles.pycute.model as models
+import layoutcheck.oracles.pycute_wheel.model as models
 from layoutcheck.oracles.known import PREDICATE_MODULES
 from layoutcheck.oracles.protocol import ANSWERS, Outcome, decode_arg, parse_args
 

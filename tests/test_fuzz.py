@@ -232,7 +232,7 @@ FINDINGS = {  # id -> (op, check, inputs, what pycute does)
 @pytest.mark.parametrize("fid", sorted(FINDINGS))
 def test_pycute_findings_reproduce(fid):
     """Each registered pycute finding still happens, and the register recognises it."""
-    import layoutcheck.oracles.pycute.findings.algebra  # noqa: F401  (registers the predicates)
+    import layoutcheck.oracles.pycute_wheel.findings.algebra  # noqa: F401  (registers the predicates)
     assert any(f["id"] == fid for f in load())
     op, check, texts, observed = FINDINGS[fid]
     args = decode(texts)
@@ -263,7 +263,7 @@ def test_mutants_of_pycute_are_caught(tmp_path):
 ])
 def test_cute_findings_reproduce(oracle, op, texts):
     """Disagreements the fuzzer found in CuTe C++ and the DSL still happen and are registered."""
-    import layoutcheck.oracles.pycute.findings.algebra  # noqa: F401
+    import layoutcheck.oracles.pycute_wheel.findings.algebra  # noqa: F401
     o = get_oracle(oracle)
     if o.unavailable_reason():
         pytest.skip(o.unavailable_reason())

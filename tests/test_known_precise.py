@@ -1,6 +1,6 @@
 """Answer-precise recognition of known findings (DESIGN.md "Answer-precise findings").
 
-* The models of the implementations (oracles/pycute/model.py for pycute, oracles/cpp/model.py for
+* The models of the implementations (oracles/pycute_wheel/model.py for pycute, oracles/cpp/model.py for
   CuTe C++, oracles/dsl/findings/algebra.py for the DSL) give the real answers: random cases and the
   register's cases are run through the real oracles and compared.
 * Per finding: the answer the bug produces is known, a *different* wrong answer planted in the
@@ -17,7 +17,7 @@ import textwrap
 
 import layoutcheck.oracles.cpp.model as models_cpp
 import layoutcheck.oracles.dsl.findings.algebra as known_dsl
-import layoutcheck.oracles.pycute.model as models
+import layoutcheck.oracles.pycute_wheel.model as models
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed

@@ -27,7 +27,7 @@ import time
 from typing import Any, Callable, Collection, Iterable, Sequence, cast
 
 import layoutcheck.fuzz.checks.targets as _targets
-import layoutcheck.oracles.pycute.findings.algebra as known  # noqa: F401  (registers the findings' predicates)
+import layoutcheck.oracles.pycute_wheel.findings.algebra as known  # noqa: F401  (registers the findings' predicates)
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st

@@ -143,14 +143,14 @@ def _all_static(*inputs):
 @region
 def cpp_static_weak_stride_branch(A, B=None, *rest):
     """F-030: every integer static, and CuTe's checks accept composition(A, B) only through
-    the weak branch of its stride test (oracles/pycute/findings/algebra.py: cute_weak_stride_branch)."""
+    the weak branch of its stride test (oracles/pycute_wheel/findings/algebra.py: cute_weak_stride_branch)."""
     return B is not None and _all_static(A, B) and bool(cute_weak_stride_branch(A, B))
 
 
 @region
 def cpp_static_non_additive(A, B=None, *rest):
     """F-088 in CuTe C++: every integer static, CuTe's checks pass without the weak branch,
-    and B's modes do not add under A (oracles/pycute/findings/algebra.py: cute_accepts_non_additive)."""
+    and B's modes do not add under A (oracles/pycute_wheel/findings/algebra.py: cute_accepts_non_additive)."""
     return B is not None and _all_static(A, B) and bool(cute_accepts_non_additive(A, B))
 
 

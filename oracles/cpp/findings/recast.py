@@ -75,7 +75,7 @@ def static_inner_product(block, trg, order):
 def tile_to_shape_product_not_composable(block=None, trg=None, order=None, *rest):
     """F-059 (C++) / F-082 (DSL) inside tile_to_shape: every integer static, and the
     blocked_product inside is one whose composition CuTe accepts though it does not exist
-    (oracles/pycute/findings/algebra.py: product_cute_accepts_not_composable)."""
+    (oracles/pycute_wheel/findings/algebra.py: product_cute_accepts_not_composable)."""
     pair = static_inner_product(block, trg, order)
     return pair is not None and bool(product_cute_accepts_not_composable(*pair))
 

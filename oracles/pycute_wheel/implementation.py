@@ -3,7 +3,7 @@
 from layoutcheck.oracles.fetch import resolve
 from layoutcheck.oracles.module.oracle import isolated_module
 from layoutcheck.oracles.protocol import Implementation
-from layoutcheck.oracles.pycute import conventions, findings
+from layoutcheck.oracles.pycute_wheel import conventions, findings
 
 __all__ = ["IMPLEMENTATION"]
 

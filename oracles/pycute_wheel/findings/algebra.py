@@ -2,13 +2,13 @@
 
 A region predicate takes a counterexample's inputs (``PREDICATES``, a table's ``when``); the
 symptom ``pycute_answer`` (``SYMPTOMS``, a table's ``answer``) is True only when pycute's
-answer is exactly what pycute 4.2 computes there (``oracles/pycute/model.py``, its model), so a
+answer is exactly what pycute 4.2 computes there (``oracles/pycute_wheel/model.py``, its model), so a
 different wrong answer in a known region is new.  Regions decide with the spec (CuTe's
 sense where the spec has it) and, where a finding is about what the implementation returns
 (the quasi-inverse, the weak complement), with the implementation's model.
 """
 
-import layoutcheck.oracles.pycute.model as models
+import layoutcheck.oracles.pycute_wheel.model as models
 import layoutcheck.spec as spec
 from layoutcheck.oracles.postconditions import is_left_inverse, is_quasi_inverse
 from layoutcheck.oracles.predicates import region, symptom
@@ -66,7 +66,7 @@ def product_stride_divisibility_fails(A, B=None, *rest):
 
 @symptom
 def pycute_answer(inputs, answer, reference=None, op=None):
-    """pycute's answer is exactly the one pycute 4.2 computes (oracles/pycute/model.py): the same
+    """pycute's answer is exactly the one pycute 4.2 computes (oracles/pycute_wheel/model.py): the same
     layout, or an exception of the same type."""
     return models.matches(answer, models.answer(op, *inputs))
 
