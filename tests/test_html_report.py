@@ -91,7 +91,7 @@ def report(tmp_path_factory):
     sys.path.insert(0, str(folder))
     try:
         return C.run_campaign(oracles=[ORACLE, "pycute"], checks=["law.coalesce.function",
-                              "diff.composition", "diff.size"], budget=10, use_db=False,
+                              "diff.composition", "diff.size"], max_examples=40, use_db=False,
                               cluster="processes:2")
     finally:
         sys.path.remove(str(folder))
