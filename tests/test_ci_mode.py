@@ -10,6 +10,7 @@ import pytest
 from layoutcheck.commands.demo import DEMO_CASES
 from layoutcheck.fuzz.campaign import run_campaign
 from layoutcheck.fuzz.campaign import startup
+from layoutcheck.fuzz.checks.catalogue import CHECKS
 from layoutcheck.oracles import available_oracles
 
 DEMO_ORACLES = [n for n in available_oracles() if n not in ("spec", "cute-cpp")]
@@ -58,17 +59,48 @@ def _new_failures(oracles, seed):
     return report, new
 
 
-@pytest.mark.parametrize("seed", range(3))
+def _pycute_lacks():
+    """The ops pycute's adapter reports unsupported."""
+    import pycute
+    from layoutcheck.oracles.protocol import ANSWERS
+    from layoutcheck.oracles.pyapi import PyApi
+    api = PyApi(pycute, name="pycute")
+    lacks = {op for op in ANSWERS if api.missing(op)}
+    assert {"flat_divide", "dice", "congruent"} <= lacks and "composition" not in lacks
+    return lacks
+
+
+def _every_check_ran(report, oracles):
+    """Every check ran against every oracle; a pair is skipped only where its oracle answered no
+    case: pycute lacks the op (flat_divide, dice, congruent ...), or every case drawn was outside
+    the check's precondition, so the impl (which has every op) skipped it too."""
+    skipped = {o: {r["check"]: r for r in report["results"] if r["oracle"] == o and r["status"] == "skipped"}
+               for o in oracles}
+    for oracle in oracles:
+        rows = [r for r in report["results"] if r["oracle"] == oracle]
+        assert {r["check"] for r in rows} == {c.name for c in CHECKS}, oracle
+        assert all("answered no case" in r["message"] for r in skipped[oracle].values()), \
+            [(r["check"], r["message"]) for r in skipped[oracle].values()]
+        if oracle == "pycute":
+            lacks = _pycute_lacks()
+            assert all(r["op"] in lacks or c in skipped["impl"] for c, r in skipped[oracle].items())
+        ran = [r for r in rows if r["status"] != "skipped"]
+        assert len(ran) >= 40 and all(r["cases"] >= 1 for r in ran), oracle
+
+
+@pytest.mark.parametrize("seed", range(5))
 def test_the_demo_campaign_is_green(seed):
-    """What ``layoutcheck demo`` runs, on three seeds, against the Python oracles: every failure
-    is a registered finding with its answer checked."""
-    report, new = _new_failures([n for n in DEMO_ORACLES if n != "cute-dsl"], seed)
+    """What ``layoutcheck demo`` runs, on five seeds, against the Python oracles: every check
+    runs, and every failure is a registered finding with its answer checked."""
+    oracles = [n for n in DEMO_ORACLES if n != "cute-dsl"]
+    report, new = _new_failures(oracles, seed)
     assert report["exit_status"] == 0 and not new, "\n".join(new)
+    _every_check_ran(report, oracles)
 
 
 @pytest.mark.skipif(not os.environ.get("LAYOUTCHECK_SLOW"), reason="about 2 minutes a seed: opt in with LAYOUTCHECK_SLOW=1")
 @pytest.mark.skipif("cute-dsl" not in DEMO_ORACLES, reason="the CuTe DSL is not installed here")
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(5))
 def test_the_demo_campaign_is_green_on_the_dsl(seed):
     """The same against the CuTe DSL (seed 0 is the demo's own)."""
     report, new = _new_failures(["cute-dsl"], seed)
