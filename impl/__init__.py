@@ -32,6 +32,7 @@ from layoutcheck.impl import recast as _recast, swizzle as _swizzle, tiling as _
 from layoutcheck.impl.recast import *  # noqa: F401,F403
 from layoutcheck.impl.swizzle import *  # noqa: F401,F403
 from layoutcheck.impl.tiling import *  # noqa: F401,F403
+from layoutcheck.impl.addition import layout_add  # noqa: F401
 
 __all__ = [
     "LayoutError", "C",
@@ -49,7 +50,7 @@ __all__ = [
     "Underscore", "_", "is_tractable",
     "crd2idx", "idx2crd", "crd2crd", "eval_coord", "get_mode", "dice", "slice_and_offset",
     "shape_div", "prefix_product", "product", "inner_product", "elem_scale", "congruent",
-    "compatible", "filter_profile", "natural_coord",
+    "compatible", "filter_profile", "natural_coord", "layout_add",
 ] + list(_swizzle.__all__) + list(_recast.__all__) + list(_tiling.__all__)
 # CuTe's overloads on swizzles and composed layouts: these names take any of them
 from layoutcheck.impl.overloads import (composition, logical_divide, zipped_divide, tiled_divide,  # noqa: E402,F401,F811

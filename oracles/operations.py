@@ -56,6 +56,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("size", ('layout',), "int", "structure", "algebra"),
     Operation("cosize", ('layout',), "int", "structure", "algebra"),
     Operation("values", ('layout',), "values", "structure", "algebra"),
+    # NVlabs PyCuTe's own: R(i) = A(i) + B(i), coalesced (its docstring's examples)
+    Operation("layout_add", ('layout', 'layout'), "layout", "structure", "algebra"),
     # --- coordinates
     Operation("eval_coord", ('layout', 'coord'), "int", "structure", "coordinates"),
     Operation("get_mode", ('layout', 'int'), "layout", "structure", "coordinates"),

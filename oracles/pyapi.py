@@ -266,7 +266,8 @@ _NONE = ("swizzle_composition", "layout_swizzle_composition", "composed_composit
          "max_common_vector", "max_common_layout", "nullspace", "product_each",
          "make_ordered_layout", "make_layout_like", "tile_to_shape", "local_tile",
          "local_partition", "inner_partition", "outer_partition", "zip_layout", "group_modes",
-         "f2_values", "tiled_copy_partition_S", "tiled_copy_partition_D", "swizzle_as_f2")
+         "f2_values", "tiled_copy_partition_S", "tiled_copy_partition_D", "swizzle_as_f2",
+         "layout_add")
 
 # pycute (nvidia-cutlass 4.2.0.0): the swizzle functor and ComposedLayout's own methods.
 COMPOSED_CALLS = {
@@ -297,6 +298,7 @@ def nvlabs_composed_calls():
         "upcast": Call(("recast",), lambda m, L, n: m.recast(L, n)),
         "downcast": Call(("recast",), lambda m, L, n: m.recast(L, Fraction(1, n))),
         "recast_layout": Call(("recast",), lambda m, L, o, n: m.recast(L, Fraction(n, o))),
+        "layout_add": Call(("layout_add",), lambda m, A, B: m.layout_add(A, B)),
     }
 
 

@@ -27,6 +27,7 @@ from layoutcheck.spec.swizzle import *  # noqa: F401,F403   swizzles, F2 strides
 from layoutcheck.spec.recast import *  # noqa: F401,F403   upcast / downcast / recast, max_common_vector, nullspace
 from layoutcheck.spec.tiling import *  # noqa: F401,F403   make_ordered_layout .. local_partition, zip, group
 from layoutcheck.spec.banks import *  # noqa: F401,F403   shared-memory bank conflicts of a warp's access
+from layoutcheck.spec.addition import *  # noqa: F401,F403   layout_add (NVlabs PyCuTe's pointwise sum)
 from layoutcheck.spec.overloads import *  # noqa: F401,F403   CuTe's overloads on swizzles and composed layouts
 
 
@@ -36,6 +37,6 @@ import sys  # noqa: E402
 # one imported last above is the package's).
 _MODULES = ("tuples", "integers", "layout", "basic", "properties", "nested", "flat", "algebra",
             "division", "coords", "mutual_refinement", "categories", "theorems", "examples",
-            "swizzle", "recast", "tiling", "banks", "overloads")
+            "swizzle", "recast", "tiling", "banks", "addition", "overloads")
 __all__ = sorted({"LayoutError", "C", "enumeration_limit", "set_enumeration_limit", "parse_tiler",
                   *(name for m in _MODULES for name in sys.modules[f"{__name__}.{m}"].__all__)})

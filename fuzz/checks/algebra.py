@@ -13,6 +13,7 @@ building blocks live in ``checking.py``; the checks of the ops beyond the algebr
 
 from collections import Counter
 
+import layoutcheck.fuzz.strategies.addition as AD
 import layoutcheck.fuzz.strategies.algebra as S
 import layoutcheck.fuzz.strategies.coordinates as CS
 import layoutcheck.fuzz.strategies.kernels as K
@@ -254,6 +255,27 @@ def law_size_cosize_values(ctx, args):
         fail("cosize(L) != max L(i) + 1", L=L, cosize=c, expected=max(want) + 1)
 
 
+def law_layout_add(ctx, args):
+    """layout_add(A, B)(i) == A(i) + B(i) on [0, size(A)), and layout_add(B, A) is the same
+    layout (NVlabs' documented post-conditions; where the oracle answers)."""
+    A, B = args
+    R = answer_of(ctx, "layout_add", A, B)
+    ta, tb, tr = table(A), table(B), table(R)
+    if len(tr) != len(ta) or len(ta) != len(tb):
+        fail(f"size(layout_add(A, B)) = {len(tr)}, size(A) = {len(ta)}, size(B) = {len(tb)}",
+             A=A, B=B, layout_add=R)
+    bad = next((i for i, (r, a, b) in enumerate(zip(tr, ta, tb)) if r != a + b), None)
+    if bad is not None:
+        fail(f"layout_add(A, B)({bad}) = {tr[bad]}, A({bad}) + B({bad}) = {ta[bad] + tb[bad]}",
+             A=A, B=B, layout_add=R)
+    try:
+        R2 = answer_of(ctx, "layout_add", B, A)
+    except Skip as e:
+        fail(f"layout_add(A, B) answers, layout_add(B, A) refuses ({e})", A=A, B=B, layout_add=R)
+    if R2 != R:
+        fail("layout_add(B, A) != layout_add(A, B)", A=A, B=B, layout_add=R, swapped=R2)
+
+
 # --- the catalogue -----------------------------------------------------------------------------
 
 def _one(strategy):
@@ -293,6 +315,7 @@ STRATS = {
                                          K.kernel_product_args()),
     "raked_product": lambda: st.one_of(S.product_args(ints=False, valid=False),
                                        K.kernel_product_args()),
+    "layout_add": AD.layout_add_args,  # NVlabs PyCuTe's own (spec/addition.py)
 }
 
 
@@ -326,4 +349,5 @@ ALGEBRA_CHECKS = [Check(f"diff.{op}", op, "differential", strat, differential(op
     _law("law.left_inverse.equation", "left_inverse", law_left_inverse,
          _one(S.layouts(complementable=True))),
     _law("law.values.index_vs_coordinate", "values", law_size_cosize_values, _one(_general())),
+    _law("law.layout_add.pointwise", "layout_add", law_layout_add, AD.layout_add_args),
 ]

@@ -76,7 +76,8 @@ COMPOSED_OPS = {
 }
 _NONE = {"bank_conflicts": "CuTe C++ has no bank-conflict count (gpu_checks measures it on a device)",
          "f2_values": "CuTe C++ has no F2 strides (NVlabs PyCuTe has)",
-         "swizzle_as_f2": "CuTe C++ has no F2 strides, so no F2 form of a swizzle"}
+         "swizzle_as_f2": "CuTe C++ has no F2 strides, so no F2 form of a swizzle",
+         "layout_add": "CuTe C++ has no layout_add (NVlabs PyCuTe's own operation)"}
 
 
 def handles(op):

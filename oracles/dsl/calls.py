@@ -117,6 +117,7 @@ UNSUPPORTED_DSL = {
     "outer_partition": "cutlass.cute has no outer_partition",
     "zip_layout": "cutlass.cute has no zip of a layout",
     "swizzle_as_f2": "the CuTe DSL has no F2 strides",
+    "layout_add": "the CuTe DSL has no layout_add (NVlabs PyCuTe's own operation)",
 }
 
 
