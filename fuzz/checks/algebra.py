@@ -302,14 +302,20 @@ STRATS = {
                                      S.composable_pairs(sense="cute", near_miss=True), _any_pair(),
                                      S.divide_args(),  # B a tiler: by-mode composition
                                      CS.underscore_tiler_args(),  # a Tile holding _
-                                     K.kernel_composition_args()),  # rank 3-4, Tiles of 3+ modes
+                                     K.kernel_composition_args(),  # rank 3-4, Tiles of 3+ modes
+                                     K.too_many_modes_args(),  # a refusal
+                                     # N:M into a row of W, the commonest composition in a
+                                     # kernel (a thread's or a vector's elements): two shares
+                                     K.strided_access_args(), K.strided_access_args()),
     "logical_divide": lambda: st.one_of(S.divide_args(), S.divide_args(near_miss=True),
-                                        CS.underscore_tiler_args(), K.kernel_divide_args()),
-    **{op: (lambda: st.one_of(S.divide_args(), CS.underscore_tiler_args(), K.kernel_divide_args()))
+                                        CS.underscore_tiler_args(), K.kernel_divide_args(),
+                                        K.too_many_modes_args(), K.strided_access_args()),
+    **{op: (lambda: st.one_of(S.divide_args(), CS.underscore_tiler_args(), K.kernel_divide_args(),
+                              K.too_many_modes_args(), K.strided_access_args()))
        for op in ("zipped_divide", "tiled_divide", "flat_divide")},
     **{op: (lambda: st.one_of(S.product_args(valid=False),
                               CS.underscore_tiler_args(product=True),
-                              K.kernel_product_args(same_rank=False)))
+                              K.kernel_product_args(same_rank=False), K.too_many_modes_args()))
        for op in ("logical_product", "zipped_product", "tiled_product")},
     "blocked_product": lambda: st.one_of(S.product_args(ints=False, valid=False),
                                          K.kernel_product_args()),

@@ -13,8 +13,9 @@ from math import prod
 
 import layoutcheck.fuzz.strategies.coordinates as CS
 from hypothesis import strategies as st
-from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail, static_law
+from layoutcheck.fuzz.checks.base import Check, Skip, answer_of, differential, fail, no_crash, static_law
 from layoutcheck.fuzz.checks.targets import table
+from layoutcheck.oracles.protocol import is_invalid_answer
 
 from layoutcheck.layout import LayoutBase, Underscore, _, leaves, size
 
@@ -262,9 +263,12 @@ _BY_MODE = ("composition", "logical_divide", "logical_product")
 def law_underscore_tiler(ctx, args):
     """A Tile tuple goes mode by mode and ``_`` leaves a mode alone (CuTe docs, "by-mode
     composition"; pycute ``None``): for composition, logical_divide and logical_product,
-    mode i of op(A, T) is A_i where T_i is ``_``, op(A_i, T_i) elsewhere, A_i past T."""
+    mode i of op(A, T) is A_i where T_i is ``_``, op(A_i, T_i) elsewhere, A_i past T; a Tile
+    with more modes than A is refused (CuTe's static_assert "Too many modes in tiler")."""
     A, T = args
     am = _modes(A)
+    if len(T) > len(am):
+        return _too_many_modes(ctx, A, T, len(am))
     judged, why = False, None
     for op in _BY_MODE:
         try:
@@ -284,6 +288,23 @@ def law_underscore_tiler(ctx, args):
         judged = True
     if not judged and why is not None:  # no operation answered: nothing judged (never a pass)
         raise why
+
+
+def _too_many_modes(ctx, A, T, rank):
+    """Every by-mode operation refuses a Tile of more modes than A has (none answers)."""
+    answered = False
+    for op in _BY_MODE:
+        out = ctx.oracle.run(op, A, T)
+        no_crash(ctx.oracle, op, out, (A, T))
+        if out.kind == "unsupported":
+            continue
+        answered = True
+        if out.kind == "ok" or is_invalid_answer(out):
+            fail(f"{op} accepts a Tile of {len(T)} modes for a layout of rank {rank} (CuTe: "
+                 f"\"Too many modes in tiler\")", A=A, tiler=T,
+                 result=out.value if out.kind == "ok" else out.message)
+    if not answered:
+        raise Skip("no by-mode operation supported")
 
 
 # --- the catalogue ----------------------------------------------------------------------------

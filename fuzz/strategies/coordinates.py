@@ -332,11 +332,15 @@ def underscore_tiler_args(draw, product=False):
     """(A, T) with a Tile tuple holding ``_`` ("leave this mode alone") at any position and
     depth, for every divide, product and composition with a Tile: T is built mode by mode
     (``strategies.tilers(A, by_mode=True)``: each entry admissible for its mode; for products
-    A complementable) and some entries, always at least one, are replaced by ``_``."""
+    A complementable) and some entries, always at least one, are replaced by ``_``.  One case
+    in six has one or two entries past A's modes (a Tile written for a layout of higher rank,
+    ``_`` or an int): CuTe refuses it ("Too many modes in tiler")."""
     A = S.draw_layout(draw, dict(max_size=64, max_leaves=4, complementable=product,
                                   degenerate=S.draw_bool(draw)))
+    too_many = S.draw_int(draw, 0, 5) == 0
+    extra = tuple(S.pick(draw, (_, 2, 1)) for _k in range(S.draw_int(draw, 1, 2))) if too_many else ()
     if not isinstance(A.shape, tuple):
-        return A, (_,)
+        return A, (_,) + extra
     T = S.draw_tiler(draw, A, None, by_mode=True)  # tilers(A, by_mode=True) without a new strategy
 
     def put(t):
@@ -350,4 +354,6 @@ def underscore_tiler_args(draw, product=False):
     if not any(x is _ for x in leaves(T)):
         k = S.draw_int(draw, 0, len(T) - 1)
         T = T[:k] + (_,) + T[k + 1:]
+    if too_many:
+        T = T + (_,) * (len(A.shape) - len(T)) + extra
     return A, T

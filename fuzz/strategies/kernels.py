@@ -24,7 +24,7 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase, _, leaves
 
 __all__ = ["kernel_layouts", "kernel_divide_args", "kernel_product_args", "kernel_composition_args",
-           "smem_tiles", "wide_swizzles", "big_offsets", "smem_composed", "MAX_KERNEL_SIZE"]
+           "too_many_modes_args", "strided_access_args", "smem_tiles", "wide_swizzles", "big_offsets", "smem_composed", "MAX_KERNEL_SIZE"]
 
 MAX_KERNEL_SIZE = 1 << 12
 _EXTENTS = (2, 4, 8, 16, 3, 6, 32, 5, 12, 64)  # small and power-of-two first (shrinks to 2)
@@ -113,6 +113,56 @@ def kernel_divide_args(draw, static=None, underscore=False):
     if how == 9:  # one entry too many: refused by CuTe
         T = T + (pick(draw, (1, 2, 4)),)
     return A, T
+
+
+@st.composite
+def too_many_modes_args(draw, static=None):
+    """``(A, T)``: a Tile tuple with more entries than A has modes, as a kernel writes it by
+    mistake (a ``Tile<_64,_32,_8>`` for a matrix, a batched tile for an unbatched layout).
+    CuTe refuses ("Too many modes in tiler"), and so must every implementation of the by-mode
+    composition, divides and products.  A has 1 to 4 modes (rank 1 sometimes an integral
+    layout ``s:d``); T's first entries fit A's modes (an int dividing the mode, a layout of its
+    atoms, or ``_``) and 1 or 2 more entries follow (an int or ``_``)."""
+    rank = draw_int(draw, 1, 4)
+    A = _kernel_layout(draw, rank, MAX_KERNEL_SIZE, static)
+    modes = _modes(A)
+    if rank == 1 and not isinstance(A.shape[0], tuple) and draw_bool(draw):
+        A = modes[0]  # s:d, rank 1
+    T = tuple(_tile_entry(draw, m, static) for m in modes)
+    extra = tuple(pick(draw, (2, 4, 1, _, 8)) for _k in range(draw_int(draw, 1, 2)))
+    return A, T + extra
+
+
+_ROWS = (6, 8, 5, 10, 12, 7, 16, 9, 3)
+
+
+@st.composite
+def strided_access_args(draw, static=None):
+    """``(A, B)``: B a strided access into the rows of A, as a thread or a vector load takes
+    one: N elements at stride M (``N:M``), sometimes over K rows too (``(N,K):(M,W)``).  A is
+    a padded matrix ``(W,H):(1,P)`` (a row of W elements, W a multiple of M or not, in rows
+    P >= W apart) or a row-major one ``(H,W):(P,1)``.  N is ceil(W/M) (every M-th element of a
+    row: the last one may lie in the row's last, partial stride), fewer, or more (past the end
+    of the row: CuTe's stride divisibility condition decides whether that composes)."""
+    W, H = pick(draw, _ROWS), pick(draw, (2, 3, 4))
+    P = W + pick(draw, (0, 1, 2, 3))
+    M = pick(draw, [m for m in (2, 3, 4, 8) if m < W])
+    how = draw_int(draw, 0, 5)
+    full = -(-W // M)
+    N = full if how < 4 else draw_int(draw, 1, full) if how == 4 else full + draw_int(draw, 1, H)
+    is_static = draw_bool(draw) if static is None else static
+    mk = (lambda v: C(v)) if is_static else int
+    row_major = draw_int(draw, 0, 3) == 0
+    if row_major:  # a row is A's second mode: the access strides over W rows of the domain
+        A = LayoutBase((mk(H), mk(W)), (mk(P), mk(1)))
+        M = M * H
+    else:
+        A = LayoutBase((mk(W), mk(H)), (mk(1), mk(P)))
+    if draw_int(draw, 0, 2) == 0:  # over K rows of A too
+        K = draw_int(draw, 2, H)
+        step = 1 if row_major else W
+        return A, LayoutBase((mk(N), mk(K)), (mk(M), mk(step)))
+    return A, LayoutBase(mk(N), mk(M))
 
 
 @st.composite

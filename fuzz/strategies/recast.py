@@ -8,23 +8,44 @@ from layoutcheck.fuzz.strategies.swizzle import atom_layouts
 from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 
-__all__ = ["recast_args", "recast_layout_args", "vector_pairs", "nullspace_args"]
+__all__ = ["recast_args", "recast_layout_args", "vector_pairs", "nullspace_args", "sliced_tiles"]
 
+
+
+@st.composite
+def sliced_tiles(draw, static=True):
+    """A tile sliced out of a padded matrix, whose size-1 modes keep the matrix's strides: a
+    row ``(1,W):(P,1)`` or a column ``(W,1):(1,P)`` of a matrix with rows P >= W apart (P = W + 1
+    or + 2 is the usual padding against bank conflicts), or one row of a batch of them
+    ``(1,W,1):(P,1,Q)`` (Q >= H P)."""
+    W = draw(st.sampled_from([8, 4, 16, 32, 6]))
+    P = W + draw(st.sampled_from([1, 0, 2, 4, 3]))
+    mk = C if static else int
+    how = draw(st.integers(0, 2))
+    if how == 0:
+        shape, stride = (1, W), (P, 1)
+    elif how == 1:
+        shape, stride = (W, 1), (1, P)
+    else:
+        shape, stride = (1, W, 1), (P, 1, P * draw(st.sampled_from([2, 4, 3])) + draw(st.integers(0, 1)))
+    return LayoutBase(tuple(mk(x) for x in shape), tuple(mk(x) for x in stride))
 
 
 @st.composite
 def recast_args(draw):
     """(L, N): static strides that are multiples or divisors of N (and some that are not),
-    dynamic ones, zero strides."""
+    dynamic ones, zero strides, size-1 modes that keep a padded matrix's stride."""
     N = 1 << draw(st.integers(0, 3))
-    L = draw(st.one_of(atom_layouts(), atom_layouts(False), S.layouts(max_size=256, max_leaves=4)))
+    L = draw(st.one_of(atom_layouts(), atom_layouts(False), S.layouts(max_size=256, max_leaves=4),
+                       sliced_tiles()))
     return L, N
 
 
 @st.composite
 def recast_layout_args(draw):
     bits = [1, 2, 4, 8, 16, 32, 64, 128]
-    L = draw(st.one_of(atom_layouts(), S.layouts(max_size=256, max_leaves=4, static=True)))
+    L = draw(st.one_of(atom_layouts(), S.layouts(max_size=256, max_leaves=4, static=True),
+                       sliced_tiles()))
     return L, draw(st.sampled_from(bits)), draw(st.sampled_from(bits))
 
 
