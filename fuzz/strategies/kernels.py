@@ -168,9 +168,13 @@ def strided_access_args(draw, static=None):
 @st.composite
 def kernel_composition_args(draw, static=None):
     """``(A, B)``: A of rank 3-4 and B a layout of runs of A's atoms that spans several of
-    A's modes (composition's walk across modes), or a Tile tuple as for the divides."""
-    if draw_bool(draw):
+    A's modes (composition's walk across modes), a Tile tuple as for the divides, or a
+    strided access into a padded matrix (``strided_access_args``)."""
+    how = draw_int(draw, 0, 2)
+    if how == 0:
         return draw(kernel_divide_args(static))
+    if how == 2:
+        return draw(strided_access_args(static))
     A = _kernel_layout(draw, draw_int(draw, 3, 4), MAX_KERNEL_SIZE, static)
     return A, layout_of_modes(atom_runs(draw, A.shape, max_modes=4), draw, static, max_rank=4)
 
