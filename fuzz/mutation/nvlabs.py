@@ -277,7 +277,10 @@ def run_one(root, mutant, budget, seed, source, extra=()) -> dict:
     copy = make_mutant(root, mutant, source)
     env = dict(os.environ)
     env.pop("LAYOUTCHECK_NVLABS_PATH", None)  # the copy is named explicitly
-    run = run_gate(["--against", f"nvlabs:{copy}", "--budget", str(budget), "--seed", str(seed),
+    # the gate runs in ``root`` and names the copy by its folder there: the campaign seeds its
+    # draws with the oracle's name, so a name with the random temporary path in it would draw
+    # other cases on every run, whatever --seed says
+    run = run_gate(["--against", f"nvlabs:{copy.name}", "--budget", str(budget), "--seed", str(seed),
                     "--no-db", "--fail-fast", *extra], Path(root) / f"{copy.name}.json", env, root)
     first = next((r for r in (run.report or {}).get("results", [])
                   if r["status"] in ("fail", "error") and not r["known_finding"]), None)
