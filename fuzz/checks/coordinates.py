@@ -362,5 +362,5 @@ COORDINATE_CHECKS = [_diff(op, s) for op, s in API_STRATEGIES.items()] + [
          "coalesce / filter with a profile go mode by mode; coalesce keeps the function"),
     _law("law.composition.underscore", "composition", law_underscore_tiler,
          lambda: st.one_of(CS.underscore_tiler_args(), CS.underscore_tiler_args(product=True)),
-         "a Tile tuple goes mode by mode; _ leaves a mode alone"),
+         "a Tile tuple goes mode by mode; _ leaves a mode alone; more modes than A: refused"),
 ]
