@@ -260,7 +260,21 @@ def nv_complement(L, extend=None):
     for r in ext:
         stride_r.append(e)
         e *= r
-    return pairs[:-1] + list(zip(ext, stride_r))
+    return _nv_coalesced(pairs[:-1] + list(zip(ext, stride_r)))
+
+
+def _nv_coalesced(pairs):
+    """PyCuTe's ``Layout._coalesce()`` of the extended complement, as pairs: size-1 modes
+    dropped, s_a d_a == d_b merged; nothing left gives the last mode's stride with size 1."""
+    out = []
+    for s, d in pairs:
+        if s == 1:
+            continue
+        if out and out[-1][0] * out[-1][1] == d:
+            out[-1] = (out[-1][0] * s, out[-1][1])
+        else:
+            out.append((s, d))
+    return out or [(1, pairs[-1][1])]
 
 
 def nv_walk_fails(A, s, d):
