@@ -354,15 +354,22 @@ def _attributable(first, mutant_oracle):
     """The mutant's failure is its own: on the same case unpatched pycute passes, or fails
     only as a known finding with answers different from the mutant's (the mutant changed the
     answer inside a known region).  Without a lineage-aware register the mutant's run also
-    reports pycute's known bugs as new; the answer comparison keeps those out."""
+    reports pycute's known bugs as new; the answer comparison keeps those out.  When the shrunk
+    case is not the mutant's own (shrinking can slip from the patch's bug onto one pycute has
+    too), the case as first found counts when unpatched pycute passes it."""
     base = replay_cases([(first["check"], "pycute", first["counterexample"])], ["pycute"])
-    if base["summary"]["new_failures"]:
-        return False
     r = base["results"][0]
-    if r["status"] == "pass":
-        return True
-    norm = {k.replace(mutant_oracle, "pycute"): v for k, v in (first.get("answers") or {}).items()}
-    return norm != (r.get("answers") or {})
+    if not base["summary"]["new_failures"]:
+        if r["status"] == "pass":
+            return True
+        norm = {k.replace(mutant_oracle, "pycute"): v for k, v in (first.get("answers") or {}).items()}
+        if norm != (r.get("answers") or {}):
+            return True
+    found = first.get("first_counterexample")
+    if not found or list(found) == list(first["counterexample"]):
+        return False
+    again = replay_cases([(first["check"], "pycute", found)], ["pycute"])
+    return again["results"][0]["status"] == "pass"
 
 
 def table(rows):
