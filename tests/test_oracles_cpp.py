@@ -171,6 +171,29 @@ def test_bisect_when_diagnostics_point_nowhere(monkeypatch):
 
 
 @needs_cpp
+def test_a_rejection_is_what_g_plus_plus_says_of_the_kernel_alone(tmp_path):
+    """F-045: logical_product and tiled_product of the same runtime-stride operands fail in the
+    same complement instantiation, which g++ reports once, for the first kernel of the unit;
+    the second reads "no matching function for call to 'repeat<R1>(...)'" there.  That kernel
+    is compiled again alone, so both answers are the static_assert, whatever the unit."""
+    o = cute_cpp.CuteCppOracle(cache_dir=tmp_path, jobs=1)
+    args = parse_args("logical_product", ["(2,2):(1,2)", "(3):(1)"])
+    out = o.run_many([("logical_product", args), ("tiled_product", args)])
+    for r in out:
+        assert r.kind == "raised", r
+        assert "static assertion failed: Dynamic-stride complement only for rank-1 layouts" in r.message
+    ref = get_oracle("spec").run("tiled_product", *args)
+    c = compare("tiled_product", args, ref, out[1])
+    assert verdict("cute-cpp", "tiled_product", args, c, out[1], ref) == ("known", "F-045")
+
+
+def test_own_diagnostic_no_compile():
+    assert cpp_driver.own_diagnostic(["a.hpp:3:5: error: static assertion failed: X"])
+    assert not cpp_driver.own_diagnostic(
+        ["u.cpp:9:1: error: no matching function for call to 'repeat<R1>(const cute::Underscore&)'"])
+
+
+@needs_cpp
 def test_findings_reproduce(batch):
     """F-040..F-049, F-030: the oracle's answers are the ones registered, and the verdict knows them."""
     b, _ = batch

@@ -4,8 +4,8 @@
 - reuse batches (fuzz/campaign/pairs.py): cases an oracle answers without compiling (cute-cpp: runtime
   integers through compiled kernels) take turns with drawn batches, in budget mode only, and
   are judged like any other case (a bug only they reach is reported);
-- the precompile (fuzz/campaign/runner.py ``_precompile``): every pair's first-stage calls go to
-  the oracle's ``prepare`` at once, and the batch they came from is the one judged first.
+- the warm start, where every pair's first batch is answered at once, is tested in
+  tests/test_warm_start.py.
 """
 
 import layoutcheck.fuzz.campaign.runner as campaign
@@ -173,7 +173,7 @@ def test_a_drawn_batch_compiles_on_a_thread_while_reuse_batches_are_judged(insta
 
     def prepare(calls, until=None):
         if threading.current_thread() is threading.main_thread():
-            return  # the campaign's precompile
+            return  # the campaign's warm start
         events.append(("start", len(calls)))
         compiling.set()
         beside_compile.wait(3.0)  # a compile: it lasts until a reuse batch ran beside it (at most 3 s)
@@ -244,19 +244,6 @@ def test_no_reuse_batch_with_max_examples(install):
     assert rep["results"][0]["cases"] > 0 and rep["results"][0]["reused_cases"] == 0
 
 
-def test_the_precompile_gets_the_first_calls_of_every_pair_and_they_are_judged_first(install):
-    oracle = install(Batched())
-    prepared = []
-    oracle.prepare = lambda calls, until=None: prepared.append([(op, case_key(a)) for op, a in calls])
-    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce", "diff.size"],
-                                budget=3.0, use_db=False)
-    assert len(prepared) == 1 and {op for op, _ in prepared[0]} == {"coalesce", "size"}
-    assert all(r["cases"] > 0 for r in rep["results"])
-    first = {op: [c for c in oracle.batches if c and c[0][0] == op][0] for op in ("coalesce", "size")}
-    for op, batch in first.items():  # the first batch judged is the one prepared
-        assert set(batch) <= set(prepared[0]), op
-
-
 def _cpp(tmp_path):
     from layoutcheck.oracles.cpp.oracle import CuteCppOracle
     o = CuteCppOracle(cache_dir=tmp_path / "cache", jobs=1)
@@ -314,33 +301,6 @@ def test_no_stage_starts_past_the_deadline():
     late = prefetch(proxy, check, ctx, cases, until=0.0)  # monotonic 0: long past
     assert late and len(proxy.oracle.batches) == 1  # the first stage only
     assert prefetch(proxy, check, ctx, cases) == set() and len(proxy.oracle.batches) > 1
-
-
-def test_the_precompile_stays_within_its_share_of_the_budget(install, monkeypatch):
-    """No pair draws its first batch for the precompile, and no unit starts, past
-    PRECOMPILE_FRACTION of the budget (a cold cute-cpp precompile takes about 50 s)."""
-    import time
-    oracle = install(Batched())
-    seen = []
-
-    def slow_prepare(calls, until=None):
-        seen.append((len(calls), until))
-    oracle.prepare = slow_prepare
-    import layoutcheck.fuzz.campaign.pairs as pairs
-    real = pairs.Pair.first_calls
-
-    def slow_first_calls(self):
-        time.sleep(0.3)
-        return real(self)
-    monkeypatch.setattr(pairs.Pair, "first_calls", slow_first_calls)
-    t0 = time.monotonic()
-    rep = campaign.run_campaign(oracles=["cute-dsl"], checks=["diff.coalesce", "diff.size",
-                                "diff.cosize", "diff.values", "diff.rank", "diff.flatten"],
-                                budget=2.0, use_db=False)
-    (n, until), = seen
-    assert until is not None and until <= t0 + campaign.PRECOMPILE_FRACTION * 2.0 + 0.5
-    assert n < 6 * 16  # the pairs past the share drew their batch in their own turn
-    assert all(r["cases"] > 0 or r.get("not_reached") for r in rep["results"])
 
 
 def test_only_a_real_rejection_of_a_unit_is_cached():

@@ -31,8 +31,9 @@ CHUNK = 10           # examples per seeded hypothesis run with --max-examples
 BATCH = 128          # cases per hypothesis example, at most
 AVERAGE = 30         # ... and on average
 MAX_RUN = 10         # examples per hypothesis run in budget mode (sized to the slice)
-FIRST_BATCH = 0.25   # of a drawn batch's cases, in a pair's guaranteed slice (budget mode)
+FIRST_BATCH = 1 / 32  # of a drawn batch's cases, in a pair's first round (budget mode): 2 of 64
 REUSE_POOL = 512     # cases drawn for a reuse batch (the oracle keeps the cheap ones)
+MIN_DRAWN = 4        # cases of a drawn batch in the adaptive rounds, at least
 REUSE_NEAR = 64      # reusable cases a pair keeps as the neighbours' bases of its next pool
 REUSE_SHARE = 2.0    # reuse batches get at most this much time per second of drawn batches
 
@@ -78,6 +79,7 @@ class Pair:
         self.in_minimum = False            # in its guaranteed slice (step)
         self.quota = None                  # the round's quota of cases, during a round (step)
         self.pending = None                # a first batch drawn by first_calls
+        self.warmed = False                # its answers are in the proxy's cache (warm start)
         self.drawn_s = self.reuse_s = 0.0  # seconds in drawn / reuse batches (_batches)
         self.overlap_s = 0.0               # ... and in reuse batches beside a compile
         self.reuse_dry = self.reused = 0   # reuse pools in a row that yielded little; cases judged
@@ -334,6 +336,26 @@ class Pair:
             return []
         return first_stage(self.proxy, self.check, self.runner.ctx, self.pending)
 
+    def warm(self, answers):
+        """The warm start's answers (``{(op, case_key): Outcome}``) to this pair's first batch;
+        returns the calls of its next stage that they do not answer (recorded, nothing
+        asked), or [] when the batch needs no other answer.  The pair's first step judges
+        the batch from them."""
+        if not self.pending:
+            return []
+        self.proxy.cache.update(answers)
+        self.warmed = True
+        return first_stage(self.proxy, self.check, self.runner.ctx, self.pending)
+
+    def compile_rank(self):
+        """The order of the first round: a pair whose first batch is answered already
+        (warmed, or an oracle that compiles nothing) first, then by the oracle's
+        ``compile_cost(op)`` (cute-cpp: layout kernels, the composed programs, TiledCopy)."""
+        if not self.proxy or self.warmed:
+            return 0
+        cost = getattr(self.proxy.oracle, "compile_cost", None)
+        return 1 + (cost(self.check.op) if callable(cost) else 0)
+
     def _drawn(self):
         if self.pending is not None:  # drawn by first_calls
             cases, self.pending = self.pending, None
@@ -391,7 +413,9 @@ class Pair:
             distinct.setdefault(case_key(a), a)
         marked = [(a, r.region(a)) for key, a in distinct.items() if r.fresh(key)]
         marked = [(a, m) for a, m in marked if m is not SKIP]
-        self.proxy.cache.clear()  # the cases are distinct: answers of earlier batches are dead
+        if not self.warmed:  # the cases are distinct: answers of earlier batches are dead
+            self.proxy.cache.clear()
+        self.warmed = False
         late = prefetch(self.proxy, self.check, r.ctx, [a for a, _ in marked], until=r.hard_stop)
         marked = [am for i, am in enumerate(marked) if i not in late]  # unanswered by the deadline
         for args, region in sorted(marked, key=lambda am: sum(map(len, encode(am[0])))):
@@ -408,14 +432,23 @@ class Pair:
     def _batch_size(self):
         """BATCH_CASES, or fewer where the oracle says an op's cases are costly (cute-cpp's
         TiledCopy: about half a second of compile each), so that a batch in flight, which
-        cannot be interrupted, stays within the pair's share of the budget; in the
-        guaranteed slice a ``FIRST_BATCH`` part of that (a cold cute-cpp batch of 64 took
-        1-41 s, so the minimum of 118 pairs overran a 300 s budget and 44 pairs were never
-        reached)."""
+        cannot be interrupted, stays within the pair's share of the budget; in the first
+        round a ``FIRST_BATCH`` part of that (a cold cute-cpp batch of 64 took 1-41 s, so the
+        first round of 118 pairs overran a 300 s budget and 44 pairs were never reached).  In
+        the adaptive rounds a batch is also held to the cases whose kernels the oracle can
+        compile in the pair's quantum (``kernel_seconds``: a loaded machine compiles several
+        times slower than an idle one)."""
         size = getattr(self.proxy.oracle, "batch_cases", None)
         n = size(self.check.op) if callable(size) else None
         n = BATCH_CASES if n is None else max(1, min(BATCH_CASES, n))
-        return max(1, int(n * FIRST_BATCH)) if self.in_minimum else n
+        if self.in_minimum:
+            return max(1, int(n * FIRST_BATCH))
+        pace = getattr(self.proxy.oracle, "kernel_seconds", None)
+        r = self.runner
+        if callable(pace) and r.limit is None and r.stop_at is not None:
+            left = max(0.0, r.stop_at - time.monotonic())
+            n = max(MIN_DRAWN, min(n, int(left / max(pace(), 1e-3))))
+        return n
 
     def result(self, t0):
         row = finish(self.runner, self.name, self.seconds, t0, rounds=self.rounds,

@@ -46,6 +46,7 @@ from layoutcheck.fuzz.campaign.budget import (
 from layoutcheck.fuzz.campaign.minimise import finish_shrinks, shrink_reserve
 from layoutcheck.fuzz.campaign.cluster import run_sharded
 from layoutcheck.fuzz.campaign.exampledb import DB_PATH, open_store
+from layoutcheck.fuzz.campaign.warmstart import WARM_FRACTION, warm_start
 from layoutcheck.fuzz.campaign.pairs import AVERAGE, BATCH, Pair
 from layoutcheck.fuzz.campaign.pairs import Halt as _Halt
 from layoutcheck.fuzz.campaign.provider import backend_settings
@@ -490,30 +491,6 @@ def _new_failure(row):
     return row["status"] in ("fail", "error") and not row["known_finding"]
 
 
-PRECOMPILE_FRACTION = 0.25  # of the budget, at most, for _precompile (plus one unit in flight)
-
-
-def _precompile(live, until):
-    """Budget mode: the first-stage calls of every pair's first batch go, all at once, to
-    each oracle that can ``prepare`` them (cute-cpp compiles their kernels in a few large
-    units on every core, inside the budget); the guaranteed round then finds them compiled
-    instead of compiling several small units per pair.  Nothing new starts past ``until``
-    (monotonic): the pairs left draw their first batch in their own turn.  The answers still
-    come from each pair's own run; a failure here shows again there."""
-    by_oracle = {}
-    for _, p in live:
-        if time.monotonic() > until:
-            break
-        calls = p.first_calls()
-        if calls:
-            by_oracle.setdefault(id(p.proxy.oracle), (p.proxy.oracle, []))[1].extend(calls)
-    for oracle, calls in by_oracle.values():
-        try:
-            oracle.prepare(calls, until=until)
-        except Exception:  # noqa: BLE001 - only a head start
-            pass
-
-
 def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, progress,
                fail_fast=False, time_cap=None, findings=True, baseline=None, t0=None):
     """The pairs in this process; ``t0`` (monotonic): when the budget started (default now)."""
@@ -554,9 +531,10 @@ def _run_pairs(selected, names, objs, reasons, budget, seed, max_examples, db, p
             else:
                 p.not_run = True
     else:
-        _precompile(live, t0 + PRECOMPILE_FRACTION * budget)
+        warm_start([p for _, p in live], t0 + WARM_FRACTION * budget)
         order = {id(p): i for i, p in live}
-        pairs_live = [p for _, p in live]
+        # the first round takes the pairs answered by the warm start first (stable sort)
+        pairs_live = sorted((p for _, p in live), key=lambda p: p.compile_rank())
         Scheduler(pairs_live, budget, t0=t0, pool=pool).run(
             after_minimum=lambda k, n, p: show(order[id(p)], p), stop=failed,
             reserve=lambda: shrink_reserve(pairs_live, pool, budget),

@@ -16,7 +16,9 @@ static units and the driver units of one batch share that pool, and g++ runs wit
 ``SPEED_FLAGS`` (how it runs, not what it computes).  A unit that does not compile is
 split: the kernels the diagnostics point at (``required from here`` or an error at their
 line) are recorded with their error lines, and the rest is compiled again (g++ reports a
-failed instantiation once, so a kernel that shares it shows only then); when the
+failed instantiation once, so a kernel that shares it shows only then; a kernel blamed with
+no ``static_assert`` among its errors is compiled again alone, so that its answer does not
+depend on the unit it came in: ``own_diagnostic``); when the
 diagnostics point nowhere, the unit is bisected.  A unit is trusted only when it compiles
 without an error.  A static ``values`` kernel (the layout's values from its type) that fails
 is never a rejection: it is compiled again as a driver kernel, which tells.  A case that dies
@@ -166,13 +168,21 @@ class Library:
             return []
         blamed = blame(err, name, {key: spans[key] for key, _ in items})
         if blamed:
-            self._reject({k: v for k, v in blamed.items() if k not in rerun}, err)
+            # a kernel whose errors hold no static_assert may share a failed instantiation
+            # that g++ reported once, for another kernel of the unit: it is compiled alone,
+            # so that its answer is what g++ says of it, whatever unit it came in
+            alone = [it for it in items if it[0] in blamed and it[0] not in rerun
+                     and not own_diagnostic(blamed[it[0]])]
+            self._reject({k: v for k, v in blamed.items()
+                          if k not in rerun and own_diagnostic(v)}, err)
             again = [k for k in blamed if k in rerun]
             rest = [it for it in items if it[0] not in blamed]
             early = _before_first_error(items, blamed, err, name, spans) if static else []
             if early:  # the kernels before the first one in error: their types were named
                 again += self._accept(early, err, name, spans, static)  # before any error
                 rest = rest[len(early):]
+            for it in alone:
+                again += self._settle([it], static)
             return again + self._settle(rest, static)
         half = len(items) // 2
         return self._settle(items[:half], static) + self._settle(items[half:], static)
@@ -341,6 +351,16 @@ def _shown_types(err, srcname, spans):
         if m and m.group("src") == srcname and int(m.group("line")) in by_line:
             out[by_line[int(m.group("line"))]] = (m.group("kind"), m.group("type"))
     return out
+
+
+def own_diagnostic(lines):
+    """Whether a kernel's error lines hold a ``static_assert``: CuTe's own check, printed
+    where g++ first instantiates it.  Any other error of a kernel in a unit of several may
+    follow from an instantiation that failed, and was reported, for another kernel: g++
+    reports a failed instantiation once (``tiled_product`` then reads "no matching function
+    for call to 'repeat<R1>(const cute::Underscore&)'" where, compiled alone, it reads the
+    static_assert of its complement)."""
+    return any("static assert" in ln or "static_assert" in ln for ln in lines)
 
 
 def _error_lines(err):

@@ -103,6 +103,7 @@ class CuteCppOracle(Oracle):
         self._cases = dict(driver=0, static=0, rejected=0, unsupported=0)
         self._seconds = 0.0
         self._seconds_lock = threading.Lock()
+        self._kernel_wall = PREPARE_KERNEL_S / self.library.jobs  # wall-s a new kernel takes (prepare)
 
     def _spent(self, t0):
         with self._seconds_lock:  # prepare may run beside the campaign's thread (fuzz/campaign/pairs.py)
@@ -168,15 +169,29 @@ class CuteCppOracle(Oracle):
         keys, jobs, i = list(kernels), self.library.jobs, 0
         while i < len(keys):
             step = len(keys)
-            if until is not None:  # rounds of about a quarter of the time left (PREPARE_KERNEL_S)
-                left = until - time.monotonic()
-                if left <= 0:
+            if until is not None:  # rounds of about a quarter of the time left, at the pace
+                left = until - time.monotonic()  # measured so far (a loaded machine compiles
+                if left <= 0:                    # several times slower than an idle one)
                     break
-                step = max(jobs * TU_SIZE[False], int(left * jobs / PREPARE_KERNEL_S / 4))
-            self.library.build({k: kernels[k] for k in keys[i:i + step]})
+                step = max(jobs * TU_SIZE[False], int(left / self._kernel_wall / 4))
+            todo = {k: kernels[k] for k in keys[i:i + step]}
+            new = len(self.library.lookup(list(todo), count=False))
+            t = time.monotonic()
+            self.library.build(todo)
+            if new:
+                self._paced(time.monotonic() - t, new)
             i += step
         self._spent(t0)
         return len(kernels)
+
+    def _paced(self, seconds, kernels):
+        self._kernel_wall = 0.5 * (self._kernel_wall + seconds / kernels)
+
+    def kernel_seconds(self):
+        """Wall seconds a new kernel has taken to compile lately (in units, on every core):
+        the campaign sizes a drawn batch to the time a pair has (a batch in flight is not
+        interrupted)."""
+        return self._kernel_wall
 
     def uncompiled(self, cases):
         """How many kernels of ``cases`` (``[(op, args)]``) are not compiled yet (in this
@@ -206,6 +221,13 @@ class CuteCppOracle(Oracle):
         return [dyn if key is not None and memo.get(key, ("",))[0] == "driver" else None
                 for key, dyn in picked]
 
+    def compile_cost(self, op):
+        """How costly a first batch of ``op`` is to compile, for the order of a campaign's
+        first round: 0 a layout kernel (about 50 ms of g++ each), 1 a composed program
+        (swizzle_layout.hpp, tensor.hpp: seconds a unit), 2 the heavy TiledCopy and
+        partition programs (composed.HEAVY)."""
+        return 2 if op in HEAVY else 1 if composed_handles(op) else 0
+
     def batch_cases(self, op):
         """Cases per fuzz batch for ``op``: the heavy TiledCopy and partition programs
         (composed.HEAVY)
@@ -229,7 +251,11 @@ class CuteCppOracle(Oracle):
                 continue
             kernels.setdefault(k.key, k)
             plan[i] = (k.key, values)
+        new = len(self.library.lookup(list(kernels), count=False))
+        t = time.monotonic()
         self.library.build(kernels)
+        if new:
+            self._paced(time.monotonic() - t, new)
         runs = {}  # binary -> [(case index, line)]
         for i, (key, values) in plan.items():
             state, data, binary, slot = self.library.memo[key]

@@ -45,6 +45,9 @@ DEFAULT_COMPILE_TIMEOUT_S = 300.0
 ENV_INCLUDE = "LAYOUTCHECK_CUTE_INCLUDE"
 PRELUDE = Path(__file__).resolve().parent / "prelude.hpp"
 FLAGS = ("-std=c++17", "-O0", "-Wno-deprecated-declarations")  # -O0: CuTe's code runs as written
+# How the library records answers, in the cache key: a library of another format is not read
+# (2: a kernel's rejection is what g++ says of it alone, oracles/cpp/driver.py own_diagnostic)
+LIBRARY_FORMAT = "2"
 # (at -O1 g++ deletes an unused division, and with it a SIGFPE that -O0 shows)
 
 
@@ -189,7 +192,7 @@ class Toolchain:
     @cached_property
     def key(self):
         h = hashlib.sha256()
-        for part in (self.compiler_id, " ".join(FLAGS), str(self.include_dir.resolve()),
+        for part in (LIBRARY_FORMAT, self.compiler_id, " ".join(FLAGS), str(self.include_dir.resolve()),
                      self.version or "", _tree_stamp(self.include_dir), str(self.cuda),
                      PRELUDE.read_text()):
             h.update(part.encode() + b"\0")
