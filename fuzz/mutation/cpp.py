@@ -3,7 +3,7 @@
 Each mutant is a one-place text replacement in a copy of a CuTe header tree: the tree given
 by ``--cute-include DIR`` or the installed ``nvidia-cutlass`` wheel's.  ``cute/`` is copied into
 a temporary directory and patched there, every other entry of the tree is linked, and
-``layoutcheck fuzz --against cute-cpp --cute-include COPY --budget 120 --seed 7 --no-db
+``layoutcheck fuzz --against cute-cpp --cute-include COPY --budget 240 --seed 7 --no-db
 --fail-fast`` runs in a subprocess with an empty ``LAYOUTCHECK_CACHE`` (a cold start, as on a
 fresh CI machine: a patched tree shares no compiled kernel with any other).  CPP00 is the
 unpatched copy: it must come out clean, with every check reached.  A mutant is *caught* when
@@ -12,7 +12,7 @@ fuzz --case`` on it, with a kernel cache of its own kept across the table); the 
 the campaign's time to its first new failure.  The table also shows the cases each run judged
 and the pairs its budget did not reach.
 
-    python -m layoutcheck.fuzz.mutation.cpp [--budget 120] [--seed 7] [--only CPP01,CPP07]
+    python -m layoutcheck.fuzz.mutation.cpp [--budget 240] [--seed 7] [--only CPP01,CPP07]
         [--cute-include DIR] [--json FILE]
 """
 
@@ -78,7 +78,19 @@ MUTANTS = [
     ('CPP12', 'cute/layout.hpp',
      'return make_layout(block, composition(complement(block, size(block)*cosize(tiler)), tiler));',
      'return make_layout(block, composition(complement(block, cosize(tiler)), tiler));',
-     'logical_product / blocked / raked', 'logical_product complements the block only up to cosize(tiler) instead of size(block)*cosize(tiler)'),]
+     'logical_product / blocked / raked', 'logical_product complements the block only up to cosize(tiler) instead of size(block)*cosize(tiler)'),
+    ('CPP13', 'cute/stride.hpp',
+     'return (idx / stride) % shape;',
+     'return (idx % shape) / stride;',
+     'idx2crd (coordinates)', 'idx2crd of an integral mode takes the index modulo the extent before dividing by the stride'),
+    ('CPP14', 'cute/layout.hpp',
+     '    return make_layout(shape * Int<N>{}, stride);',
+     '    return make_layout(shape * Int<N>{}, stride * Int<N>{});',
+     'downcast / recast_layout', 'downcast of a unit-stride mode scales its stride as well as its extent'),
+    ('CPP15', 'cute/layout.hpp',
+     'replace_front(new_shape,  get<I>(old_shape) * get<0>(new_shape)),',
+     'replace_front(new_shape,  get<I>(old_shape) + get<0>(new_shape)),',
+     'coalesce (static)', 'bw_coalesce merges two modes into one of the sum of their extents instead of the product'),]
 
 APART = {}  # every C++ mutant is observable
 
@@ -143,7 +155,7 @@ def attributable(first, tree, cache, cwd) -> bool:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--budget", type=float, default=120.0, help="seconds per mutant (default 120)")
+    p.add_argument("--budget", type=float, default=240.0, help="seconds per mutant (default 240)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--only", default=None, help="comma-separated mutant ids")
     p.add_argument("--cute-include", default=None, metavar="DIR",

@@ -63,12 +63,17 @@ def row(mutant, run: GateRun, attributable: bool) -> dict:
     """A table row of one mutant's run (``attributable``: its first new failure is its own)."""
     first = first_new(run.report)
     summary = (run.report or {}).get("summary", {})
+    results = (run.report or {}).get("results", [])
+    # a pair reached judged a case (or failed on one); with --fail-fast the pairs after the
+    # first new failure are not run, so a caught mutant's run reaches fewer
+    reached = sum(1 for r in results if r.get("cases") or r["status"] in ("fail", "error"))
     # exit 1 with no new failure is a known region whose answer was not checked: no catch
     return {"id": mutant[0], "op": mutant[4], "bug": mutant[5], "exit": run.exit,
             "caught": run.exit == 1 and first is not None and attributable,
             "baseline_fails": bool(first) and not attributable,
             "wall_s": round(run.wall_s, 1), "catch_s": summary.get("first_failure_s"),
             "cases": summary.get("cases"), "not_reached": summary.get("not_reached"),
+            "reached": f"{reached}/{len(results)}" if results else None,
             "check": first["check"] if first else None,
             "case": " ".join(first["counterexample"] or [])
             if first and first.get("counterexample") else None,
@@ -84,10 +89,11 @@ def rate(rows: list, apart: dict) -> tuple:
 
 def table(rows: list, apart: dict, reach: bool = False) -> str:
     """The markdown table, its catch rate, and the mutants listed apart with the reason;
-    ``reach``: also the cases each run judged and the pairs it did not reach."""
+    ``reach``: also the cases each run judged, the pairs it reached (judged a case) of all,
+    and those its budget did not reach."""
     out = ["| mutant | operation | injected bug | caught | time to catch (s) | check | counterexample |"
-           + (" cases | pairs not reached |" if reach else ""),
-           "|---|---|---|---|---|---|---|" + ("---|---|" if reach else "")]
+           + (" cases | pairs reached | pairs not reached |" if reach else ""),
+           "|---|---|---|---|---|---|---|" + ("---|---|---|" if reach else "")]
     for r in rows:
         caught = "yes" if r["caught"] else ("error" if r.get("exit") == 2 else
                                             "no (case fails on the unpatched copy too)"
@@ -99,7 +105,8 @@ def table(rows: list, apart: dict, reach: bool = False) -> str:
         out.append(f"| {r['id']} | {r['op']} | {bug} | {caught} | "
                    f"{r['catch_s'] if r.get('catch_s') is not None else '-'} | "
                    f"{r.get('check') or '-'} | {case} |"
-                   + (f" {r.get('cases', '-')} | {r.get('not_reached', '-')} |" if reach else ""))
+                   + (f" {r.get('cases', '-')} | {r.get('reached') or '-'} | {r.get('not_reached', '-')} |"
+                      if reach else ""))
     n, total = rate(rows, apart)
     out += ["", f"caught {n}/{total} observable mutants ({100 * n / max(1, total):.0f}%)"]
     shown = [r["id"] for r in rows if r["id"] in apart]
