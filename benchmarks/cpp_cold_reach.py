@@ -98,7 +98,10 @@ def main(argv=None):
     if a.note:
         text += f"\n\n{a.note}"
     print(text)
-    command = ("benchmarks/cpp_cold_reach.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
+    shown = [f"--budgets {a.budgets}", f"--seed {a.seed}"] if not a.reports else \
+        ["--reports " + ",".join(f"{i.partition('=')[0]}={Path(i.partition('=')[2]).name}"
+                                 for i in a.reports.split(","))]
+    command = "benchmarks/cpp_cold_reach.py " + " ".join(shown)  # (the note is in the entry)
     record(SECTION, text, versions=["nvidia-cutlass"], command=command, tools=["g++"])
     return 0
 

@@ -162,7 +162,7 @@ class CuteCppOracle(Oracle):
         """Compile, in one go, the kernels of ``cases`` (``[(op, args)]``) that the library
         lacks, in units of up to ``TU_SIZE`` kernels on every core; answer nothing (the
         cases run later as usual).  The campaign hands it the first calls of every pair
-        (fuzz/campaign/runner.py ``_precompile``).  ``until`` (monotonic): no new round of units
+        (fuzz/campaign/warmstart.py).  ``until`` (monotonic): no new round of units
         (one unit per job) starts after it.  Returns the number of kernels asked for."""
         t0 = time.perf_counter()
         kernels = _kernels_of(cases)

@@ -245,7 +245,7 @@ class CuteDslOracle(IsolatedOracle):
     def prepare(self, calls, until=None):
         """Compile, in few large packs, the structures of ``calls`` (``[(op, args)]``) not
         compiled yet; answer nothing (the cases run later as usual).  The campaign hands it
-        the first calls of every pair (fuzz/campaign/runner.py ``_precompile``).  ``until``
+        the first calls of every pair (fuzz/campaign/warmstart.py).  ``until``
         (monotonic): no new chunk starts after it.  Returns the number of structures."""
         todo = self._new_structures(calls)
         t0 = time.perf_counter()
