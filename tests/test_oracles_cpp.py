@@ -162,7 +162,7 @@ def test_bisect_when_diagnostics_point_nowhere(monkeypatch):
     """Forces a compile (the library answers nothing and keeps nothing) with blame off."""
     monkeypatch.setattr(cpp_driver, "blame", lambda *a: {})
     o = get_oracle("cute-cpp")
-    monkeypatch.setattr(o.library, "lookup", lambda keys: [k for k in dict.fromkeys(keys)])
+    monkeypatch.setattr(o.library, "lookup", lambda keys, count=True: [k for k in dict.fromkeys(keys)])
     monkeypatch.setattr(o.library, "_record", lambda rows: o.library.memo.update(rows))
     good, bad = parse_args("size", ["(3,5)"]), parse_args("left_inverse", ["(2,2):(1,2)"])
     r = o.run_many([("size", good), ("left_inverse", bad)])
