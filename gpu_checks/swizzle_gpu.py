@@ -441,7 +441,7 @@ def run(compile_only=False, seed=0, count=24, device=None, log=None, backends=No
     t0 = time.perf_counter()
     srcs = sources(seed, count)
     report = {"results": []}
-    say(f"compiling {len(srcs)} issue-16 kernel sources")
+    say(f"compiling {len(srcs)} swizzle kernel sources")
     report["results"] += [r.as_dict() for r in check_compile(srcs, list(backends or T.backends()))]
     if not compile_only:
         cases, banks = swizzle_cases(seed, count), bank_cases()

@@ -188,7 +188,7 @@ def _pch(toolchain, folder, timeout):
                "-o", str(out)]
         p = run_compiler(cmd, timeout, "the composed-layout prelude", env=_env())
         if p.returncode != 0:
-            raise LayoutError(f"cute-cpp: the issue-16 prelude does not compile: {p.stderr[-600:]}")
+            raise LayoutError(f"cute-cpp: the composed-layout prelude does not compile: {p.stderr[-600:]}")
         os.replace(out, gch)
 
 

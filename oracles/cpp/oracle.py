@@ -315,7 +315,7 @@ class CuteCppOracle(Oracle):
 
 
 def _kernels_of(cases):
-    """{key: Kernel} of the kernels ``cases`` (``[(op, args)]``) need; the issue-16 ops (their
+    """{key: Kernel} of the kernels ``cases`` (``[(op, args)]``) need; the composed-layout ops (their
     own programs, oracles/cpp/composed.py) and cases with no kernel (answered unsupported when
     they run) have none."""
     kernels = {}
