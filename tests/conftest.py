@@ -4,6 +4,7 @@ repository's test machines keep the implementations under test that no package i
 import os
 from pathlib import Path
 
+import layoutcheck.fuzz.campaign.startup as startup
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -32,3 +33,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def install(monkeypatch, tmp_path):
+    """``install(oracle)``: the campaigns of this test get ``oracle`` for its name (the others as
+    usual), run in a temporary folder."""
+    monkeypatch.chdir(tmp_path)
+    real = startup.get_oracle
+
+    def put(oracle):
+        monkeypatch.setattr(startup, "get_oracle", lambda n: oracle if n == oracle.name else real(n))
+        return oracle
+    return put

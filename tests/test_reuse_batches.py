@@ -9,7 +9,6 @@
 """
 
 import layoutcheck.fuzz.campaign.runner as campaign
-import layoutcheck.fuzz.campaign.startup as startup
 import pytest
 from layoutcheck.fuzz.campaign.batched import draw_cases
 from layoutcheck.fuzz.checks.catalogue import BY_NAME
@@ -31,17 +30,6 @@ class Batched(PackageOracle):
     def _run_many(self, cases):
         self.batches.append([(op, case_key(a)) for op, a in cases])
         return super()._run_many(cases)
-
-
-@pytest.fixture
-def install(monkeypatch, tmp_path):
-    monkeypatch.chdir(tmp_path)
-    real = startup.get_oracle
-
-    def put(oracle):
-        monkeypatch.setattr(startup, "get_oracle", lambda n: oracle if n == oracle.name else real(n))
-        return oracle
-    return put
 
 
 def test_a_reuse_pool_is_seeded_and_its_neighbours_keep_the_nesting_mostly():

@@ -16,7 +16,6 @@ import threading
 import time
 
 import layoutcheck.fuzz.campaign.runner as campaign
-import layoutcheck.fuzz.campaign.startup as startup
 import layoutcheck.fuzz.campaign.warmstart as warmstart
 import pytest
 from layoutcheck.oracles.protocol import Outcome
@@ -48,17 +47,6 @@ class Batched(PackageOracle):
             out = [Outcome.ok(o.value + 1) if op == "size" and o.kind == "ok" else o
                    for (op, _), o in zip(cases, out)]
         return out
-
-
-@pytest.fixture
-def install(monkeypatch, tmp_path):
-    monkeypatch.chdir(tmp_path)
-    real = startup.get_oracle
-
-    def put(oracle):
-        monkeypatch.setattr(startup, "get_oracle", lambda n: oracle if n == oracle.name else real(n))
-        return oracle
-    return put
 
 
 def test_every_pairs_first_batch_is_answered_at_once_and_never_asked_again(install):

@@ -266,6 +266,12 @@ def nv_complement(L, extend=None):
 def _nv_coalesced(pairs):
     """PyCuTe's ``Layout._coalesce()`` of the extended complement, as pairs: size-1 modes
     dropped, s_a d_a == d_b merged; nothing left gives the last mode's stride with size 1."""
+    return _merged_pairs(pairs) or [(1, pairs[-1][1])]
+
+
+def _merged_pairs(pairs):
+    """(shape, stride) pairs with size-1 modes dropped and neighbours with s_a d_a == d_b
+    merged (coalesce's rule, CuTe and PyCuTe alike); [] when nothing is left."""
     out = []
     for s, d in pairs:
         if s == 1:
@@ -274,7 +280,7 @@ def _nv_coalesced(pairs):
             out[-1] = (out[-1][0] * s, out[-1][1])
         else:
             out.append((s, d))
-    return out or [(1, pairs[-1][1])]
+    return out
 
 
 def nv_walk_fails(A, s, d):
@@ -312,15 +318,7 @@ def nv_walk(A, s, d):
 def cute_coalesce_pairs(L):
     """CuTe's coalesce(L) as (shape, stride) pairs: size-1 modes dropped, s_a d_a == d_b
     merged, [(1, 0)] when nothing is left (cheap: no enumeration)."""
-    out = []
-    for s, d in zip(map(int, leaves(L.shape)), map(int, leaves(L.stride))):
-        if s == 1:
-            continue
-        if out and out[-1][0] * out[-1][1] == d:
-            out[-1] = (out[-1][0] * s, out[-1][1])
-        else:
-            out.append((s, d))
-    return out or [(1, 0)]
+    return _merged_pairs(zip(map(int, leaves(L.shape)), map(int, leaves(L.stride)))) or [(1, 0)]
 
 
 def leaf_sums(A, B):
