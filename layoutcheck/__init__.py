@@ -16,7 +16,7 @@ from layoutcheck.integers import C
 from layoutcheck.layout import LayoutBase
 from layoutcheck.spec import ComposedLayout, Layout, as_composed, as_layout
 
-__version__ = "0.9.0"
+__version__ = "0.10.0"
 __all__ = ["LayoutError", "C", "parse", "Layout", "ComposedLayout"]
 
 
