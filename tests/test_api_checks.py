@@ -1,4 +1,4 @@
-"""fuzz/checks/coordinates.py, oracles/pyapi.py and the pycute findings beyond the algebra (F-170..F-172).
+"""fuzz/checks/coordinates.py, oracles/pyapi.py and the pycute findings beyond the algebra (F-170..F-172, F-262).
 
 Every new check must be able to fail: each is run against the spec with one planted bug in
 the op it checks and has to report it, and against impl (no bug) and has to stay quiet.
@@ -149,6 +149,7 @@ FINDINGS = [
      lambda A, T: Outcome.ok(LayoutBase.parse("((2,(4,2)),(4,1)):((1,(8,32)),(2,0))"))),
     ("F-172", "crd2crd", ["((1,1),2)", "(4,3)", "((2,2),3)"],
      lambda *a: Outcome.raised("AssertionError: crd=(1, 1), shape=4")),
+    ("F-262", "crd2crd", ["(1,1)", "3", "(2,2)"], lambda *a: Outcome.ok(2)),
 ]
 
 

@@ -127,6 +127,36 @@ def pycute_asserts(inputs, answer, reference):
     return answer is not None and answer.kind == "raised" and answer.message == "AssertionError (no message)"
 
 
+# --- F-262: pycute's crd2crd checks a tuple coordinate against no integer dst ---------------
+
+def _plain_leaves_nonneg(t):
+    if isinstance(t, tuple):
+        return all(_plain_leaves_nonneg(e) for e in t)
+    return isinstance(t, int) and not isinstance(t, bool) and int(t) >= 0
+
+
+@region
+def crd2crd_tuple_past_integer_dst(c=None, dst=None, src=None, *rest):
+    """F-262: crd2crd(c, dst, src) with a tuple c in src's domain and an integer dst that its
+    index crd2idx(c, src) does not fit (the spec refuses: condition ``in_domain``)."""
+    if rest or not isinstance(c, tuple) or isinstance(dst, tuple) or src is None \
+            or not all(_plain_leaves_nonneg(x) for x in (c, dst, src)):
+        return False
+    try:
+        return spec.crd2idx(c, src) >= int(dst)
+    except LayoutError:
+        return False
+
+
+@symptom
+def pycute_crd2crd_unchecked(inputs, answer, reference):
+    """pycute answered crd2idx(c, src), the index past dst, as its tuple-int branch computes it."""
+    if not answered(answer) or len(inputs) != 3:
+        return False
+    c, _, src = inputs
+    return not isinstance(answer.value, tuple) and int(answer.value) == spec.crd2idx(c, src)
+
+
 # --- F-173 / F-174 / F-175: CuTe's own conventions beyond the algebra -------------------------
 
 
@@ -141,6 +171,7 @@ PLANTED = [
     ("F-171", "pycute", "zipped_divide", ["(8,(4,2)):(1,(8,32))", "(2:1,_)"],
      "((2,1),(4,(4,2))):((1,0),(2,(8,32)))"),
     ("F-172", "pycute", "crd2crd", ["((1,1),2)", "(4,3)", "((2,2),3)"], "raised: AssertionError (no message)"),
+    ("F-262", "pycute", "crd2crd", ["(1,1)", "3", "(2,2)"], "3"),
     ("F-173", "cute-dsl", "layout_left", ["(2,(1,4))"], "(_2,(_1,_4)):(_1,(_0,_2))"),
     ("F-173", "cute-cpp", "layout_left", ["(2,(_1,4))"], "(2,(_1,4)):(_1,(_0,2))"),
     ("F-173", "cute-cpp", "prefix_product", ["(2,(_1,4))"], "(_1,(_0,2))"),
