@@ -1,10 +1,10 @@
 """Shared pytest configuration: hypothesis profiles, opt-in markers, and where this
 repository's test machines keep the implementations under test that no package index has."""
 
+import importlib
 import os
 from pathlib import Path
 
-import layoutcheck.fuzz.campaign.startup as startup
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -40,6 +40,8 @@ def install(monkeypatch, tmp_path):
     """``install(oracle)``: the campaigns of this test get ``oracle`` for its name (the others as
     usual), run in a temporary folder."""
     monkeypatch.chdir(tmp_path)
+    # imported here: the campaign's strategies are not built while pytest loads its plugins
+    startup = importlib.import_module("layoutcheck.fuzz.campaign.startup")
     real = startup.get_oracle
 
     def put(oracle):
