@@ -355,12 +355,9 @@ def nv_complement_answer(L, N=None):
     where the chain is not divisible this is its weak complement, F-143), a trailing ``1:end``,
     folded by ``_coalesce_z``; with ``N`` the trailing mode becomes ``ceil(N / end):end`` and
     the whole is ``_coalesce``d.  None outside its precondition (it raises there)."""
-    if not isinstance(L, LayoutBase):
+    folded = _folded_complement(L)
+    if folded is None:
         return None
-    pairs = nv_complement(L)
-    if pairs is None:
-        return None
-    folded = nv_coalesce_z(pairs_layout(pairs))
     if N is None:
         return _unwrapped(folded)
     if not folded:
@@ -371,16 +368,22 @@ def nv_complement_answer(L, N=None):
     return _unwrapped(nv_coalesce_z(pairs_layout(grown)), drop_trailing_one=True)
 
 
+def _folded_complement(L):
+    """PyCuTe's complement chain of ``L`` with its trailing ``1:end``, folded by ``_coalesce_z``
+    (as pairs; possibly empty); None outside its precondition or for a non-layout."""
+    if not isinstance(L, LayoutBase):
+        return None
+    pairs = nv_complement(L)
+    return None if pairs is None else nv_coalesce_z(pairs_layout(pairs))
+
+
 def nv_complement_zero_target(L):
     """PyCuTe's ``complement(L, 0)``: as ``nv_complement_answer`` with the trailing mode
     ``ceil(0 / end):end`` taken as ``1:end`` and kept (layout.py answers it rather than refusing
     the cotarget 0, F-261); None outside its precondition."""
-    if not isinstance(L, LayoutBase):
+    folded = _folded_complement(L)
+    if folded is None:
         return None
-    pairs = nv_complement(L)
-    if pairs is None:
-        return None
-    folded = nv_coalesce_z(pairs_layout(pairs))
     end = folded[-1][1] if folded else 1
     return _unwrapped(nv_coalesce_z(pairs_layout(list(folded[:-1]) + [(1, end)])))
 
